@@ -1,0 +1,243 @@
+// flexarm-cli: the FlexArm engine without a window.
+//   flexarm-cli check PROJECT [--set path=value ...]
+//   flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
+// Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
+// 130 interrupted (results so far are written).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "Version.hpp"
+#include "dynamics/MultibodySystem.hpp"
+#include "io/ProjectFile.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+
+namespace fs = std::filesystem;
+using namespace flexarm;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitSolverFailure = 3;
+constexpr int kExitInterrupted = 130;
+
+std::atomic<bool> g_cancel{false};
+void onSignal(int) { g_cancel.store(true); }
+
+const char* kUsage =
+    "FlexArm command line: dynamics of flexible robot manipulators\n"
+    "\n"
+    "usage:\n"
+    "  flexarm-cli check PROJECT [--set PATH=VALUE ...]\n"
+    "      Validate a project file and print a summary (bodies, degrees of freedom, drives).\n"
+    "  flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set PATH=VALUE ...] [--quiet]\n"
+    "      Simulate the project and write every result channel to a CSV file\n"
+    "      (default: PROJECT's name with .csv, in the current directory).\n"
+    "  flexarm-cli --help | --version\n"
+    "\n"
+    "options:\n"
+    "  --out FILE       where to write the CSV results\n"
+    "  --t-end T        end time of the simulation in seconds (overrides simulation.t_end)\n"
+    "  --set PATH=VALUE override any field of the project by its JSON path before it is read,\n"
+    "                   e.g. --set joints[0].drive.omega0=8 --set links[1].mass=2.5\n"
+    "                   --set gravity=[0,0,0]; VALUE is JSON, or a plain word for a string\n"
+    "  --quiet          no progress bar\n"
+    "\n"
+    "exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results computed so far\n"
+    "are still written), 130 interrupted by Ctrl-C (results so far written)\n";
+
+struct Args {
+  std::string command;
+  std::string project;
+  std::string out;
+  std::vector<std::string> sets;
+  bool has_t_end = false;
+  double t_end = 0.0;
+  bool quiet = false;
+};
+
+int badUsage(const std::string& why) {
+  std::cerr << "flexarm-cli: " << why << "\n(run 'flexarm-cli --help' for usage)\n";
+  return kExitBadInput;
+}
+
+// Returns -1 when parsing succeeded, else the exit code.
+int parseArgs(int argc, char** argv, Args& a) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& s = args[i];
+    auto value = [&](std::string& out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      out = args[++i];
+      return true;
+    };
+    if (s == "--help" || s == "-h" || s == "help") {
+      std::cout << kUsage;
+      return kExitOk;
+    } else if (s == "--version") {
+      std::cout << "flexarm-cli " << kVersion << "\n";
+      return kExitOk;
+    } else if (s == "--out" || s == "-o") {
+      if (!value(a.out)) return badUsage(s + " needs a file name");
+    } else if (s == "--set") {
+      std::string v;
+      if (!value(v)) return badUsage("--set needs PATH=VALUE");
+      a.sets.push_back(v);
+    } else if (s.rfind("--set=", 0) == 0) {
+      a.sets.push_back(s.substr(6));
+    } else if (s == "--t-end") {
+      std::string v;
+      if (!value(v)) return badUsage("--t-end needs a time in seconds");
+      char* end = nullptr;
+      a.t_end = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(a.t_end > 0.0) || !std::isfinite(a.t_end))
+        return badUsage("--t-end must be a positive number of seconds, got \"" + v + "\"");
+      a.has_t_end = true;
+    } else if (s == "--quiet" || s == "-q") {
+      a.quiet = true;
+    } else if (!s.empty() && s[0] == '-') {
+      return badUsage("unknown option " + s);
+    } else if (a.command.empty()) {
+      a.command = s;
+    } else if (a.project.empty()) {
+      a.project = s;
+    } else {
+      return badUsage("unexpected argument \"" + s + "\"");
+    }
+  }
+  if (a.command != "check" && a.command != "run") return badUsage("unknown command \"" + a.command + "\"");
+  if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
+  return -1;
+}
+
+// Loads the project, printing every diagnostic; empty optional on errors.
+std::optional<Project> load(const Args& a) {
+  LoadedProject loaded = loadProjectFile(a.project, a.sets);
+  for (const Diagnostic& d : loaded.diagnostics.all()) std::cerr << a.project << ": " << d.text() << "\n";
+  if (!loaded.project) {
+    std::cerr << "flexarm-cli: " << a.project << " has errors; nothing was run\n";
+    return std::nullopt;
+  }
+  if (a.has_t_end) loaded.project->simulation.t_end = a.t_end;
+  return loaded.project;
+}
+
+int check(const Args& a) {
+  auto project = load(a);
+  if (!project) return kExitBadInput;
+  const Model& m = project->model;
+  const MultibodySystem sys = MultibodySystem::fromModel(m);
+  int prescribed = 0;
+  double total_mass = 0.0;
+  for (const Body& b : sys.bodies) total_mass += b.mass;
+  for (const Joint& j : m.joints) prescribed += j.drive.kind == JointDrive::Kind::Prescribed ? 1 : 0;
+  std::cout << "project: " << project->name << "\n";
+  std::cout << "bodies: " << m.links.size() << " links, " << m.payloads.size() << " payloads, total mass "
+            << formatNumber(total_mass) << " kg\n";
+  std::cout << "degrees of freedom: " << sys.nq << " (" << sys.nq - prescribed << " free, " << prescribed
+            << " prescribed)\n";
+  std::cout << "gravity: [" << formatNumber(m.gravity.x()) << ", " << formatNumber(m.gravity.y()) << ", "
+            << formatNumber(m.gravity.z()) << "] m/s^2\n";
+  std::cout << "joints:\n";
+  for (std::size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& j = m.joints[i];
+    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << " -> link " << m.links[i].name << ", drive "
+              << driveKindName(j.drive.kind);
+    if (j.drive.kind != JointDrive::Kind::Free) std::cout << " (" << lawName(j.drive.law.law) << ")";
+    std::cout << "\n";
+  }
+  const SimulationSettings& s = project->simulation;
+  std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
+  std::cout << "ok\n";
+  return kExitOk;
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
+  void update(double t, double t_end) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100) && t < t_end) return;
+    last_ = now;
+    const double frac = t_end > 0 ? std::min(1.0, t / t_end) : 1.0;
+    const int width = 40, filled = static_cast<int>(frac * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%%  t = %.3f / %.3f s", filled, "########################################",
+                 width - filled, "", static_cast<int>(frac * 100.0), t, t_end);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  void done() {
+    if (drawn_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+int run(const Args& a) {
+  auto project = load(a);
+  if (!project) return kExitBadInput;
+  const fs::path out = a.out.empty() ? fs::path(fs::path(a.project).stem().string() + ".csv") : fs::path(a.out);
+
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  ProgressBar bar(!a.quiet && isatty(STDERR_FILENO));
+  RunControl control;
+  control.cancel = &g_cancel;
+  control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
+  const Results results = simulate(*project, control);
+  bar.done();
+
+  const std::string write_error = writeCsvFile(results, out);
+  if (!write_error.empty()) {
+    std::cerr << "flexarm-cli: " << write_error << "\n";
+    return kExitBadInput;
+  }
+  const SolverStats& st = results.stats;
+  std::cout << "run " << runStatusName(results.status) << ": t = " << formatNumber(results.end_time) << " s, "
+            << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
+            << " Jacobian evaluations, " << formatNumber(st.wall_time) << " s wall time\n";
+  std::cout << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
+            << fs::absolute(out).string() << "\n";
+  switch (results.status) {
+    case RunStatus::Completed: return kExitOk;
+    case RunStatus::Cancelled:
+      std::cerr << "flexarm-cli: " << results.message << "\n";
+      return kExitInterrupted;
+    case RunStatus::Failed:
+      std::cerr << "flexarm-cli: " << results.message << "\n";
+      return kExitSolverFailure;
+  }
+  return kExitSolverFailure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Args a;
+    const int parsed = parseArgs(argc, argv, a);
+    if (parsed >= 0) return parsed;
+    return a.command == "check" ? check(a) : run(a);
+  } catch (const std::exception& e) {
+    std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";
+    return kExitSolverFailure;
+  }
+}

@@ -1,0 +1,22 @@
+#include "dynamics/Energy.hpp"
+
+#include "dynamics/Kinematics.hpp"
+
+namespace flexarm {
+
+Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
+                         const Eigen::VectorXd& qd) {
+  forwardKinematics(sys, data, q);
+  Energies e;
+  const int n = static_cast<int>(sys.bodies.size());
+  for (int i = 0; i < n; ++i) {
+    const Body& b = sys.bodies[i];
+    const Vector6d vJ = b.S * qd(b.q_index);
+    data.v[i] = b.parent < 0 ? vJ : Vector6d(data.X_up[i] * data.v[b.parent] + vJ);
+    e.kinetic += 0.5 * data.v[i].dot(b.inertia * data.v[i]);
+    e.potential -= b.mass * sys.gravity.dot(data.X_world_body[i] * b.com);
+  }
+  return e;
+}
+
+}  // namespace flexarm

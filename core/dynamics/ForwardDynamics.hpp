@@ -1,0 +1,53 @@
+#pragma once
+// Forward dynamics with prescribed (motion-driven) joints eliminated:
+//   M_ff qdd_f = Q_f - b_f,   tau_p = M_pf qdd_f + b_p,   b = RNEA(q, qd, [0; qdd_p]),
+// where f are the free (effort-driven) coordinates and p the prescribed ones.
+// The ODE state is y = [q_f; qd_f]; prescribed coordinates follow their law in time.
+#include <string>
+#include <vector>
+
+#include "dynamics/DynamicsData.hpp"
+
+namespace flexarm {
+
+class ForwardDynamics {
+ public:
+  explicit ForwardDynamics(const MultibodySystem& sys);
+
+  const MultibodySystem& system() const { return sys_; }
+  int stateSize() const { return 2 * static_cast<int>(free_.size()); }
+  const std::vector<int>& freeCoordinates() const { return free_; }
+  const std::vector<int>& prescribedCoordinates() const { return prescribed_; }
+
+  // Initial ODE state from the model's q0/qd0 (free coordinates only).
+  void initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const;
+
+  // Fills q, qd (and the prescribed part of qdd) at time t from the ODE state. No allocation.
+  void assemble(double t, const double* y);
+
+  // ydot = f(t, y). Returns false when the mass matrix is not positive definite or a value is not
+  // finite; error() then says what. No heap allocation.
+  bool evaluate(double t, const double* y, double* ydot);
+
+  // Results of the last evaluate(): full coordinates, rates, accelerations and joint efforts
+  // (the drive effort of free joints, the effort needed to follow the motion for prescribed ones).
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& qd() const { return qd_; }
+  const Eigen::VectorXd& qdd() const { return qdd_; }
+  const Eigen::VectorXd& effort() const { return effort_; }
+  DynamicsData& data() { return data_; }
+  std::string error() const;
+
+ private:
+  enum class Failure { None, NotPositiveDefinite, NonFinite };
+  const MultibodySystem& sys_;
+  DynamicsData data_;
+  std::vector<int> free_, prescribed_;
+  Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_;
+  Eigen::MatrixXd M_ff_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Failure failure_ = Failure::None;
+  double failure_t_ = 0.0;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,58 @@
+#pragma once
+// Reads one JSON object field by field, recording every problem with its JSON path and
+// warning about keys it never asked for.
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "io/Diagnostics.hpp"
+
+namespace flexarm {
+
+using Json = nlohmann::ordered_json;
+
+enum class Need { Required, Optional };
+enum class Range { Any, Positive, NonNegative };
+
+std::string describeJson(const Json& j);       // "string \"abc\"", "number -2", "null", ...
+std::string formatNumber(double x);            // shortest text that reads back the same value
+
+class JsonObjectReader {
+ public:
+  // j may be null (the object is missing); a non-object value is reported as an error.
+  JsonObjectReader(const Json* j, std::string path, Diagnostics& diag);
+
+  bool valid() const { return obj_ != nullptr; }
+  const std::string& path() const { return path_; }
+  std::string pathOf(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  bool has(const std::string& key) const;
+  Diagnostics& diagnostics() { return diag_; }
+
+  // Each returns true when a valid value was read into `out` (out is untouched otherwise).
+  bool number(const std::string& key, double& out, Need need, Range range = Range::Any);
+  bool integer(const std::string& key, long& out, Need need, long min_value);
+  bool string(const std::string& key, std::string& out, Need need);
+  bool vector3(const std::string& key, Eigen::Vector3d& out, Need need);
+  bool numbers(const std::string& key, std::vector<double>& out, Need need, std::size_t min_count);
+  // A string that must be one of `choices`; returns its index or -1.
+  int choice(const std::string& key, const std::vector<std::string>& choices, Need need, int default_index);
+  // The raw value (marks the key as known); nullptr when absent (reported if required).
+  const Json* raw(const std::string& key, Need need);
+  // A nested object (invalid reader when absent or wrong type; errors reported).
+  JsonObjectReader object(const std::string& key, Need need);
+  // An array value; nullptr when absent or not an array (errors reported).
+  const Json* array(const std::string& key, Need need);
+
+  // Warns about every key that was never read.
+  void finish();
+
+ private:
+  const Json* obj_ = nullptr;
+  std::string path_;
+  Diagnostics& diag_;
+  std::set<std::string> known_;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,100 @@
+#include "io/Overrides.hpp"
+
+#include <cctype>
+#include <variant>
+#include <vector>
+
+namespace flexarm {
+namespace {
+
+using Token = std::variant<std::string, std::size_t>;
+
+bool tokenize(const std::string& path, std::vector<Token>& out, std::string& why) {
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      const std::size_t close = path.find(']', i);
+      if (close == std::string::npos || close == i + 1) {
+        why = "unbalanced or empty [] in the path";
+        return false;
+      }
+      const std::string digits = path.substr(i + 1, close - i - 1);
+      for (char c : digits)
+        if (!std::isdigit(static_cast<unsigned char>(c))) {
+          why = "index \"" + digits + "\" is not a non-negative integer";
+          return false;
+        }
+      out.emplace_back(static_cast<std::size_t>(std::stoul(digits)));
+      i = close + 1;
+      if (i < path.size() && path[i] == '.') ++i;
+    } else {
+      std::size_t end = i;
+      while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+      if (end == i) {
+        why = "empty key in the path";
+        return false;
+      }
+      out.emplace_back(path.substr(i, end - i));
+      i = end;
+      if (i < path.size() && path[i] == '.') ++i;
+    }
+  }
+  if (out.empty()) why = "the path is empty";
+  return !out.empty();
+}
+
+}  // namespace
+
+bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos) {
+    diag.error("--set " + assignment, "expected path=value");
+    return false;
+  }
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  const std::string where = "--set " + path;
+  std::vector<Token> tokens;
+  std::string why;
+  if (!tokenize(path, tokens, why)) {
+    diag.error(where, why);
+    return false;
+  }
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // a bare word is a string
+
+  Json* node = &doc;
+  std::string walked;
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    const bool last = k + 1 == tokens.size();
+    if (const auto* key = std::get_if<std::string>(&tokens[k])) {
+      if (!node->is_object()) {
+        diag.error(where, (walked.empty() ? std::string("the project") : walked) + " is not an object");
+        return false;
+      }
+      if (!node->contains(*key) && !last) {
+        diag.error(where, "\"" + *key + "\" does not exist" + (walked.empty() ? std::string() : " in " + walked));
+        return false;
+      }
+      walked += (walked.empty() ? "" : ".") + *key;
+      node = &(*node)[*key];
+    } else {
+      const std::size_t index = std::get<std::size_t>(tokens[k]);
+      if (!node->is_array()) {
+        diag.error(where, walked + " is not an array");
+        return false;
+      }
+      if (index >= node->size()) {
+        diag.error(where, walked + " has " + std::to_string(node->size()) + " entries, index " + std::to_string(index) +
+                              " is out of range");
+        return false;
+      }
+      walked += "[" + std::to_string(index) + "]";
+      node = &(*node)[index];
+    }
+  }
+  *node = value;
+  return true;
+}
+
+}  // namespace flexarm

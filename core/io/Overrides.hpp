@@ -1,0 +1,15 @@
+#pragma once
+// "--set path=value" overrides applied to a project's JSON before it is interpreted.
+// Paths use the JSON layout: joints[0].drive.omega0, simulation.t_end, links[1].mass.
+// The value is parsed as JSON when it can be (8, true, [0,0,-9.81], "x"), otherwise taken as a string.
+#include <string>
+
+#include "io/Diagnostics.hpp"
+#include "io/JsonReader.hpp"
+
+namespace flexarm {
+
+// Applies one override "path=value". Reports problems to diag (path "--set <path>") and returns false.
+bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag);
+
+}  // namespace flexarm

@@ -1,0 +1,553 @@
+#include "io/ProjectFile.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "io/Overrides.hpp"
+#include "io/TableFile.hpp"
+
+namespace flexarm {
+namespace {
+
+const std::vector<std::string> kLawNames = {"constant", "step", "sine", "table", "polynomial", "spinup", "out_and_back"};
+const std::vector<std::string> kDriveNames = {"free", "effort", "pd", "prescribed"};
+const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
+
+std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+bool validName(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+  return true;
+}
+
+void readName(JsonObjectReader& r, std::string& name, const std::string& fallback) {
+  if (!r.string("name", name, Need::Optional)) {
+    if (!r.has("name")) name = fallback;
+    return;
+  }
+  if (!validName(name))
+    r.diagnostics().error(r.pathOf("name"),
+                          "\"" + name + "\" may contain only letters, digits, '_' and '-' (it names result channels)");
+}
+
+bool readInertiaComponents(JsonObjectReader& r, const std::string& key, Eigen::Matrix3d& out, Need need) {
+  std::vector<double> c;
+  if (!r.numbers(key, c, need, 3)) return false;
+  if (c.size() != 3 && c.size() != 6) {
+    r.diagnostics().error(r.pathOf(key), "must be [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], got " +
+                                             std::to_string(c.size()) + " numbers");
+    return false;
+  }
+  if (c.size() == 3) c.resize(6, 0.0);
+  const Eigen::Matrix3d I = inertiaFromComponents(c[0], c[1], c[2], c[3], c[4], c[5]);
+  const std::string why = checkInertia(I);
+  if (!why.empty()) {
+    r.diagnostics().error(r.pathOf(key), why);
+    return false;
+  }
+  out = I;
+  return true;
+}
+
+// Reads "law" and its parameters from the object r (a drive or a PD set-point).
+void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& base_dir) {
+  const int law = r.choice("law", kLawNames, Need::Required, -1);
+  if (law < 0) return;
+  f.law = static_cast<TimeFunction::Law>(law);
+  switch (f.law) {
+    case TimeFunction::Law::Constant:
+      r.number("value", f.value, Need::Required);
+      break;
+    case TimeFunction::Law::Step:
+      r.number("t_step", f.t_step, Need::Required);
+      r.number("before", f.before, Need::Required);
+      r.number("after", f.after, Need::Required);
+      r.number("rise_time", f.rise_time, Need::Optional, Range::NonNegative);
+      break;
+    case TimeFunction::Law::Sine:
+      r.number("amplitude", f.amplitude, Need::Required);
+      r.number("frequency", f.frequency, Need::Required, Range::NonNegative);
+      r.number("phase", f.phase, Need::Optional);
+      r.number("offset", f.offset, Need::Optional);
+      break;
+    case TimeFunction::Law::Polynomial:
+      r.numbers("coefficients", f.coefficients, Need::Required, 1);
+      break;
+    case TimeFunction::Law::SpinUp:
+      r.number("omega0", f.omega0, Need::Required);
+      r.number("T", f.T, Need::Required, Range::Positive);
+      break;
+    case TimeFunction::Law::OutAndBack:
+      r.number("amplitude", f.amplitude, Need::Required);
+      r.number("t0", f.t0, Need::Required, Range::Positive);
+      break;
+    case TimeFunction::Law::Table: {
+      const int interp = r.choice("interpolation", {"linear", "cubic"}, Need::Optional, 0);
+      if (interp >= 0) f.interpolation = static_cast<TableInterpolation>(interp);
+      const bool has_points = r.has("points"), has_file = r.has("file");
+      if (has_points == has_file) {
+        r.diagnostics().error(r.path(), "a table needs exactly one of \"points\" or \"file\"");
+        r.raw("points", Need::Optional);
+        r.raw("file", Need::Optional);
+        break;
+      }
+      if (has_file) {
+        if (!r.string("file", f.file, Need::Required)) break;
+        std::filesystem::path p(f.file);
+        if (p.is_relative()) p = base_dir / p;
+        std::string why;
+        if (!readTableFile(p, f.table_t, f.table_value, why)) {
+          r.diagnostics().error(r.pathOf("file"), why);
+          break;
+        }
+      } else {
+        const Json* pts = r.array("points", Need::Required);
+        if (!pts) break;
+        const std::string ppath = r.pathOf("points");
+        for (std::size_t k = 0; k < pts->size(); ++k) {
+          const Json& p = (*pts)[k];
+          if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number() ||
+              !std::isfinite(p[0].get<double>()) || !std::isfinite(p[1].get<double>())) {
+            r.diagnostics().error(at(ppath, k), "must be a pair [t, value] of finite numbers, got " + describeJson(p));
+            f.table_t.clear();
+            return;
+          }
+          f.table_t.push_back(p[0].get<double>());
+          f.table_value.push_back(p[1].get<double>());
+        }
+      }
+      const std::string where = has_file ? r.pathOf("file") : r.pathOf("points");
+      if (f.table_t.size() < 2) {
+        r.diagnostics().error(where, "a table needs at least 2 points, got " + std::to_string(f.table_t.size()));
+        break;
+      }
+      for (std::size_t k = 1; k < f.table_t.size(); ++k) {
+        if (!(f.table_t[k] > f.table_t[k - 1])) {
+          r.diagnostics().error(where, "times must increase strictly (point " + std::to_string(k) + " at t = " +
+                                           formatNumber(f.table_t[k]) + " follows t = " + formatNumber(f.table_t[k - 1]) + ")");
+          break;
+        }
+      }
+      f.prepare();
+      break;
+    }
+  }
+}
+
+void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& base_dir) {
+  if (!r.valid()) return;
+  const int kind = r.choice("type", kDriveNames, Need::Required, -1);
+  if (kind < 0) return;
+  d.kind = static_cast<JointDrive::Kind>(kind);
+  switch (d.kind) {
+    case JointDrive::Kind::Free:
+      break;
+    case JointDrive::Kind::Effort:
+    case JointDrive::Kind::Prescribed:
+      readLaw(r, d.law, base_dir);
+      break;
+    case JointDrive::Kind::PD: {
+      r.number("kp", d.kp, Need::Required, Range::NonNegative);
+      r.number("kd", d.kd, Need::Required, Range::NonNegative);
+      JsonObjectReader sp = r.object("setpoint", Need::Required);
+      if (sp.valid()) {
+        readLaw(sp, d.law, base_dir);
+        sp.finish();
+      }
+      break;
+    }
+  }
+}
+
+void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
+  readName(r, link.name, "link" + std::to_string(i + 1));
+  r.number("length", link.length, Need::Required, Range::NonNegative);
+  r.number("mass", link.mass, Need::Required, Range::Positive);
+  const bool has_shape = r.has("shape");
+  if (has_shape && (r.has("com") || r.has("inertia"))) {
+    r.diagnostics().error(r.path(), "give either \"shape\" or \"com\"/\"inertia\", not both");
+  }
+  if (has_shape) {
+    JsonObjectReader s = r.object("shape", Need::Required);
+    if (!s.valid()) return;
+    ShapePreset shape;
+    const int kind = s.choice("type", kShapeNames, Need::Required, -1);
+    if (kind >= 0) {
+      shape.kind = static_cast<ShapePreset::Kind>(kind);
+      switch (shape.kind) {
+        case ShapePreset::Kind::Rod:
+          break;
+        case ShapePreset::Kind::Box:
+          s.number("width", shape.width, Need::Required, Range::Positive);
+          s.number("height", shape.height, Need::Required, Range::Positive);
+          break;
+        case ShapePreset::Kind::Cylinder:
+          s.number("radius", shape.radius, Need::Required, Range::Positive);
+          break;
+        case ShapePreset::Kind::Tube:
+          s.number("radius", shape.radius, Need::Required, Range::Positive);
+          if (s.number("inner_radius", shape.inner_radius, Need::Required, Range::NonNegative) &&
+              shape.inner_radius >= shape.radius)
+            s.diagnostics().error(s.pathOf("inner_radius"), "must be < radius (" + formatNumber(shape.radius) + "), got " +
+                                                                formatNumber(shape.inner_radius));
+          break;
+      }
+      link.shape = shape;
+    }
+    s.finish();
+  } else {
+    r.vector3("com", link.com, Need::Required);
+    readInertiaComponents(r, "inertia", link.inertia, Need::Required);
+  }
+}
+
+void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::filesystem::path& base_dir) {
+  readName(r, joint.name, "joint" + std::to_string(i + 1));
+  const int type = r.choice("type", {"revolute", "prismatic"}, Need::Required, -1);
+  if (type >= 0) joint.type = static_cast<JointType>(type);
+  if (r.vector3("axis", joint.axis, Need::Required)) {
+    const double n = joint.axis.norm();
+    if (n < 1e-12)
+      r.diagnostics().error(r.pathOf("axis"), "must not be the zero vector");
+    else
+      joint.axis /= n;
+  }
+  JsonObjectReader pl = r.object("placement", Need::Optional);
+  if (pl.valid()) {
+    pl.vector3("xyz", joint.placement.xyz, Need::Optional);
+    pl.vector3("rpy", joint.placement.rpy, Need::Optional);
+    pl.finish();
+  }
+  r.number("q0", joint.q0, Need::Optional);
+  r.number("qd0", joint.qd0, Need::Optional);
+  r.number("damping", joint.damping, Need::Optional, Range::NonNegative);
+  JsonObjectReader drive = r.object("drive", Need::Optional);
+  readDrive(drive, joint.drive, base_dir);
+  drive.finish();
+}
+
+void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& model) {
+  readName(r, p.name, "payload" + std::to_string(i + 1));
+  const Json* link = r.raw("link", Need::Required);
+  if (link) {
+    if (link->is_string()) {
+      p.link = model.linkIndex(link->get<std::string>());
+      if (p.link < 0) r.diagnostics().error(r.pathOf("link"), "no link is named \"" + link->get<std::string>() + "\"");
+    } else {
+      r.diagnostics().error(r.pathOf("link"), "must be the name of a link, got " + describeJson(*link));
+      p.link = -1;
+    }
+  }
+  const int frame = r.choice("frame", {"body", "distal"}, Need::Optional, 0);
+  if (frame >= 0) p.frame = static_cast<Payload::Frame>(frame);
+  r.vector3("offset", p.offset, Need::Optional);
+  r.number("mass", p.mass, Need::Required, Range::Positive);
+  if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
+}
+
+void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
+  if (!r.valid()) return;
+  r.number("t_end", s.t_end, Need::Optional, Range::Positive);
+  r.number("output_rate", s.output_rate, Need::Optional, Range::Positive);
+  JsonObjectReader sv = r.object("solver", Need::Optional);
+  if (sv.valid()) {
+    const int m = sv.choice("method", {"bdf", "adams"}, Need::Optional, 0);
+    if (m >= 0) s.method = static_cast<SimulationSettings::Method>(m);
+    sv.number("rtol", s.rtol, Need::Optional, Range::Positive);
+    sv.number("atol", s.atol, Need::Optional, Range::Positive);
+    sv.number("max_step", s.max_step, Need::Optional, Range::NonNegative);
+    sv.number("initial_step", s.initial_step, Need::Optional, Range::NonNegative);
+    sv.integer("max_steps", s.max_steps, Need::Optional, 1);
+    sv.finish();
+  }
+}
+
+template <class T>
+void checkUniqueNames(const std::vector<T>& items, const std::string& path, Diagnostics& diag) {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (!seen.insert(items[i].name).second)
+      diag.error(at(path, i) + ".name", "\"" + items[i].name + "\" is used twice in " + path);
+}
+
+Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+Json inertia6(const Eigen::Matrix3d& I) {
+  return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)});
+}
+
+void writeLaw(Json& j, const TimeFunction& f) {
+  j["law"] = lawName(f.law);
+  switch (f.law) {
+    case TimeFunction::Law::Constant: j["value"] = f.value; break;
+    case TimeFunction::Law::Step:
+      j["t_step"] = f.t_step;
+      j["before"] = f.before;
+      j["after"] = f.after;
+      j["rise_time"] = f.rise_time;
+      break;
+    case TimeFunction::Law::Sine:
+      j["amplitude"] = f.amplitude;
+      j["frequency"] = f.frequency;
+      j["phase"] = f.phase;
+      j["offset"] = f.offset;
+      break;
+    case TimeFunction::Law::Polynomial: j["coefficients"] = f.coefficients; break;
+    case TimeFunction::Law::SpinUp:
+      j["omega0"] = f.omega0;
+      j["T"] = f.T;
+      break;
+    case TimeFunction::Law::OutAndBack:
+      j["amplitude"] = f.amplitude;
+      j["t0"] = f.t0;
+      break;
+    case TimeFunction::Law::Table:
+      j["interpolation"] = f.interpolation == TableInterpolation::Cubic ? "cubic" : "linear";
+      if (!f.file.empty()) {
+        j["file"] = f.file;
+      } else {
+        Json pts = Json::array();
+        for (std::size_t k = 0; k < f.table_t.size(); ++k) pts.push_back(Json::array({f.table_t[k], f.table_value[k]}));
+        j["points"] = pts;
+      }
+      break;
+  }
+}
+
+}  // namespace
+
+std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::path& base_dir, Diagnostics& diag) {
+  JsonObjectReader root(&doc, "", diag);
+  if (!root.valid()) return std::nullopt;
+  Project project;
+  std::string format;
+  if (root.string("format", format, Need::Required) && format != "flexarm-project")
+    diag.error("format", "must be \"flexarm-project\", got \"" + format + "\"");
+  long version = 0;
+  if (root.integer("schema_version", version, Need::Required, 1) && version > Project::kSchemaVersion)
+    diag.error("schema_version", "this FlexArm reads schema version " + std::to_string(Project::kSchemaVersion) +
+                                     " and older, the file has " + std::to_string(version) + " (written by a newer FlexArm?)");
+  root.string("name", project.name, Need::Optional);
+  root.string("description", project.description, Need::Optional);
+  Model& model = project.model;
+  root.vector3("gravity", model.gravity, Need::Optional);
+
+  const Json* links = root.array("links", Need::Required);
+  if (links) {
+    if (links->empty()) diag.error("links", "the chain is empty: add at least one link");
+    for (std::size_t i = 0; i < links->size(); ++i) {
+      JsonObjectReader r(&(*links)[i], at("links", i), diag);
+      Link link;
+      if (r.valid()) readLink(r, link, i);
+      r.finish();
+      model.links.push_back(link);
+    }
+    checkUniqueNames(model.links, "links", diag);
+  }
+  const Json* joints = root.array("joints", Need::Required);
+  if (joints) {
+    for (std::size_t i = 0; i < joints->size(); ++i) {
+      JsonObjectReader r(&(*joints)[i], at("joints", i), diag);
+      Joint joint;
+      if (r.valid()) readJoint(r, joint, i, base_dir);
+      r.finish();
+      model.joints.push_back(joint);
+    }
+    checkUniqueNames(model.joints, "joints", diag);
+    if (links && joints->size() != links->size())
+      diag.error("joints", "there must be one joint per link (joint i drives link i): " + std::to_string(links->size()) +
+                               " links, " + std::to_string(joints->size()) + " joints");
+  }
+  const Json* payloads = root.array("payloads", Need::Optional);
+  if (payloads) {
+    for (std::size_t i = 0; i < payloads->size(); ++i) {
+      JsonObjectReader r(&(*payloads)[i], at("payloads", i), diag);
+      Payload p;
+      if (r.valid()) readPayload(r, p, i, model);
+      r.finish();
+      model.payloads.push_back(p);
+    }
+    checkUniqueNames(model.payloads, "payloads", diag);
+  }
+  JsonObjectReader sim = root.object("simulation", Need::Optional);
+  readSimulation(sim, project.simulation);
+  sim.finish();
+  root.finish();
+  if (diag.hasErrors()) return std::nullopt;
+  return project;
+}
+
+LoadedProject parseProjectText(const std::string& text, const std::filesystem::path& base_dir,
+                               const std::vector<std::string>& overrides) {
+  LoadedProject out;
+  Json doc;
+  auto lineColumn = [&](std::size_t byte) {
+    std::size_t line = 1, col = 1;
+    for (std::size_t k = 0; k < byte && k < text.size(); ++k) {
+      if (text[k] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+  };
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based position of the error; keep nlohmann's explanation after its own position.
+    std::string what = e.what();
+    const std::size_t pos = what.find(": ", what.find("parse error"));
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    out.diagnostics.error("", "not valid JSON at " + lineColumn(e.byte > 0 ? e.byte - 1 : 0) + ": " + what);
+    return out;
+  } catch (const Json::exception& e) {
+    // e.g. a number too large for a double ("1e999"): nlohmann names the token, find where it is.
+    std::string what = e.what();
+    const std::size_t q0 = what.find('\''), q1 = what.rfind('\'');
+    std::string where;
+    if (q0 != std::string::npos && q1 > q0) {
+      const std::size_t at_byte = text.find(what.substr(q0 + 1, q1 - q0 - 1));
+      if (at_byte != std::string::npos) where = " at " + lineColumn(at_byte);
+    }
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    out.diagnostics.error("", "not valid JSON" + where + ": " + what);
+    return out;
+  }
+  for (const std::string& o : overrides) applyOverride(doc, o, out.diagnostics);
+  if (out.diagnostics.hasErrors()) return out;
+  out.project = projectFromJson(doc, base_dir, out.diagnostics);
+  return out;
+}
+
+LoadedProject loadProjectFile(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    LoadedProject out;
+    out.diagnostics.error("", "cannot open project file \"" + file.string() + "\": " +
+                                  (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+    return out;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (!in && !in.eof()) {
+    LoadedProject out;
+    out.diagnostics.error("", "cannot read project file \"" + file.string() + "\"");
+    return out;
+  }
+  return parseProjectText(ss.str(), file.parent_path(), overrides);
+}
+
+Json projectToJson(const Project& project) {
+  const Model& m = project.model;
+  Json j;
+  j["format"] = "flexarm-project";
+  j["schema_version"] = Project::kSchemaVersion;
+  j["name"] = project.name;
+  j["description"] = project.description;
+  j["gravity"] = vec3(m.gravity);
+  j["links"] = Json::array();
+  for (const Link& l : m.links) {
+    Json lj;
+    lj["name"] = l.name;
+    lj["length"] = l.length;
+    lj["mass"] = l.mass;
+    if (l.shape) {
+      Json s;
+      s["type"] = shapeName(l.shape->kind);
+      switch (l.shape->kind) {
+        case ShapePreset::Kind::Rod: break;
+        case ShapePreset::Kind::Box:
+          s["width"] = l.shape->width;
+          s["height"] = l.shape->height;
+          break;
+        case ShapePreset::Kind::Cylinder: s["radius"] = l.shape->radius; break;
+        case ShapePreset::Kind::Tube:
+          s["radius"] = l.shape->radius;
+          s["inner_radius"] = l.shape->inner_radius;
+          break;
+      }
+      lj["shape"] = s;
+    } else {
+      lj["com"] = vec3(l.com);
+      lj["inertia"] = inertia6(l.inertia);
+    }
+    j["links"].push_back(lj);
+  }
+  j["joints"] = Json::array();
+  for (const Joint& jt : m.joints) {
+    Json jj;
+    jj["name"] = jt.name;
+    jj["type"] = jointTypeName(jt.type);
+    jj["axis"] = vec3(jt.axis);
+    jj["placement"] = {{"xyz", vec3(jt.placement.xyz)}, {"rpy", vec3(jt.placement.rpy)}};
+    jj["q0"] = jt.q0;
+    jj["qd0"] = jt.qd0;
+    jj["damping"] = jt.damping;
+    Json d;
+    d["type"] = driveKindName(jt.drive.kind);
+    switch (jt.drive.kind) {
+      case JointDrive::Kind::Free: break;
+      case JointDrive::Kind::Effort:
+      case JointDrive::Kind::Prescribed: writeLaw(d, jt.drive.law); break;
+      case JointDrive::Kind::PD: {
+        d["kp"] = jt.drive.kp;
+        d["kd"] = jt.drive.kd;
+        Json sp;
+        writeLaw(sp, jt.drive.law);
+        d["setpoint"] = sp;
+        break;
+      }
+    }
+    jj["drive"] = d;
+    j["joints"].push_back(jj);
+  }
+  j["payloads"] = Json::array();
+  for (const Payload& p : m.payloads) {
+    Json pj;
+    pj["name"] = p.name;
+    pj["link"] = (p.link >= 0 && p.link < static_cast<int>(m.links.size())) ? m.links[p.link].name : std::string();
+    pj["frame"] = p.frame == Payload::Frame::Distal ? "distal" : "body";
+    pj["offset"] = vec3(p.offset);
+    pj["mass"] = p.mass;
+    pj["inertia"] = inertia6(p.inertia);
+    j["payloads"].push_back(pj);
+  }
+  const SimulationSettings& s = project.simulation;
+  j["simulation"] = {{"t_end", s.t_end},
+                     {"output_rate", s.output_rate},
+                     {"solver",
+                      {{"method", methodName(s.method)},
+                       {"rtol", s.rtol},
+                       {"atol", s.atol},
+                       {"max_step", s.max_step},
+                       {"initial_step", s.initial_step},
+                       {"max_steps", s.max_steps}}}};
+  return j;
+}
+
+std::string projectToText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
+
+std::string saveProjectFile(const Project& project, const std::filesystem::path& file) {
+  const std::filesystem::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return "cannot write \"" + tmp.string() + "\"";
+    out << projectToText(project);
+    if (!out) return "writing \"" + tmp.string() + "\" failed";
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) return "cannot replace \"" + file.string() + "\": " + ec.message();
+  return {};
+}
+
+}  // namespace flexarm

@@ -1,0 +1,36 @@
+#pragma once
+// FlexArm project files (JSON, documented in docs/project-format.md).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/Diagnostics.hpp"
+#include "io/JsonReader.hpp"
+#include "model/Project.hpp"
+
+namespace flexarm {
+
+struct LoadedProject {
+  std::optional<Project> project;  // empty when there were errors
+  Diagnostics diagnostics;         // every error and warning, with JSON paths
+};
+
+// Reads a project file; `overrides` are "path=value" assignments applied before interpretation.
+// Never throws: every problem is a diagnostic.
+LoadedProject loadProjectFile(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+// Same from text; relative table files are resolved against base_dir.
+LoadedProject parseProjectText(const std::string& text, const std::filesystem::path& base_dir,
+                               const std::vector<std::string>& overrides = {});
+
+// Interprets an already parsed document.
+std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::path& base_dir, Diagnostics& diag);
+
+// Canonical JSON of a project: save -> load -> save gives the same bytes.
+Json projectToJson(const Project& project);
+std::string projectToText(const Project& project);
+// Writes the file atomically (temporary file + rename). Returns an empty string or the reason it failed.
+std::string saveProjectFile(const Project& project, const std::filesystem::path& file);
+
+}  // namespace flexarm

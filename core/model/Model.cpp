@@ -1,0 +1,45 @@
+#include "model/Model.hpp"
+
+namespace flexarm {
+
+Eigen::Isometry3d Placement::transform() const {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.translation() = xyz;
+  X.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+                Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+                   .toRotationMatrix();
+  return X;
+}
+
+const char* jointTypeName(JointType type) { return type == JointType::Revolute ? "revolute" : "prismatic"; }
+
+RigidInertia Link::rigidInertia() const {
+  if (shape) return inertiaFromShape(*shape, mass, length);
+  RigidInertia r;
+  r.mass = mass;
+  r.com = com;
+  r.inertia_com = inertia;
+  return r;
+}
+
+int Model::linkIndex(const std::string& name) const {
+  for (std::size_t i = 0; i < links.size(); ++i)
+    if (links[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Model::jointIndex(const std::string& name) const {
+  for (std::size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace flexarm
+
+#include "model/Project.hpp"
+
+namespace flexarm {
+const char* methodName(SimulationSettings::Method method) {
+  return method == SimulationSettings::Method::Bdf ? "bdf" : "adams";
+}
+}  // namespace flexarm

@@ -1,0 +1,73 @@
+#pragma once
+// The plain description of an arm that the user edits (SI units throughout).
+// Nothing here is computed by a run; see dynamics/MultibodySystem for the discretized system.
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/JointDrive.hpp"
+#include "model/RigidInertia.hpp"
+
+namespace flexarm {
+
+// Constant transform: translation then fixed-axis roll-pitch-yaw (R = Rz(yaw) Ry(pitch) Rx(roll)), as in URDF.
+struct Placement {
+  Eigen::Vector3d xyz = Eigen::Vector3d::Zero();
+  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();
+  Eigen::Isometry3d transform() const;
+  bool isIdentity() const { return xyz.isZero(0.0) && rpy.isZero(0.0); }
+};
+
+enum class JointType { Revolute, Prismatic };
+const char* jointTypeName(JointType type);
+
+// Joint i drives link i. Its axis is given in the joint frame, which sits at `placement` in the
+// distal frame of link i-1 (or the world frame for i = 0).
+struct Joint {
+  std::string name;
+  JointType type = JointType::Revolute;
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // unit vector
+  Placement placement;
+  double q0 = 0.0;       // initial coordinate [rad or m]
+  double qd0 = 0.0;      // initial rate [rad/s or m/s]
+  double damping = 0.0;  // viscous damping [N m s/rad or N s/m]
+  JointDrive drive;
+};
+
+// Link i: body frame at its proximal end (the joint i frame after the joint motion),
+// x along the undeformed neutral axis, distal frame at (length, 0, 0).
+struct Link {
+  std::string name;
+  double length = 0.0;                  // [m]
+  double mass = 0.0;                    // [kg]
+  std::optional<ShapePreset> shape;     // when set, com and inertia follow from it
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();          // [m], body frame
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();      // [kg m^2], about com, body frame axes
+
+  RigidInertia rigidInertia() const;  // from the shape when set, else from com/inertia
+};
+
+// A rigid point mass with rotational inertia, fixed to a link.
+struct Payload {
+  enum class Frame { Body, Distal };
+  std::string name;
+  int link = 0;                       // index into Model::links
+  Frame frame = Frame::Body;          // offset is given in the link's body (proximal) or distal frame
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();   // [m] position of the payload's centre of mass
+  double mass = 0.0;                                  // [kg]
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg m^2] about its centre of mass
+};
+
+struct Model {
+  Eigen::Vector3d gravity = Eigen::Vector3d(0.0, 0.0, -9.81);  // [m/s^2]
+  std::vector<Link> links;
+  std::vector<Joint> joints;  // joints.size() == links.size()
+  std::vector<Payload> payloads;
+
+  int linkIndex(const std::string& name) const;   // -1 when absent
+  int jointIndex(const std::string& name) const;  // -1 when absent
+};
+
+}  // namespace flexarm

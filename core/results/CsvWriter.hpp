@@ -1,0 +1,16 @@
+#pragma once
+// CSV export: '#' comment lines (program version, project, solver, outcome, units), one header
+// row of channel names, then one row per output time with values printed to round-trip precision.
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+void writeCsv(const Results& results, std::ostream& out);
+// Returns an empty string or the reason the file could not be written.
+std::string writeCsvFile(const Results& results, const std::filesystem::path& file);
+
+}  // namespace flexarm

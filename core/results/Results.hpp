@@ -1,0 +1,51 @@
+#pragma once
+// Named time series produced by a run, with the run's outcome and solver statistics.
+#include <string>
+#include <vector>
+
+namespace flexarm {
+
+struct Channel {
+  std::string name;  // e.g. "q.shoulder", "energy.total"
+  std::string unit;  // e.g. "rad", "N m", "J"
+};
+
+struct SolverStats {
+  long steps = 0;
+  long rhs_evaluations = 0;        // including those for difference-quotient Jacobians
+  long jacobian_evaluations = 0;
+  long linear_setups = 0;
+  long error_test_failures = 0;
+  long nonlinear_iterations = 0;
+  long nonlinear_convergence_failures = 0;
+  double last_step = 0.0;          // [s]
+  double wall_time = 0.0;          // [s]
+};
+
+enum class RunStatus { Completed, Failed, Cancelled };
+const char* runStatusName(RunStatus status);
+
+class Results {
+ public:
+  void setChannels(std::vector<Channel> channels);
+  const std::vector<Channel>& channels() const { return channels_; }
+  int channelIndex(const std::string& name) const;  // -1 when absent
+
+  void appendRow(const double* values);  // channels().size() values
+  std::size_t rows() const { return channels_.empty() ? 0 : data_.size() / channels_.size(); }
+  double value(std::size_t row, std::size_t channel) const { return data_[row * channels_.size() + channel]; }
+  std::vector<double> column(const std::string& name) const;  // empty when absent
+
+  RunStatus status = RunStatus::Completed;
+  std::string message;        // why the run ended early, in words
+  double end_time = 0.0;      // simulated time reached [s]
+  SolverStats stats;
+  std::string project_name;
+  std::string solver_description;  // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
+
+ private:
+  std::vector<Channel> channels_;
+  std::vector<double> data_;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,147 @@
+// flexarm-cli as a user runs it: every broken project file exits with code 2 and a message naming
+// what is wrong; the shipped examples run; solver failures exit with 3 and keep their results.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+CliRun runCli(const std::string& args) {
+  const fs::path log = fs::temp_directory_path() / ("flexarm-cli-test-" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = quote(FLEXARM_CLI) + " " + args + " > " + quote(log.string()) + " 2>&1 < /dev/null";
+  const int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.output = ss.str();
+  fs::remove(log);
+  return r;
+}
+
+std::string dataDir() { return std::string(FLEXARM_TEST_DATA_DIR) + "/bad"; }
+std::string projectsDir() { return FLEXARM_PROJECTS_DIR; }
+
+}  // namespace
+
+TEST(Cli, EveryBrokenProjectFileIsRejectedWithItsReason) {
+  std::ifstream cases(dataDir() + "/cases.tsv");
+  ASSERT_TRUE(cases) << "missing cases.tsv";
+  std::string line;
+  int count = 0;
+  const fs::path out = fs::temp_directory_path() / "flexarm-bad-input.csv";
+  while (std::getline(cases, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string file = dataDir() + "/" + line.substr(0, tab);
+    const std::string expected = line.substr(tab + 1);
+    ++count;
+    for (const std::string& command : {std::string("check ") + quote(file),
+                                       std::string("run ") + quote(file) + " --quiet --out " + quote(out.string())}) {
+      const CliRun r = runCli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos)
+          << command << "\nexpected to mention: " << expected << "\ngot:\n" << r.output;
+      EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    }
+  }
+  EXPECT_GE(count, 20);
+  EXPECT_FALSE(fs::exists(out)) << "nothing may be written for a broken project";
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(runCli("").exit_code, 2);
+  EXPECT_EQ(runCli("frobnicate x.json").exit_code, 2);
+  EXPECT_EQ(runCli("run").exit_code, 2);
+  const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  CliRun r = runCli("run " + dp + " --t-end -1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--t-end must be a positive number"), std::string::npos) << r.output;
+  r = runCli("run " + dp + " --set joints[7].q0=1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("index 7 is out of range"), std::string::npos) << r.output;
+  r = runCli("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("usage:"), std::string::npos);
+}
+
+TEST(Cli, CheckPrintsASummaryOfEveryShippedProject) {
+  for (const auto& e : fs::directory_iterator(projectsDir())) {
+    if (e.path().extension() != ".json") continue;
+    const CliRun r = runCli("check " + quote(e.path().string()));
+    EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.output;
+    EXPECT_NE(r.output.find("degrees of freedom:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("drive"), std::string::npos) << r.output;
+  }
+}
+
+TEST(Cli, RunsEveryShippedProjectAndWritesCsv) {
+  for (const auto& e : fs::directory_iterator(projectsDir())) {
+    if (e.path().extension() != ".json") continue;
+    const fs::path out = fs::temp_directory_path() / (e.path().stem().string() + ".csv");
+    const CliRun r = runCli("run " + quote(e.path().string()) + " --out " + quote(out.string()));
+    EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.output;
+    EXPECT_NE(r.output.find("written to"), std::string::npos) << r.output;
+    std::ifstream in(out);
+    std::string line, header;
+    int data_rows = 0;
+    while (std::getline(in, line)) {
+      if (line.rfind("#", 0) == 0) continue;
+      if (header.empty()) {
+        header = line;
+        continue;
+      }
+      ++data_rows;
+      EXPECT_EQ(line.find("nan"), std::string::npos) << line;
+    }
+    EXPECT_EQ(header.rfind("t,q.", 0), 0u) << header;
+    EXPECT_GT(data_rows, 10);
+    fs::remove(out);
+  }
+}
+
+TEST(Cli, OverridesAndEndTimeApply) {
+  const fs::path out = fs::temp_directory_path() / "flexarm-override.csv";
+  const CliRun r = runCli("run " + quote(projectsDir() + "/double-pendulum.flexarm.json") +
+                          " --t-end 0.5 --set gravity=[0,0,0] --quiet --out " + quote(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(out);
+  std::string line, last;
+  while (std::getline(in, line)) last = line;
+  // Without gravity the pendulum released from rest does not move.
+  EXPECT_EQ(last.rfind("0.5,0,0,", 0), 0u) << last;
+  fs::remove(out);
+}
+
+TEST(Cli, SolverFailureExitsWithThreeAndKeepsResults) {
+  const fs::path out = fs::temp_directory_path() / "flexarm-fail.csv";
+  const CliRun r = runCli("run " + quote(projectsDir() + "/double-pendulum.flexarm.json") +
+                          " --set simulation.solver.max_steps=30 --quiet --out " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("solver failed at t = "), std::string::npos) << r.output;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("# status: failed"), std::string::npos);
+  EXPECT_NE(ss.str().find("\n0,0,0,"), std::string::npos);  // the first rows are there
+  fs::remove(out);
+}

@@ -1,0 +1,47 @@
+// --set path=value overrides.
+#include <gtest/gtest.h>
+
+#include "io/Overrides.hpp"
+#include "io/ProjectFile.hpp"
+
+using namespace flexarm;
+
+namespace {
+const char* kBase = R"({"format": "flexarm-project", "schema_version": 1,
+  "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}},
+            {"name": "b", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+  "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1],
+              "drive": {"type": "prescribed", "law": "spinup", "omega0": 2, "T": 15}},
+             {"name": "k", "type": "revolute", "axis": [0, 0, 1]}],
+  "simulation": {"t_end": 1}})";
+}
+
+TEST(Overrides, SetsNumbersArraysAndStrings) {
+  const LoadedProject p = parseProjectText(
+      kBase, ".", {"joints[0].drive.omega0=8", "links[1].mass=2.5", "gravity=[0,0,0]", "name=spin 8", "simulation.t_end=3"});
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->model.joints[0].drive.law.omega0, 8.0);
+  EXPECT_EQ(p.project->model.links[1].mass, 2.5);
+  EXPECT_TRUE(p.project->model.gravity.isZero());
+  EXPECT_EQ(p.project->name, "spin 8");
+  EXPECT_EQ(p.project->simulation.t_end, 3.0);
+}
+
+TEST(Overrides, OverriddenValuesAreValidatedLikeTheFile) {
+  const LoadedProject p = parseProjectText(kBase, ".", {"links[0].mass=-3"});
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("links[0].mass: must be > 0, got -3"), std::string::npos);
+}
+
+TEST(Overrides, BadPathsAreReported) {
+  for (const auto& [assignment, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"joints[5].q0=1", "joints has 2 entries, index 5 is out of range"},
+           {"nothing.here=1", "\"nothing\" does not exist"},
+           {"links.mass=1", "links is not an object"},
+           {"links[x].mass=1", "is not a non-negative integer"},
+           {"no-equals-sign", "expected path=value"}}) {
+    const LoadedProject p = parseProjectText(kBase, ".", {assignment});
+    EXPECT_FALSE(p.project) << assignment;
+    EXPECT_NE(p.diagnostics.text().find(expected), std::string::npos) << assignment << "\n" << p.diagnostics.text();
+  }
+}

@@ -1,0 +1,116 @@
+// Project files: save -> load -> save is byte-stable, every problem is reported with its path,
+// unknown keys become warnings, tables load from files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/ProjectFile.hpp"
+
+using namespace flexarm;
+namespace fs = std::filesystem;
+
+namespace {
+std::vector<fs::path> shippedProjects() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(FLEXARM_PROJECTS_DIR))
+    if (e.path().extension() == ".json") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool mentions(const Diagnostics& d, const std::string& text, Diagnostic::Severity sev) {
+  for (const auto& x : d.all())
+    if (x.severity == sev && x.text().find(text) != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
+TEST(ProjectFile, ShippedProjectsLoadWithoutDiagnostics) {
+  const auto files = shippedProjects();
+  ASSERT_GE(files.size(), 2u);
+  for (const auto& f : files) {
+    const LoadedProject p = loadProjectFile(f);
+    EXPECT_TRUE(p.project.has_value()) << f << "\n" << p.diagnostics.text();
+    EXPECT_TRUE(p.diagnostics.all().empty()) << f << "\n" << p.diagnostics.text();
+  }
+}
+
+TEST(ProjectFile, SaveLoadSaveIsByteStable) {
+  for (const auto& f : shippedProjects()) {
+    const LoadedProject a = loadProjectFile(f);
+    ASSERT_TRUE(a.project) << f;
+    const std::string first = projectToText(*a.project);
+    const LoadedProject b = parseProjectText(first, f.parent_path());
+    ASSERT_TRUE(b.project) << b.diagnostics.text();
+    EXPECT_TRUE(b.diagnostics.all().empty()) << b.diagnostics.text();
+    EXPECT_EQ(projectToText(*b.project), first) << f;
+  }
+}
+
+TEST(ProjectFile, SaveFileWritesAtomicallyAndReadsBack) {
+  const LoadedProject a = loadProjectFile(fs::path(FLEXARM_PROJECTS_DIR) / "spatial-3r-arm.flexarm.json");
+  ASSERT_TRUE(a.project);
+  const fs::path out = fs::temp_directory_path() / "flexarm-save-test.flexarm.json";
+  ASSERT_EQ(saveProjectFile(*a.project, out), "");
+  EXPECT_FALSE(fs::exists(out.string() + ".tmp"));
+  const LoadedProject b = loadProjectFile(out);
+  ASSERT_TRUE(b.project) << b.diagnostics.text();
+  EXPECT_EQ(projectToText(*b.project), projectToText(*a.project));
+  // Values survive exactly (shortest round-trip number formatting).
+  EXPECT_EQ(b.project->model.joints[1].placement.rpy.y(), a.project->model.joints[1].placement.rpy.y());
+  fs::remove(out);
+  EXPECT_NE(saveProjectFile(*a.project, "/nonexistent-dir/x.json"), "");
+}
+
+TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1, "colour": "red",
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod", "radius": 3}, "flex": {}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1], "drive": {"type": "free", "gain": 2}}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_TRUE(mentions(p.diagnostics, "colour: unknown key", Diagnostic::Severity::Warning));
+  EXPECT_TRUE(mentions(p.diagnostics, "links[0].flex: unknown key", Diagnostic::Severity::Warning));
+  EXPECT_TRUE(mentions(p.diagnostics, "links[0].shape.radius: unknown key", Diagnostic::Severity::Warning));
+  EXPECT_TRUE(mentions(p.diagnostics, "joints[0].drive.gain: unknown key", Diagnostic::Severity::Warning));
+  EXPECT_EQ(projectToText(*p.project).find("colour"), std::string::npos);
+}
+
+TEST(ProjectFile, ReportsEveryErrorNotJustTheFirst) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": -1, "mass": -2, "shape": {"type": "rod"}},
+              {"name": "b", "length": 1, "mass": "x", "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "ball", "axis": [0, 0, 1]},
+               {"name": "k", "type": "revolute", "axis": [0, 0, 0]}],
+    "simulation": {"t_end": 0}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  EXPECT_FALSE(p.project);
+  for (const char* expected : {"links[0].length: must be >= 0, got -1", "links[0].mass: must be > 0, got -2",
+                               "links[1].mass: must be a number", "joints[0].type: unknown value \"ball\"",
+                               "joints[1].axis: must not be the zero vector", "simulation.t_end: must be > 0, got 0"})
+    EXPECT_TRUE(mentions(p.diagnostics, expected, Diagnostic::Severity::Error)) << expected << "\n" << p.diagnostics.text();
+}
+
+TEST(ProjectFile, TableFromCsvFileRelativeToProject) {
+  const fs::path dir = fs::temp_directory_path() / "flexarm-table-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "torque.csv") << "# a torque profile\ntime,torque\n0, 0\n1.0, 2.0\n2.0;1.0\n";
+  std::ofstream(dir / "p.json") << R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1],
+                "drive": {"type": "effort", "law": "table", "file": "torque.csv", "interpolation": "linear"}}]})";
+  const LoadedProject p = loadProjectFile(dir / "p.json");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const TimeFunction& law = p.project->model.joints[0].drive.law;
+  EXPECT_EQ(law.table_t.size(), 3u);
+  EXPECT_DOUBLE_EQ(law.evaluate(1.5).value, 1.5);
+  // Saved as the file reference, not as inline points.
+  EXPECT_NE(projectToText(*p.project).find("\"file\": \"torque.csv\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(ProjectFile, MissingFileIsAClearError) {
+  const LoadedProject p = loadProjectFile("/no/such/project.json");
+  EXPECT_FALSE(p.project);
+  EXPECT_TRUE(mentions(p.diagnostics, "cannot open project file", Diagnostic::Severity::Error));
+}

@@ -1,0 +1,38 @@
+// Shape presets against textbook inertia formulas and the admissibility check.
+#include <gtest/gtest.h>
+
+#include "model/RigidInertia.hpp"
+
+using namespace flexarm;
+
+TEST(RigidInertia, ShapePresetsMatchTextbookFormulas) {
+  const double m = 2.0, L = 1.5;
+  ShapePreset rod;
+  const RigidInertia r = inertiaFromShape(rod, m, L);
+  EXPECT_DOUBLE_EQ(r.com.x(), 0.75);
+  EXPECT_DOUBLE_EQ(r.inertia_com(1, 1), m * L * L / 12);
+  EXPECT_DOUBLE_EQ(r.inertia_com(0, 0), 0.0);
+
+  ShapePreset box{ShapePreset::Kind::Box, 0.2, 0.1, 0.0, 0.0};
+  const RigidInertia b = inertiaFromShape(box, m, L);
+  EXPECT_DOUBLE_EQ(b.inertia_com(0, 0), m * (0.04 + 0.01) / 12);
+  EXPECT_DOUBLE_EQ(b.inertia_com(1, 1), m * (L * L + 0.01) / 12);
+  EXPECT_DOUBLE_EQ(b.inertia_com(2, 2), m * (L * L + 0.04) / 12);
+
+  ShapePreset cyl{ShapePreset::Kind::Cylinder, 0, 0, 0.1, 0};
+  EXPECT_DOUBLE_EQ(inertiaFromShape(cyl, m, L).inertia_com(0, 0), 0.5 * m * 0.01);
+  // Thick-walled tube: m (R^2 + r^2) / 2 about its axis, m (3 (R^2 + r^2) + L^2) / 12 across.
+  ShapePreset tube{ShapePreset::Kind::Tube, 0, 0, 0.1, 0.06};
+  EXPECT_DOUBLE_EQ(inertiaFromShape(tube, m, L).inertia_com(0, 0), 0.5 * m * (0.01 + 0.0036));
+  EXPECT_DOUBLE_EQ(inertiaFromShape(tube, m, L).inertia_com(2, 2), m * (3 * (0.01 + 0.0036) + L * L) / 12);
+  // A thin tube tends to m R^2 about its axis.
+  ShapePreset thin{ShapePreset::Kind::Tube, 0, 0, 0.1, 0.1 * (1 - 1e-9)};
+  EXPECT_NEAR(inertiaFromShape(thin, m, L).inertia_com(0, 0), m * 0.01, 1e-10);
+}
+
+TEST(RigidInertia, AdmissibilityCheck) {
+  EXPECT_EQ(checkInertia(inertiaFromComponents(1, 1, 1, 0, 0, 0)), "");
+  EXPECT_EQ(checkInertia(inertiaFromComponents(0, 1, 1, 0, 0, 0)), "");  // slender rod
+  EXPECT_NE(checkInertia(inertiaFromComponents(1, 1, 3, 0, 0, 0)), "");  // triangle inequality
+  EXPECT_NE(checkInertia(inertiaFromComponents(1, 1, 1, 2, 0, 0)), "");  // indefinite
+}
