@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs every Debian (bookworm) package FlexArm needs to build, test and run, GUI stack included.
+# Idempotent: installs only what is missing. Works as root; uses sudo otherwise.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config
+  # engine
+  libeigen3-dev libsundials-dev nlohmann-json3-dev
+  # workbench: Qt6 Widgets/OpenGL, VTK 9, QCustomPlot (Qt6 build), software OpenGL, fonts
+  qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libvtk9-dev libqcustomplot-dev
+  libgl1-mesa-dri fonts-dejavu-core
+  # tests and benchmarks: GoogleTest, Google Benchmark, Orocos KDL (independent rigid-body reference),
+  # a virtual X server for UI tests and screenshots
+  libgtest-dev googletest libbenchmark-dev liborocos-kdl-dev xvfb xauth
+)
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: run as root or install sudo" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -q
+"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
