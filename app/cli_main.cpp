@@ -140,7 +140,7 @@ int check(const Args& a) {
   auto project = load(a);
   if (!project) return kExitBadInput;
   const Model& m = project->model;
-  const MultibodySystem sys = MultibodySystem::fromModel(m);
+  const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
   int prescribed = 0;
   double total_mass = 0.0;
   for (const Body& b : sys.bodies) total_mass += b.mass;
@@ -222,6 +222,7 @@ int run(const Args& a) {
       std::cerr << "flexarm-cli: " << results.message << "\n";
       return kExitInterrupted;
     case RunStatus::Failed:
+    case RunStatus::Diverged:
       std::cerr << "flexarm-cli: " << results.message << "\n";
       return kExitSolverFailure;
   }

@@ -13,6 +13,17 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   I_composite.assign(n, Matrix6d::Zero());
   M = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
   tau = Eigen::VectorXd::Zero(sys.nq);
+  frames.resize(n);
+  int m_max = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    frames[i].J_body = Eigen::MatrixXd::Zero(6, sys.nq);
+    frames[i].J_distal = Eigen::MatrixXd::Zero(6, sys.nq);
+    m_max = std::max(m_max, sys.bodies[i].e_count);
+  }
+  J_work = J_work2 = IJ = Eigen::MatrixXd::Zero(6, sys.nq);
+  dr_de = Eigen::MatrixXd::Zero(3, m_max);
+  g_start = g_point = e = ed = Eigen::VectorXd::Zero(m_max);
+  internal = Eigen::VectorXd::Zero(sys.nq);
 }
 
 }  // namespace flexarm

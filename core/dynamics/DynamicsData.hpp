@@ -7,9 +7,23 @@
 
 namespace flexarm {
 
+// Kinematic state of one body's frames, as computed by the reference evaluation.
+struct BodyFrames {
+  Eigen::Isometry3d X_world_body = Eigen::Isometry3d::Identity();
+  Eigen::Isometry3d X_world_distal = Eigen::Isometry3d::Identity();
+  Vector6d v_body = Vector6d::Zero(), a_body = Vector6d::Zero();      // body coordinates; a: velocity-product part + gravity
+  Vector6d v_distal = Vector6d::Zero(), a_distal = Vector6d::Zero();  // distal-frame coordinates
+  Eigen::MatrixXd J_body, J_distal;                                   // 6 x nq body Jacobians
+  Eigen::Vector3d force_world = Eigen::Vector3d::Zero();   // linear d'Alembert force of all mass on this body
+  Eigen::Vector3d force_distal_world = Eigen::Vector3d::Zero();  // ... of the payloads on its distal frame
+  Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();     // r(L) - (L, 0, 0) in the body frame
+  double tip_twist = 0.0;
+};
+
 struct DynamicsData {
   explicit DynamicsData(const MultibodySystem& sys);
 
+  // Rigid recursive algorithms (RNEA, CRBA).
   std::vector<Eigen::Isometry3d> X_parent_body;  // body pose in its parent's body frame
   std::vector<Eigen::Isometry3d> X_world_body;   // body pose in the world
   std::vector<Matrix6d> X_up;                    // motion transform parent -> body
@@ -17,7 +31,17 @@ struct DynamicsData {
   std::vector<Matrix6d> I_composite;             // composite rigid-body inertia (CRBA)
 
   Eigen::MatrixXd M;    // mass matrix
-  Eigen::VectorXd tau;  // RNEA output
+  Eigen::VectorXd tau;  // RNEA output; the reference evaluation's bias (sum J^T f)
+
+  // Reference evaluation work space.
+  std::vector<BodyFrames> frames;
+  Eigen::MatrixXd J_work, J_work2, IJ;  // 6 x nq
+  Eigen::MatrixXd dr_de;                // 3 x m_max
+  Eigen::VectorXd g_start, g_point;     // m_max: d s / d e at an interval start and at a station
+  Eigen::VectorXd e, ed;                // m_max
+  double gravity_potential = 0.0;       // [J]
+  Eigen::VectorXd internal;             // generalized internal forces (elastic, damping, joint springs)
+  double elastic_potential = 0.0;       // [J] links + joint springs (+ axial-force potential for `geometric`)
 };
 
 }  // namespace flexarm

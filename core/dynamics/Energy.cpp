@@ -20,3 +20,19 @@ Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const E
 }
 
 }  // namespace flexarm
+
+#include "dynamics/ReferenceEquations.hpp"
+
+namespace flexarm {
+
+Energies systemEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (sys.isRigid()) return computeEnergies(sys, data, q, qd);
+  referenceEquations(sys, data, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+  internalForces(sys, data, q, qd);
+  Energies e;
+  e.kinetic = 0.5 * qd.dot(data.M * qd);
+  e.potential = data.gravity_potential + data.elastic_potential;
+  return e;
+}
+
+}  // namespace flexarm

@@ -4,18 +4,18 @@
 #include <sstream>
 
 #include "dynamics/Crba.hpp"
+#include "dynamics/ReferenceEquations.hpp"
 #include "dynamics/Rnea.hpp"
 
 namespace flexarm {
 
-ForwardDynamics::ForwardDynamics(const MultibodySystem& sys) : sys_(sys), data_(sys) {
-  for (int i = 0; i < sys.nq; ++i) {
-    if (sys.drives[i].kind == JointDrive::Kind::Prescribed)
-      prescribed_.push_back(i);
-    else
-      free_.push_back(i);
-  }
-  q_ = qd_ = qdd_ = effort_ = Eigen::VectorXd::Zero(sys.nq);
+ForwardDynamics::ForwardDynamics(const MultibodySystem& sys) : sys_(sys), rigid_(sys.isRigid()), data_(sys) {
+  std::vector<bool> is_prescribed(sys.nq, false);
+  for (const Body& b : sys.bodies)
+    if (b.drive.kind == JointDrive::Kind::Prescribed) is_prescribed[b.drivenIndex()] = true;
+  for (int i = 0; i < sys.nq; ++i) (is_prescribed[i] ? prescribed_ : free_).push_back(i);
+  q_ = qd_ = qdd_ = applied_ = Eigen::VectorXd::Zero(sys.nq);
+  effort_ = Eigen::VectorXd::Zero(static_cast<int>(sys.bodies.size()));
   const int nf = static_cast<int>(free_.size());
   rhs_f_ = Eigen::VectorXd::Zero(nf);
   M_ff_ = Eigen::MatrixXd::Zero(nf, nf);
@@ -37,28 +37,43 @@ void ForwardDynamics::assemble(double t, const double* y) {
     qd_(free_[k]) = y[nf + k];
     qdd_(free_[k]) = 0.0;
   }
-  for (int i : prescribed_) {
-    const TimeSample s = sys_.drives[i].law.evaluate(t);
-    q_(i) = s.value;
-    qd_(i) = s.rate;
-    qdd_(i) = s.accel;
+  for (const Body& b : sys_.bodies) {
+    if (b.drive.kind != JointDrive::Kind::Prescribed) continue;
+    const TimeSample s = b.drive.law.evaluate(t);
+    const double gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
+    const int i = b.drivenIndex();
+    q_(i) = gain * s.value;
+    qd_(i) = gain * s.rate;
+    qdd_(i) = gain * s.accel;
   }
 }
 
 bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   failure_ = Failure::None;
   assemble(t, y);
-  // b = h(q, qd) + M[:, p] qdd_p
-  const Eigen::VectorXd& b = rnea(sys_, data_, q_, qd_, qdd_);
   const int nf = static_cast<int>(free_.size());
-  for (int k = 0; k < nf; ++k) {
-    const int i = free_[k];
-    effort_(i) = sys_.drives[i].effort(t, q_(i), qd_(i));
-    rhs_f_(k) = effort_(i) - sys_.joint_damping[i] * qd_(i) - b(i);
+  // b = h(q, qd) + M[:, p] qdd_p ;  internal forces into data_.internal
+  if (rigid_) {
+    rnea(sys_, data_, q_, qd_, qdd_);
+    if (nf > 0) crba(sys_, data_, q_);
+  } else {
+    referenceEquations(sys_, data_, q_, qd_, qdd_, nf > 0);
   }
-  for (int i : prescribed_) effort_(i) = b(i);  // completed below once qdd_f is known
+  internalForces(sys_, data_, q_, qd_);
+  const Eigen::VectorXd& b = data_.tau;
+  const Eigen::MatrixXd& M = data_.M;
+
+  applied_ = data_.internal;
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& body = sys_.bodies[j];
+    if (body.drive.kind == JointDrive::Kind::Prescribed) continue;
+    const int i = body.drivenIndex();
+    const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
+    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i));
+    applied_(i) += effort_(static_cast<int>(j));
+  }
+  for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
   if (nf > 0) {
-    const Eigen::MatrixXd& M = crba(sys_, data_, q_);
     for (int r = 0; r < nf; ++r)
       for (int c = 0; c < nf; ++c) M_ff_(r, c) = M(free_[r], free_[c]);
     llt_.compute(M_ff_);
@@ -69,13 +84,15 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     }
     llt_.solveInPlace(rhs_f_);
     for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
-    for (int i : prescribed_) {
-      double s = 0.0;
-      for (int k = 0; k < nf; ++k) s += M(i, free_[k]) * rhs_f_(k);
-      effort_(i) += s + sys_.joint_damping[i] * qd_(i);
-    }
-  } else {
-    for (int i : prescribed_) effort_(i) += sys_.joint_damping[i] * qd_(i);
+  }
+  // Effort a prescribed joint's drive must supply: (M qdd + b - internal) at its coordinate.
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& body = sys_.bodies[j];
+    if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
+    const int i = body.drivenIndex();
+    double s = b(i) - data_.internal(i);
+    for (int k = 0; k < nf; ++k) s += M(i, free_[k]) * rhs_f_(k);
+    effort_(static_cast<int>(j)) = s;
   }
   for (int k = 0; k < nf; ++k) {
     ydot[k] = qd_(free_[k]);

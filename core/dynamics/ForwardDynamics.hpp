@@ -1,7 +1,10 @@
 #pragma once
-// Forward dynamics with prescribed (motion-driven) joints eliminated:
-//   M_ff qdd_f = Q_f - b_f,   tau_p = M_pf qdd_f + b_p,   b = RNEA(q, qd, [0; qdd_p]),
-// where f are the free (effort-driven) coordinates and p the prescribed ones.
+// Forward dynamics with prescribed (motion-driven) coordinates eliminated:
+//   M_ff qdd_f = Q_f - b_f,   b = bias(q, qd, [0; qdd_p]),   Q = drive efforts + internal forces,
+// where f are the free coordinates and p the prescribed ones (the joint coordinate of a
+// prescribed rigid joint, the motor coordinate of a prescribed flexible joint).
+// Rigid systems use the recursive algorithms (CRBA, RNEA); systems with flexible links or joints
+// use the reference evaluation (ReferenceEquations.hpp).
 // The ODE state is y = [q_f; qd_f]; prescribed coordinates follow their law in time.
 #include <string>
 #include <vector>
@@ -18,8 +21,9 @@ class ForwardDynamics {
   int stateSize() const { return 2 * static_cast<int>(free_.size()); }
   const std::vector<int>& freeCoordinates() const { return free_; }
   const std::vector<int>& prescribedCoordinates() const { return prescribed_; }
+  bool usesRigidAlgorithms() const { return rigid_; }
 
-  // Initial ODE state from the model's q0/qd0 (free coordinates only).
+  // Initial ODE state from full initial coordinates and rates (free coordinates only).
   void initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const;
 
   // Fills q, qd (and the prescribed part of qdd) at time t from the ODE state. No allocation.
@@ -29,8 +33,9 @@ class ForwardDynamics {
   // finite; error() then says what. No heap allocation.
   bool evaluate(double t, const double* y, double* ydot);
 
-  // Results of the last evaluate(): full coordinates, rates, accelerations and joint efforts
-  // (the drive effort of free joints, the effort needed to follow the motion for prescribed ones).
+  // Results of the last evaluate(): full coordinates, rates, accelerations, and per joint the
+  // drive effort (applied by the drive for a free joint, needed to follow the motion for a
+  // prescribed one; on the motor side for a flexible joint).
   const Eigen::VectorXd& q() const { return q_; }
   const Eigen::VectorXd& qd() const { return qd_; }
   const Eigen::VectorXd& qdd() const { return qdd_; }
@@ -41,9 +46,10 @@ class ForwardDynamics {
  private:
   enum class Failure { None, NotPositiveDefinite, NonFinite };
   const MultibodySystem& sys_;
+  bool rigid_;
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
-  Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_;
+  Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, applied_;
   Eigen::MatrixXd M_ff_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Failure failure_ = Failure::None;

@@ -11,51 +11,113 @@ Eigen::Isometry3d MultibodySystem::jointMotion(JointType type, const Eigen::Vect
   return X;
 }
 
-MultibodySystem MultibodySystem::fromModel(const Model& model) {
+bool MultibodySystem::isRigid() const {
+  for (const Body& b : bodies)
+    if (b.isFlexible() || b.hasFlexibleJoint()) return false;
+  return true;
+}
+
+MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
   MultibodySystem sys;
   sys.gravity = model.gravity;
+  sys.coupling = coupling;
   const int n = static_cast<int>(model.links.size());
-  sys.nq = n;
   sys.bodies.resize(n);
+  int next = 0;
+  auto addCoordinate = [&](const std::string& name, CoordinateKind kind, int body) {
+    sys.coordinate_names.push_back(name);
+    sys.coordinate_kinds.push_back(kind);
+    sys.coordinate_body.push_back(body);
+    return next++;
+  };
   for (int i = 0; i < n; ++i) {
     const Link& link = model.links[i];
     const Joint& joint = model.joints[i];
     Body& b = sys.bodies[i];
     b.name = link.name;
+    b.joint_name = joint.name;
     b.parent = i - 1;
+    b.placement = joint.placement.transform();
     Eigen::Isometry3d parent_distal = Eigen::Isometry3d::Identity();
     if (i > 0) parent_distal = sys.bodies[i - 1].X_body_distal;
-    b.X_parent_joint = parent_distal * joint.placement.transform();
+    b.X_parent_joint = parent_distal * b.placement;
     b.joint_type = joint.type;
     b.axis = joint.axis.normalized();
     if (joint.type == JointType::Revolute)
       b.S.head<3>() = b.axis;
     else
       b.S.tail<3>() = b.axis;
+    b.length = link.length;
     b.X_body_distal = Eigen::Isometry3d::Identity();
     b.X_body_distal.translation() = Eigen::Vector3d(link.length, 0.0, 0.0);
-    b.q_index = i;
+    b.drive = joint.drive;
+    b.drive.law.prepare();
+    b.joint_damping = joint.damping;
 
-    const RigidInertia ri = link.rigidInertia();
-    b.inertia = spatialInertia(ri.mass, ri.com, ri.inertia_com);
-    b.mass = ri.mass;
-    Eigen::Vector3d first_moment = ri.mass * ri.com;
+    // Coordinates: joint, motor, elastic.
+    b.q_index = addCoordinate(joint.name, CoordinateKind::Joint, i);
+    if (joint.flex) {
+      b.joint_flex = *joint.flex;
+      b.motor_index = addCoordinate("motor." + joint.name, CoordinateKind::Motor, i);
+    }
+    if (link.flex) {
+      b.flexible = FlexibleBody::build(*link.flex, link.length);
+      b.e_index = next;
+      b.e_count = b.flexible->m;
+      for (int k = 0; k < b.e_count; ++k) addCoordinate(link.name + ".e" + std::to_string(k + 1), CoordinateKind::Elastic, i);
+    } else {
+      b.e_index = next;
+    }
+    b.end_index = next;
+
+    // Rigid inertia carried by the body frame.
+    double mass = 0.0;
+    Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
+    auto add = [&](Matrix6d& I, double& m_total, Eigen::Vector3d& moment, double m, const Eigen::Vector3d& c,
+                   const Eigen::Matrix3d& Ic) {
+      I += spatialInertia(m, c, Ic);
+      m_total += m;
+      moment += m * c;
+    };
+    if (!link.flex) {
+      const RigidInertia ri = link.rigidInertia();
+      add(b.inertia, mass, first_moment, ri.mass, ri.com, ri.inertia_com);
+    }
+    if (joint.mass > 0.0) add(b.inertia, mass, first_moment, joint.mass, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Zero());
+    Eigen::Vector3d distal_moment = Eigen::Vector3d::Zero();
     for (const Payload& p : model.payloads) {
       if (p.link != i) continue;
-      const Eigen::Vector3d c = p.frame == Payload::Frame::Distal ? Eigen::Vector3d(b.X_body_distal * p.offset) : p.offset;
-      b.inertia += spatialInertia(p.mass, c, p.inertia);
-      b.mass += p.mass;
-      first_moment += p.mass * c;
+      if (p.frame == Payload::Frame::Distal && link.flex) {
+        add(b.distal_inertia, b.distal_mass, distal_moment, p.mass, p.offset, p.inertia);
+      } else {
+        const Eigen::Vector3d c = p.frame == Payload::Frame::Distal ? Eigen::Vector3d(b.X_body_distal * p.offset) : p.offset;
+        add(b.inertia, mass, first_moment, p.mass, c, p.inertia);
+      }
     }
-    b.com = b.mass > 0.0 ? Eigen::Vector3d(first_moment / b.mass) : Eigen::Vector3d::Zero();
-
-    sys.drives.push_back(joint.drive);
-    sys.drives.back().law.prepare();
-    sys.joint_damping.push_back(joint.damping);
-    sys.coordinate_names.push_back(joint.name);
-    sys.coordinate_types.push_back(joint.type);
+    b.mass = mass;
+    b.com = mass > 0.0 ? Eigen::Vector3d(first_moment / mass) : Eigen::Vector3d::Zero();
+    b.distal_com = b.distal_mass > 0.0 ? Eigen::Vector3d(distal_moment / b.distal_mass) : Eigen::Vector3d::Zero();
   }
+  sys.nq = next;
   return sys;
+}
+
+void MultibodySystem::initialState(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& qd) const {
+  q = Eigen::VectorXd::Zero(nq);
+  qd = Eigen::VectorXd::Zero(nq);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    q(b.q_index) = model.joints[i].q0;
+    qd(b.q_index) = model.joints[i].qd0;
+    if (b.motor_index >= 0) {  // motor starts with the joint untwisted
+      q(b.motor_index) = b.joint_flex.gear_ratio * model.joints[i].q0;
+      qd(b.motor_index) = b.joint_flex.gear_ratio * model.joints[i].qd0;
+    }
+    if (b.isFlexible() && model.links[i].flex) {
+      const auto& e0 = model.links[i].flex->e0;
+      for (int k = 0; k < b.e_count && k < static_cast<int>(e0.size()); ++k) q(b.e_index + k) = e0[k];
+    }
+  }
 }
 
 }  // namespace flexarm

@@ -1,40 +1,75 @@
 #pragma once
-// The discretized system built from a Model: bodies in a kinematic tree with their joint,
-// spatial inertia and frames, and the layout of the generalized coordinates.
-// It is immutable during a run; everything a run computes lives in DynamicsData.
+// The discretized system built from a Model: bodies in a serial chain with their joint, rigid
+// inertia, optional elastic beam and flexible joint, and the layout of the generalized coordinates.
+// Coordinates are ordered link by link: [q_i, motor_i (flexible joints), e_i (flexible links)],
+// so everything on link i depends only on the first end_index coordinates.
+// The system is immutable during a run; everything a run computes lives in DynamicsData.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "discretization/FlexibleBody.hpp"
 #include "dynamics/Spatial.hpp"
-#include "model/Model.hpp"
+#include "model/Project.hpp"
 
 namespace flexarm {
 
 struct Body {
-  std::string name;
+  std::string name;        // link name
+  std::string joint_name;
   int parent = -1;                        // -1: the world
-  Eigen::Isometry3d X_parent_joint;       // joint frame in the parent's body frame (parent distal offset * placement)
+  Eigen::Isometry3d X_parent_joint;       // joint frame in the parent's body frame, valid for a rigid parent
+  Eigen::Isometry3d placement;            // joint frame in the parent's distal frame
   JointType joint_type = JointType::Revolute;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
   Vector6d S = Vector6d::Zero();          // joint motion subspace in the body frame
-  Matrix6d inertia = Matrix6d::Zero();    // spatial inertia about the body origin (link + payloads)
-  double mass = 0.0;                      // total mass (link + payloads)
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();  // total centre of mass, body frame
-  Eigen::Isometry3d X_body_distal;        // distal frame in the body frame
-  int q_index = 0;                        // index of the joint coordinate
+  Matrix6d inertia = Matrix6d::Zero();    // rigid inertia carried by the body frame (rigid link, joint mass, payloads)
+  double mass = 0.0;                      // its mass
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();  // its centre of mass, body frame
+  Eigen::Isometry3d X_body_distal;        // distal frame in the body frame (undeformed)
+  double length = 0.0;
+  // Payloads on the distal frame of a flexible link (for a rigid link they are folded into `inertia`).
+  Matrix6d distal_inertia = Matrix6d::Zero();
+  double distal_mass = 0.0;
+  Eigen::Vector3d distal_com = Eigen::Vector3d::Zero();
+
+  int q_index = 0;        // joint (link-side) coordinate
+  int motor_index = -1;   // motor coordinate of a flexible joint, else -1
+  int e_index = 0;        // first elastic coordinate
+  int e_count = 0;        // number of elastic coordinates
+  int end_index = 0;      // one past the last coordinate of this body
+  std::shared_ptr<const FlexibleBody> flexible;  // null for a rigid link
+  JointFlex joint_flex;   // valid when motor_index >= 0
+  JointDrive drive;
+  double joint_damping = 0.0;
+
+  bool isFlexible() const { return flexible != nullptr; }
+  bool hasFlexibleJoint() const { return motor_index >= 0; }
+  // The coordinate the drive acts on (the motor side of a flexible joint).
+  int drivenIndex() const { return motor_index >= 0 ? motor_index : q_index; }
+  // Motor angle -> link-side angle scale (1/N), 1 for a rigid joint.
+  double driveScale() const { return motor_index >= 0 ? 1.0 / joint_flex.gear_ratio : 1.0; }
 };
+
+enum class CoordinateKind { Joint, Motor, Elastic };
 
 struct MultibodySystem {
   std::vector<Body> bodies;
   int nq = 0;  // number of generalized coordinates
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
-  std::vector<JointDrive> drives;      // per coordinate
-  std::vector<double> joint_damping;   // per coordinate
-  std::vector<std::string> coordinate_names;
-  std::vector<JointType> coordinate_types;
+  CouplingOrder coupling = CouplingOrder::High;
+  std::vector<std::string> coordinate_names;  // "shoulder", "motor.shoulder", "beam.e3"
+  std::vector<CoordinateKind> coordinate_kinds;
+  std::vector<int> coordinate_body;           // which body each coordinate belongs to
+
+  // True when no link or joint is flexible: the recursive rigid algorithms (RNEA, CRBA) apply.
+  bool isRigid() const;
 
   // Builds the system; the model must have passed validation.
-  static MultibodySystem fromModel(const Model& model);
+  static MultibodySystem fromModel(const Model& model, CouplingOrder coupling = CouplingOrder::High);
+
+  // Initial coordinates and rates from the model (q0/qd0, motors at N q0, e0).
+  void initialState(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
 
   // Pose of a joint's motion: rotation about / translation along `axis` by q.
   static Eigen::Isometry3d jointMotion(JointType type, const Eigen::Vector3d& axis, double q);

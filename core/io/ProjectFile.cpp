@@ -164,9 +164,173 @@ void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& 
   }
 }
 
+int elasticCount(const LinkDiscretization& d) {
+  if (d.kind == LinkDiscretization::Kind::AssumedModes) return d.axial + d.bending_y + d.bending_z + d.torsion;
+  const int elements = d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1;
+  const int full = (d.planar ? 2 : 6) * elements;
+  return d.reduce_to > 0 ? d.reduce_to : full;
+}
+
+void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
+  Diagnostics& diag = r.diagnostics();
+  // Section: explicit properties or a preset.
+  JsonObjectReader sec = r.object("section", Need::Required);
+  if (sec.valid()) {
+    if (sec.has("preset")) {
+      SectionPreset p;
+      const int kind = sec.choice("preset", {"rectangle", "tube", "ibeam"}, Need::Required, -1);
+      if (kind >= 0) {
+        p.kind = static_cast<SectionPreset::Kind>(kind);
+        bool ok = true;
+        switch (p.kind) {
+          case SectionPreset::Kind::Rectangle:
+            ok &= sec.number("width", p.width, Need::Required, Range::Positive);
+            ok &= sec.number("height", p.height, Need::Required, Range::Positive);
+            break;
+          case SectionPreset::Kind::Tube:
+            ok &= sec.number("outer_diameter", p.outer_diameter, Need::Required, Range::Positive);
+            ok &= sec.number("inner_diameter", p.inner_diameter, Need::Required, Range::NonNegative);
+            if (ok && p.inner_diameter >= p.outer_diameter) {
+              diag.error(sec.pathOf("inner_diameter"), "must be < outer_diameter (" + formatNumber(p.outer_diameter) +
+                                                           "), got " + formatNumber(p.inner_diameter));
+              ok = false;
+            }
+            break;
+          case SectionPreset::Kind::IBeam:
+            ok &= sec.number("width", p.width, Need::Required, Range::Positive);
+            ok &= sec.number("height", p.height, Need::Required, Range::Positive);
+            ok &= sec.number("flange_thickness", p.flange_thickness, Need::Required, Range::Positive);
+            ok &= sec.number("web_thickness", p.web_thickness, Need::Required, Range::Positive);
+            if (ok && (2 * p.flange_thickness >= p.height || p.web_thickness >= p.width)) {
+              diag.error(sec.path(), "flanges must be thinner than half the height and the web narrower than the width");
+              ok = false;
+            }
+            break;
+        }
+        if (ok) {
+          f.section_preset = p;
+          f.section = sectionFromPreset(p);
+        }
+      }
+    } else {
+      sec.number("A", f.section.A, Need::Required, Range::Positive);
+      sec.number("Iy", f.section.Iy, Need::Required, Range::Positive);
+      sec.number("Iz", f.section.Iz, Need::Required, Range::Positive);
+      sec.number("J", f.section.J, Need::Required, Range::Positive);
+    }
+    sec.finish();
+  }
+  // Material: explicit or a preset.
+  JsonObjectReader mat = r.object("material", Need::Required);
+  if (mat.valid()) {
+    if (mat.has("preset")) {
+      const std::vector<std::string> names = materialPresetNames();
+      const int k = mat.choice("preset", names, Need::Required, -1);
+      if (k >= 0) {
+        f.material_preset = names[k];
+        f.material = *materialPreset(names[k]);
+      }
+    } else {
+      mat.number("E", f.material.E, Need::Required, Range::Positive);
+      mat.number("G", f.material.G, Need::Required, Range::Positive);
+      mat.number("rho", f.material.rho, Need::Required, Range::Positive);
+    }
+    mat.finish();
+  }
+  // Discretization.
+  LinkDiscretization& d = f.discretization;
+  const int basis = r.choice("basis", {"modes", "fem"}, Need::Required, -1);
+  if (basis == 0) {
+    d.kind = LinkDiscretization::Kind::AssumedModes;
+    JsonObjectReader mo = r.object("modes", Need::Required);
+    if (mo.valid()) {
+      long a = 0, v = 0, w = 0, t = 0;
+      mo.integer("axial", a, Need::Optional, 0);
+      mo.integer("bending_y", v, Need::Optional, 0);
+      mo.integer("bending_z", w, Need::Optional, 0);
+      mo.integer("torsion", t, Need::Optional, 0);
+      for (auto [name, value] : {std::pair<const char*, long>{"axial", a}, {"bending_y", v}, {"bending_z", w}, {"torsion", t}})
+        if (value > 20) diag.error(mo.pathOf(name), "at most 20 modes per family, got " + std::to_string(value));
+      d.axial = static_cast<int>(a);
+      d.bending_y = static_cast<int>(v);
+      d.bending_z = static_cast<int>(w);
+      d.torsion = static_cast<int>(t);
+      if (a + v + w + t == 0) diag.error(mo.path(), "a flexible link needs at least one mode");
+      mo.finish();
+    }
+  } else if (basis == 1) {
+    d.kind = LinkDiscretization::Kind::FiniteElements;
+    long elements = 10;
+    if (r.integer("elements", elements, Need::Optional, 1) && elements > 200)
+      diag.error(r.pathOf("elements"), "at most 200 elements, got " + std::to_string(elements));
+    d.elements = static_cast<int>(std::min(elements, 200L));
+    const int layout = r.choice("layout", {"spatial", "planar"}, Need::Optional, 0);
+    d.planar = layout == 1;
+    if (r.numbers("nodes", d.nodes, Need::Optional, 1)) {
+      for (std::size_t k = 0; k < d.nodes.size(); ++k) {
+        const double lo = k == 0 ? 0.0 : d.nodes[k - 1];
+        if (!(d.nodes[k] > lo) || d.nodes[k] > length) {
+          diag.error(r.pathOf("nodes") + "[" + std::to_string(k) + "]",
+                     "node positions must increase strictly within (0, length = " + formatNumber(length) + "]");
+          d.nodes.clear();
+          break;
+        }
+      }
+      if (!d.nodes.empty()) {
+        if (d.nodes.back() < length) d.nodes.push_back(length);
+        d.elements = static_cast<int>(d.nodes.size());
+        d.nodes.pop_back();  // stored without the tip node: elements = nodes.size() + 1
+      }
+    }
+    long reduce = 0;
+    r.integer("reduce_to", reduce, Need::Optional, 0);
+    d.reduce_to = static_cast<int>(reduce);
+    const int full = (d.planar ? 2 : 6) * (d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1);
+    if (d.reduce_to > full)
+      diag.error(r.pathOf("reduce_to"), "cannot keep " + std::to_string(d.reduce_to) + " modes of a model with " +
+                                            std::to_string(full) + " coordinates");
+  }
+  // Damping.
+  std::vector<double> ab;
+  if (r.numbers("rayleigh", ab, Need::Optional, 2)) {
+    if (ab.size() != 2 || ab[0] < 0 || ab[1] < 0)
+      diag.error(r.pathOf("rayleigh"), "must be [alpha, beta] with alpha, beta >= 0");
+    else
+      f.damping.rayleigh_alpha = ab[0], f.damping.rayleigh_beta = ab[1];
+  }
+  if (r.numbers("modal_damping", f.damping.modal_ratios, Need::Optional, 0)) {
+    for (double z : f.damping.modal_ratios)
+      if (z < 0) diag.error(r.pathOf("modal_damping"), "damping ratios must be >= 0");
+  }
+  if (r.numbers("e0", f.e0, Need::Optional, 0) && basis >= 0) {
+    const int m = elasticCount(d);
+    if (static_cast<int>(f.e0.size()) != m)
+      diag.error(r.pathOf("e0"), "must have one value per elastic coordinate (" + std::to_string(m) + "), got " +
+                                     std::to_string(f.e0.size()));
+  }
+}
+
 void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
   readName(r, link.name, "link" + std::to_string(i + 1));
   r.number("length", link.length, Need::Required, Range::NonNegative);
+  if (r.has("flex")) {
+    for (const char* key : {"mass", "shape", "com", "inertia"}) {
+      if (r.has(key)) {
+        r.diagnostics().error(r.pathOf(key), "a flexible link's mass follows from flex (rho A length); add masses as payloads");
+        r.raw(key, Need::Optional);
+      }
+    }
+    JsonObjectReader fx = r.object("flex", Need::Required);
+    if (fx.valid()) {
+      FlexibleLink f;
+      if (!(link.length > 0.0)) r.diagnostics().error(r.pathOf("length"), "a flexible link needs a length > 0");
+      readFlexLink(fx, f, link.length);
+      link.flex = f;
+      link.mass = f.material.rho * f.section.A * link.length;
+      fx.finish();
+    }
+    return;
+  }
   r.number("mass", link.mass, Need::Required, Range::Positive);
   const bool has_shape = r.has("shape");
   if (has_shape && (r.has("com") || r.has("inertia"))) {
@@ -226,6 +390,17 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   r.number("q0", joint.q0, Need::Optional);
   r.number("qd0", joint.qd0, Need::Optional);
   r.number("damping", joint.damping, Need::Optional, Range::NonNegative);
+  r.number("mass", joint.mass, Need::Optional, Range::NonNegative);
+  JsonObjectReader fx = r.object("flex", Need::Optional);
+  if (fx.valid()) {
+    JointFlex jf;
+    fx.number("stiffness", jf.stiffness, Need::Required, Range::Positive);
+    fx.number("damping", jf.damping, Need::Optional, Range::NonNegative);
+    fx.number("rotor_inertia", jf.rotor_inertia, Need::Required, Range::Positive);
+    fx.number("gear_ratio", jf.gear_ratio, Need::Optional, Range::Positive);
+    joint.flex = jf;
+    fx.finish();
+  }
   JsonObjectReader drive = r.object("drive", Need::Optional);
   readDrive(drive, joint.drive, base_dir);
   drive.finish();
@@ -254,6 +429,7 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
   r.number("t_end", s.t_end, Need::Optional, Range::Positive);
   r.number("output_rate", s.output_rate, Need::Optional, Range::Positive);
+  r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
   JsonObjectReader sv = r.object("solver", Need::Optional);
   if (sv.valid()) {
     const int m = sv.choice("method", {"bdf", "adams"}, Need::Optional, 0);
@@ -319,6 +495,53 @@ void writeLaw(Json& j, const TimeFunction& f) {
   }
 }
 
+Json flexToJson(const FlexibleLink& f) {
+  Json fj;
+  if (f.section_preset) {
+    const SectionPreset& p = *f.section_preset;
+    Json sj;
+    sj["preset"] = sectionPresetName(p.kind);
+    switch (p.kind) {
+      case SectionPreset::Kind::Rectangle:
+        sj["width"] = p.width;
+        sj["height"] = p.height;
+        break;
+      case SectionPreset::Kind::Tube:
+        sj["outer_diameter"] = p.outer_diameter;
+        sj["inner_diameter"] = p.inner_diameter;
+        break;
+      case SectionPreset::Kind::IBeam:
+        sj["width"] = p.width;
+        sj["height"] = p.height;
+        sj["flange_thickness"] = p.flange_thickness;
+        sj["web_thickness"] = p.web_thickness;
+        break;
+    }
+    fj["section"] = sj;
+  } else {
+    fj["section"] = {{"A", f.section.A}, {"Iy", f.section.Iy}, {"Iz", f.section.Iz}, {"J", f.section.J}};
+  }
+  if (!f.material_preset.empty())
+    fj["material"] = {{"preset", f.material_preset}};
+  else
+    fj["material"] = {{"E", f.material.E}, {"G", f.material.G}, {"rho", f.material.rho}};
+  const LinkDiscretization& d = f.discretization;
+  if (d.kind == LinkDiscretization::Kind::AssumedModes) {
+    fj["basis"] = "modes";
+    fj["modes"] = {{"axial", d.axial}, {"bending_y", d.bending_y}, {"bending_z", d.bending_z}, {"torsion", d.torsion}};
+  } else {
+    fj["basis"] = "fem";
+    fj["elements"] = d.elements;
+    fj["layout"] = d.planar ? "planar" : "spatial";
+    if (!d.nodes.empty()) fj["nodes"] = d.nodes;
+    fj["reduce_to"] = d.reduce_to;
+  }
+  fj["rayleigh"] = Json::array({f.damping.rayleigh_alpha, f.damping.rayleigh_beta});
+  fj["modal_damping"] = f.damping.modal_ratios;
+  if (!f.e0.empty()) fj["e0"] = f.e0;
+  return fj;
+}
+
 }  // namespace
 
 std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::path& base_dir, Diagnostics& diag) {
@@ -335,6 +558,8 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   root.string("name", project.name, Need::Optional);
   root.string("description", project.description, Need::Optional);
   Model& model = project.model;
+  const int coupling = root.choice("coupling", {"zero", "geometric", "high"}, Need::Optional, 2);
+  if (coupling >= 0) project.coupling = static_cast<CouplingOrder>(coupling);
   root.vector3("gravity", model.gravity, Need::Optional);
 
   const Json* links = root.array("links", Need::Required);
@@ -453,12 +678,18 @@ Json projectToJson(const Project& project) {
   j["schema_version"] = Project::kSchemaVersion;
   j["name"] = project.name;
   j["description"] = project.description;
+  j["coupling"] = couplingName(project.coupling);
   j["gravity"] = vec3(m.gravity);
   j["links"] = Json::array();
   for (const Link& l : m.links) {
     Json lj;
     lj["name"] = l.name;
     lj["length"] = l.length;
+    if (l.flex) {
+      lj["flex"] = flexToJson(*l.flex);
+      j["links"].push_back(lj);
+      continue;
+    }
     lj["mass"] = l.mass;
     if (l.shape) {
       Json s;
@@ -492,6 +723,13 @@ Json projectToJson(const Project& project) {
     jj["q0"] = jt.q0;
     jj["qd0"] = jt.qd0;
     jj["damping"] = jt.damping;
+    jj["mass"] = jt.mass;
+    if (jt.flex) {
+      jj["flex"] = {{"stiffness", jt.flex->stiffness},
+                    {"damping", jt.flex->damping},
+                    {"rotor_inertia", jt.flex->rotor_inertia},
+                    {"gear_ratio", jt.flex->gear_ratio}};
+    }
     Json d;
     d["type"] = driveKindName(jt.drive.kind);
     switch (jt.drive.kind) {
@@ -524,6 +762,7 @@ Json projectToJson(const Project& project) {
   const SimulationSettings& s = project.simulation;
   j["simulation"] = {{"t_end", s.t_end},
                      {"output_rate", s.output_rate},
+                     {"divergence_ratio", s.divergence_ratio},
                      {"solver",
                       {{"method", methodName(s.method)},
                        {"rtol", s.rtol},

@@ -39,6 +39,15 @@ int Model::jointIndex(const std::string& name) const {
 #include "model/Project.hpp"
 
 namespace flexarm {
+const char* couplingName(CouplingOrder order) {
+  switch (order) {
+    case CouplingOrder::Zero: return "zero";
+    case CouplingOrder::Geometric: return "geometric";
+    case CouplingOrder::High: return "high";
+  }
+  return "?";
+}
+
 const char* methodName(SimulationSettings::Method method) {
   return method == SimulationSettings::Method::Bdf ? "bdf" : "adams";
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/FlexibleLink.hpp"
 #include "model/JointDrive.hpp"
 #include "model/RigidInertia.hpp"
 
@@ -23,6 +24,15 @@ struct Placement {
 enum class JointType { Revolute, Prismatic };
 const char* jointTypeName(JointType type);
 
+// Elasticity of a joint (seed 000 sec 2.1, Spong's model): a spring k and damper c between the motor
+// side (rotor inertia, gear ratio N) and the link side. Torsion = motor angle / N - link angle.
+struct JointFlex {
+  double stiffness = 0.0;      // k [N m/rad or N/m]
+  double damping = 0.0;        // c [N m s/rad or N s/m]
+  double rotor_inertia = 0.0;  // J [kg m^2 or kg], about the motor axis
+  double gear_ratio = 1.0;     // N: motor angle = N * link angle when the joint is undeformed
+};
+
 // Joint i drives link i. Its axis is given in the joint frame, which sits at `placement` in the
 // distal frame of link i-1 (or the world frame for i = 0).
 struct Joint {
@@ -33,6 +43,8 @@ struct Joint {
   double q0 = 0.0;       // initial coordinate [rad or m]
   double qd0 = 0.0;      // initial rate [rad/s or m/s]
   double damping = 0.0;  // viscous damping [N m s/rad or N s/m]
+  double mass = 0.0;     // joint (housing) mass [kg], lumped as a point mass at the proximal end of link i
+  std::optional<JointFlex> flex;  // flexible joint: the drive acts on the motor side
   JointDrive drive;
 };
 
@@ -46,7 +58,9 @@ struct Link {
   Eigen::Vector3d com = Eigen::Vector3d::Zero();          // [m], body frame
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();      // [kg m^2], about com, body frame axes
 
-  RigidInertia rigidInertia() const;  // from the shape when set, else from com/inertia
+  std::optional<FlexibleLink> flex;   // when set, the link is an elastic beam of mass rho A length
+
+  RigidInertia rigidInertia() const;  // rigid links: from the shape when set, else from com/inertia
 };
 
 // A rigid point mass with rotational inertia, fixed to a link.

@@ -10,35 +10,61 @@ ChannelRecorder::ChannelRecorder(const MultibodySystem& sys) : sys_(sys) { row_.
 std::vector<Channel> ChannelRecorder::channels() const {
   std::vector<Channel> ch;
   ch.push_back({"t", "s"});
-  for (int i = 0; i < sys_.nq; ++i) {
-    const bool rev = sys_.coordinate_types[i] == JointType::Revolute;
-    ch.push_back({"q." + sys_.coordinate_names[i], rev ? "rad" : "m"});
+  auto unit = [](const Body& b, const char* rev, const char* pri) { return b.joint_type == JointType::Revolute ? rev : pri; };
+  for (const Body& b : sys_.bodies) ch.push_back({"q." + b.joint_name, unit(b, "rad", "m")});
+  for (const Body& b : sys_.bodies) ch.push_back({"qd." + b.joint_name, unit(b, "rad/s", "m/s")});
+  for (const Body& b : sys_.bodies) ch.push_back({"tau." + b.joint_name, unit(b, "N m", "N")});
+  for (const Body& b : sys_.bodies) {
+    if (!b.hasFlexibleJoint()) continue;
+    ch.push_back({"qm." + b.joint_name, unit(b, "rad", "m")});
+    ch.push_back({"torsion." + b.joint_name, unit(b, "rad", "m")});
   }
-  for (int i = 0; i < sys_.nq; ++i) {
-    const bool rev = sys_.coordinate_types[i] == JointType::Revolute;
-    ch.push_back({"qd." + sys_.coordinate_names[i], rev ? "rad/s" : "m/s"});
-  }
-  for (int i = 0; i < sys_.nq; ++i) {
-    const bool rev = sys_.coordinate_types[i] == JointType::Revolute;
-    ch.push_back({"tau." + sys_.coordinate_names[i], rev ? "N m" : "N"});
+  for (const Body& b : sys_.bodies) {
+    if (!b.isFlexible()) continue;
+    for (const char* c : {"u", "v", "w"}) ch.push_back({"tip." + b.name + "." + c, "m"});
+    ch.push_back({"tip." + b.name + ".phi", "rad"});
+    for (const char* c : {"x", "y", "z"}) ch.push_back({"tip." + b.name + "." + c, "m"});
   }
   for (const char* axis : {"x", "y", "z"}) ch.push_back({std::string("ee.") + axis, "m"});
   for (const char* e : {"kinetic", "potential", "total"}) ch.push_back({std::string("energy.") + e, "J"});
+  for (const Body& b : sys_.bodies)
+    for (int k = 0; k < b.e_count; ++k) ch.push_back({"e." + b.name + "." + std::to_string(k + 1), "-"});
   return ch;
 }
 
 void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results) {
   std::size_t k = 0;
+  const Eigen::VectorXd& q = fd.q();
+  const Eigen::VectorXd& qd = fd.qd();
   row_[k++] = t;
-  for (int i = 0; i < sys_.nq; ++i) row_[k++] = fd.q()(i);
-  for (int i = 0; i < sys_.nq; ++i) row_[k++] = fd.qd()(i);
-  for (int i = 0; i < sys_.nq; ++i) row_[k++] = fd.effort()(i);
-  const Energies e = computeEnergies(sys_, fd.data(), fd.q(), fd.qd());  // also runs forward kinematics
-  const Eigen::Vector3d ee = distalFrame(sys_, fd.data(), static_cast<int>(sys_.bodies.size()) - 1).translation();
+  for (const Body& b : sys_.bodies) row_[k++] = q(b.q_index);
+  for (const Body& b : sys_.bodies) row_[k++] = qd(b.q_index);
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) row_[k++] = fd.effort()(static_cast<int>(j));
+  for (const Body& b : sys_.bodies) {
+    if (!b.hasFlexibleJoint()) continue;
+    row_[k++] = q(b.motor_index);
+    row_[k++] = q(b.motor_index) / b.joint_flex.gear_ratio - q(b.q_index);
+  }
+  DynamicsData& data = fd.data();
+  const Energies e = systemEnergies(sys_, data, q, qd);  // leaves the kinematics of this state in data
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& b = sys_.bodies[j];
+    if (!b.isFlexible()) continue;
+    const BodyFrames& fr = data.frames[j];
+    for (int c = 0; c < 3; ++c) row_[k++] = fr.tip_deformation(c);
+    row_[k++] = fr.tip_twist;
+    const Eigen::Vector3d tip = fr.X_world_distal.translation();
+    for (int c = 0; c < 3; ++c) row_[k++] = tip(c);
+  }
+  const int last = static_cast<int>(sys_.bodies.size()) - 1;
+  const Eigen::Vector3d ee =
+      sys_.isRigid() ? distalFrame(sys_, data, last).translation() : data.frames[last].X_world_distal.translation();
   for (int a = 0; a < 3; ++a) row_[k++] = ee(a);
   row_[k++] = e.kinetic;
   row_[k++] = e.potential;
   row_[k++] = e.total();
+  for (const Body& b : sys_.bodies)
+    for (int c = 0; c < b.e_count; ++c) row_[k++] = q(b.e_index + c);
   results.appendRow(row_.data());
 }
 

@@ -7,6 +7,7 @@ const char* runStatusName(RunStatus status) {
     case RunStatus::Completed: return "completed";
     case RunStatus::Failed: return "failed";
     case RunStatus::Cancelled: return "cancelled";
+    case RunStatus::Diverged: return "diverged";
   }
   return "?";
 }

@@ -22,7 +22,7 @@ struct SolverStats {
   double wall_time = 0.0;          // [s]
 };
 
-enum class RunStatus { Completed, Failed, Cancelled };
+enum class RunStatus { Completed, Failed, Cancelled, Diverged };
 const char* runStatusName(RunStatus status);
 
 class Results {

@@ -28,6 +28,51 @@ class ForwardDynamicsRhs final : public OdeRhs {
 
 std::string at(double t) { return "t = " + formatNumber(t) + " s"; }
 
+// Watches the tip deflection of every flexible link, straight from the elastic coordinates:
+// past `ratio` times the link length the small-deformation model has lost its meaning.
+class DivergenceMonitor {
+ public:
+  DivergenceMonitor(const MultibodySystem& sys, const ForwardDynamics& fd, double ratio) : sys_(sys), ratio_(ratio) {
+    std::vector<int> slot(sys.nq, -1);
+    for (std::size_t k = 0; k < fd.freeCoordinates().size(); ++k) slot[fd.freeCoordinates()[k]] = static_cast<int>(k);
+    for (const Body& b : sys.bodies) {
+      if (!b.isFlexible()) continue;
+      Watched w{&b, {}};
+      for (int c = 0; c < b.e_count; ++c) w.slots.push_back(slot[b.e_index + c]);
+      watched_.push_back(std::move(w));
+    }
+  }
+  // Empty when fine, otherwise the message.
+  std::string check(const double* y, double t) const {
+    for (const Watched& w : watched_) {
+      const FlexibleBody& fb = *w.body->flexible;
+      double v = 0.0, wz = 0.0;
+      for (int c = 0; c < fb.m; ++c) {
+        const double e = w.slots[c] >= 0 ? y[w.slots[c]] : 0.0;
+        v += fb.tip.v(c) * e;
+        wz += fb.tip.w(c) * e;
+      }
+      const double deflection = std::hypot(v, wz);
+      if (deflection > ratio_ * fb.length) {
+        return "diverged at " + at(t) + ": the tip deflection of link '" + w.body->name + "' reached " +
+               formatNumber(deflection) + " m, more than " + formatNumber(ratio_) + " x its length " +
+               formatNumber(fb.length) + " m (" + couplingName(sys_.coupling) +
+               "-order coupling; the small-deformation model no longer holds)";
+      }
+    }
+    return {};
+  }
+
+ private:
+  struct Watched {
+    const Body* body;
+    std::vector<int> slots;
+  };
+  const MultibodySystem& sys_;
+  double ratio_;
+  std::vector<Watched> watched_;
+};
+
 }  // namespace
 
 std::string describeSolver(const SimulationSettings& s) {
@@ -39,23 +84,25 @@ std::string describeSolver(const SimulationSettings& s) {
   return os.str();
 }
 
+std::string describeRun(const Project& project) {
+  return describeSolver(project.simulation) + " coupling=" + couplingName(project.coupling);
+}
+
 Results simulate(const Project& project, const RunControl& control) {
   const auto wall_start = std::chrono::steady_clock::now();
   const SimulationSettings& s = project.simulation;
   Results results;
   results.project_name = project.name;
-  results.solver_description = describeSolver(s);
+  results.solver_description = describeRun(project);
 
-  const MultibodySystem sys = MultibodySystem::fromModel(project.model);
+  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
   ForwardDynamics fd(sys);
   ChannelRecorder recorder(sys);
   results.setChannels(recorder.channels());
 
-  Eigen::VectorXd q0(sys.nq), qd0(sys.nq);
-  for (int i = 0; i < sys.nq; ++i) {
-    q0(i) = project.model.joints[i].q0;
-    qd0(i) = project.model.joints[i].qd0;
-  }
+  Eigen::VectorXd q0, qd0;
+  sys.initialState(project.model, q0, qd0);
+  const DivergenceMonitor divergence(sys, fd, s.divergence_ratio);
   const int n = fd.stateSize();
   std::vector<double> y(static_cast<std::size_t>(n)), ydot(static_cast<std::size_t>(n)), yout(static_cast<std::size_t>(n));
   fd.initialState(q0, qd0, y.data());
@@ -124,6 +171,11 @@ Results simulate(const Project& project, const RunControl& control) {
         results.stats = cvode.stats();
         return finish(RunStatus::Failed, "the state became non-finite at " + at(t), t);
       }
+    }
+    const std::string diverged = divergence.check(ystep, t);
+    if (!diverged.empty()) {
+      results.stats = cvode.stats();
+      return finish(RunStatus::Diverged, diverged, t);
     }
     while (k <= n_out && outputTime(k) <= t * (1.0 + 1e-15) + 1e-15) {
       const double t_out = outputTime(k);

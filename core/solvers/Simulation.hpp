@@ -21,5 +21,6 @@ struct RunControl {
 Results simulate(const Project& project, const RunControl& control = {});
 
 std::string describeSolver(const SimulationSettings& settings);
+std::string describeRun(const Project& project);  // solver + coupling order
 
 }  // namespace flexarm

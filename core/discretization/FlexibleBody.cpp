@@ -1,0 +1,148 @@
+#include "discretization/FlexibleBody.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
+namespace flexarm {
+namespace {
+constexpr int kStationsPerInterval = 6;  // exact for the degree-10 integrands of cubic elements with foreshortening
+constexpr int kSlopePoints = 6;
+
+struct Matrices {
+  Eigen::MatrixXd M, K;
+};
+
+Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& breaks, double rhoA, double rhoIp,
+                            double EA, double EIy, double EIz, double GJ) {
+  const int m = basis.size();
+  Matrices out{Eigen::MatrixXd::Zero(m, m), Eigen::MatrixXd::Zero(m, m)};
+  ShapeRows r;
+  std::vector<double> xs, ws;
+  for (std::size_t c = 0; c + 1 < breaks.size(); ++c) {
+    gaussLegendre(kStationsPerInterval, breaks[c], breaks[c + 1], xs, ws);
+    for (std::size_t g = 0; g < xs.size(); ++g) {
+      basis.evaluate(xs[g], r);
+      const double w = ws[g];
+      out.M.noalias() += w * (rhoA * (r.u.transpose() * r.u + r.v.transpose() * r.v + r.w.transpose() * r.w) +
+                              rhoIp * r.phi.transpose() * r.phi);
+      out.K.noalias() += w * (EA * r.u1.transpose() * r.u1 + EIz * r.v2.transpose() * r.v2 +
+                              EIy * r.w2.transpose() * r.w2 + GJ * r.phi1.transpose() * r.phi1);
+    }
+  }
+  out.M = 0.5 * (out.M + out.M.transpose());
+  out.K = 0.5 * (out.K + out.K.transpose());
+  return out;
+}
+}  // namespace
+
+void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vector<double>& w) {
+  // Golub-Welsch would do for any n; a Newton iteration on P_n is enough here.
+  x.assign(n, 0.0);
+  w.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    double z = std::cos(3.14159265358979323846 * (i + 0.75) / (n + 0.5));
+    double dp = 1.0;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1.0, p1 = z;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2.0 * k - 1.0) * z * p1 - (k - 1.0) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (z * p1 - p0) / (z * z - 1.0);
+      const double dz = p1 / dp;
+      z -= dz;
+      if (std::abs(dz) < 1e-16) break;
+    }
+    const double half = 0.5 * (b - a);
+    x[n - 1 - i] = 0.5 * (a + b) + half * z;
+    w[n - 1 - i] = half * 2.0 / ((1.0 - z * z) * dp * dp);
+  }
+}
+
+std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link, double length) {
+  auto body = std::make_shared<FlexibleBody>();
+  FlexibleBody& b = *body;
+  b.length = length;
+  b.section = link.section;
+  b.material = link.material;
+  b.rhoA = link.material.rho * link.section.A;
+  b.rhoIp = link.material.rho * link.section.polar();
+  b.EA = link.material.E * link.section.A;
+  b.EIy = link.material.E * link.section.Iy;
+  b.EIz = link.material.E * link.section.Iz;
+  b.GJ = link.material.G * link.section.J;
+  b.basis = makeLinkBasis(link, length);
+  const std::vector<double> breaks = b.basis->breakpoints();
+
+  Matrices mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
+  const int k_reduce = link.discretization.kind == LinkDiscretization::Kind::FiniteElements ? link.discretization.reduce_to : 0;
+  if (k_reduce > 0 && k_reduce < b.basis->size()) {
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(mk.K, mk.M);
+    const Eigen::MatrixXd T = eig.eigenvectors().leftCols(k_reduce);
+    b.basis = makeReducedBasis(std::move(b.basis), T);
+    mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
+  }
+  b.m = b.basis->size();
+  b.M = mk.M;
+  b.K = mk.K;
+
+  if (b.m > 0) {
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(b.K, b.M);
+    b.frequencies = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+    b.modes = eig.eigenvectors();
+  }
+  // Damping: Rayleigh plus modal ratios on the link's own clamped-free modes.
+  b.C = link.damping.rayleigh_alpha * b.M + link.damping.rayleigh_beta * b.K;
+  const int nz = std::min<int>(static_cast<int>(link.damping.modal_ratios.size()), b.m);
+  if (nz > 0) {
+    Eigen::VectorXd d = Eigen::VectorXd::Zero(b.m);
+    for (int k = 0; k < nz; ++k) d(k) = 2.0 * link.damping.modal_ratios[k] * b.frequencies(k);
+    // Phi^T M Phi = I, so M Phi diag(2 zeta omega) Phi^T M gives modal damping 2 zeta_k omega_k.
+    b.C += b.M * b.modes * d.asDiagonal() * b.modes.transpose() * b.M;
+  }
+
+  // Stations and the foreshortening sub-quadrature.
+  ShapeRows r;
+  std::vector<double> xs, ws, xi, wi;
+  for (std::size_t c = 0; c + 1 < breaks.size(); ++c) {
+    Interval iv;
+    iv.a = breaks[c];
+    iv.b = breaks[c + 1];
+    auto addSlopes = [&](double a, double bb) {
+      gaussLegendre(kSlopePoints, a, bb, xi, wi);
+      for (std::size_t k = 0; k < xi.size(); ++k) {
+        b.basis->evaluate(xi[k], r);
+        b.slopes.push_back({xi[k], wi[k], r.v1, r.w1});
+      }
+    };
+    iv.full_begin = static_cast<int>(b.slopes.size());
+    addSlopes(iv.a, iv.b);
+    iv.full_count = kSlopePoints;
+    gaussLegendre(kStationsPerInterval, iv.a, iv.b, xs, ws);
+    for (std::size_t g = 0; g < xs.size(); ++g) {
+      Station st;
+      st.x = xs[g];
+      st.weight = ws[g];
+      st.interval = static_cast<int>(b.intervals.size());
+      b.basis->evaluate(st.x, r);
+      st.u = r.u;
+      st.v = r.v;
+      st.w = r.w;
+      st.phi = r.phi;
+      st.inner_begin = static_cast<int>(b.slopes.size());
+      addSlopes(iv.a, st.x);
+      st.inner_count = kSlopePoints;
+      b.stations.push_back(std::move(st));
+    }
+    b.intervals.push_back(iv);
+  }
+  b.basis->evaluate(length, b.tip);
+  b.distal_rotation.resize(3, b.m);
+  b.distal_rotation.row(0) = b.tip.phi;
+  b.distal_rotation.row(1) = -b.tip.w1;
+  b.distal_rotation.row(2) = b.tip.v1;
+  return body;
+}
+
+}  // namespace flexarm

@@ -1,0 +1,57 @@
+#pragma once
+// Everything about one flexible link that does not change during a run: its basis evaluated at
+// Gauss stations, the sub-quadrature for the foreshortening integral s(x) = 1/2 int_0^x (v'^2 + w'^2),
+// and its structural mass, stiffness and damping matrices.
+#include <memory>
+#include <vector>
+
+#include "discretization/LinkBasis.hpp"
+
+namespace flexarm {
+
+struct FlexibleBody {
+  // A mass station: a Gauss point of the beam carrying mass rhoA * weight and polar inertia rhoIp * weight.
+  struct Station {
+    double x = 0.0, weight = 0.0;
+    Eigen::RowVectorXd u, v, w, phi;  // shape rows at x
+    int inner_begin = 0, inner_count = 0;  // sub-quadrature of [interval start, x] for s(x)
+    int interval = 0;
+  };
+  // A point of the sub-quadrature for s(x): weight and slope rows.
+  struct SlopePoint {
+    double x = 0.0, weight = 0.0;
+    Eigen::RowVectorXd v1, w1;
+  };
+  struct Interval {
+    double a = 0.0, b = 0.0;
+    int full_begin = 0, full_count = 0;  // sub-quadrature of the whole interval
+  };
+
+  double length = 0.0;
+  BeamSection section;
+  Material material;
+  double rhoA = 0.0, rhoIp = 0.0, EA = 0.0, EIy = 0.0, EIz = 0.0, GJ = 0.0;
+  std::unique_ptr<LinkBasis> basis;
+  int m = 0;  // elastic coordinates
+
+  std::vector<Interval> intervals;
+  std::vector<Station> stations;
+  std::vector<SlopePoint> slopes;
+  ShapeRows tip;                              // rows at x = L
+  Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
+
+  Eigen::MatrixXd M, K, C;           // structural mass, stiffness and damping of the clamped link
+  Eigen::VectorXd frequencies;       // clamped-free natural frequencies [rad/s] of the link alone
+  Eigen::MatrixXd modes;             // their mass-normalized mode shapes (columns)
+
+  // Builds the link; the FlexibleLink must have been validated.
+  static std::shared_ptr<const FlexibleBody> build(const FlexibleLink& link, double length);
+
+  // Shape rows at any x (for sampling the centreline).
+  void evaluate(double x, ShapeRows& rows) const { basis->evaluate(x, rows); }
+};
+
+// Gauss-Legendre rule with n points on [a, b] (n <= 8).
+void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vector<double>& w);
+
+}  // namespace flexarm

@@ -1,0 +1,257 @@
+#include "dynamics/ReferenceEquations.hpp"
+
+namespace flexarm {
+namespace {
+
+Eigen::Isometry3d translation(const Eigen::Vector3d& r) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.translation() = r;
+  return X;
+}
+
+Eigen::Isometry3d rotation(int axis, double angle) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::Unit(axis)).toRotationMatrix();
+  return X;
+}
+
+// One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
+// Jacobian J (first p columns), world pose X_world.
+void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, int p, const Matrix6d& I, const Vector6d& v,
+                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
+                    const Eigen::Vector3d& com, Eigen::Vector3d& force_world) {
+  const Vector6d f = I * a + crossForce(v, I * v);
+  d.tau.head(p).noalias() += J.leftCols(p).transpose() * f;
+  if (with_M) {
+    d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
+    d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
+  }
+  force_world += X_world.linear() * f.tail<3>();
+  d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
+}
+
+// Advances a frame by a relative pose X_rel (child in parent) whose relative velocity in child
+// coordinates is vrel and whose velocity-product relative acceleration is crel:
+//   v' = X v + vrel,   a' = X a + crel + v' x vrel,   J' = X J (first p columns).
+void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
+             const Eigen::MatrixXd& J_in, Eigen::MatrixXd& J_out) {
+  const Matrix6d X = motionTransform(X_rel);
+  v = X * v + vrel;
+  a = X * a + crel + crossMotion(v, vrel);
+  J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
+}
+
+struct Foreshortening {
+  double s = 0.0;    // 1/2 int (v'^2 + w'^2)
+  double sdd = 0.0;  // int (vdot'^2 + wdot'^2): the velocity-product part of d2s/dt2
+};
+
+// Adds the sub-quadrature points [begin, begin + count) to s, sdd and g = ds/de.
+void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen::Ref<const Eigen::VectorXd>& e,
+                      const Eigen::Ref<const Eigen::VectorXd>& ed, Foreshortening& fs, Eigen::Ref<Eigen::VectorXd> g) {
+  for (int k = begin; k < begin + count; ++k) {
+    const FlexibleBody::SlopePoint& sp = fb.slopes[k];
+    const double v1 = sp.v1.dot(e), w1 = sp.w1.dot(e);
+    const double v1d = sp.v1.dot(ed), w1d = sp.w1.dot(ed);
+    fs.s += 0.5 * sp.weight * (v1 * v1 + w1 * w1);
+    fs.sdd += sp.weight * (v1d * v1d + w1d * w1d);
+    g.noalias() += (sp.weight * v1) * sp.v1.transpose() + (sp.weight * w1) * sp.w1.transpose();
+  }
+}
+
+}  // namespace
+
+void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd_known, bool with_M) {
+  d.tau.setZero();
+  if (with_M) d.M.setZero();
+  d.gravity_potential = 0.0;
+  const bool high = sys.coupling == CouplingOrder::High;
+  const int n = static_cast<int>(sys.bodies.size());
+  for (int i = 0; i < n; ++i) {
+    const Body& b = sys.bodies[i];
+    BodyFrames& fr = d.frames[i];
+    const int p = b.end_index;
+    fr.force_world.setZero();
+    fr.force_distal_world.setZero();
+
+    // ---- joint: from the parent's distal frame (or the world) to this body frame
+    Vector6d v = Vector6d::Zero(), a = Vector6d::Zero();
+    Eigen::Isometry3d X_world_parent = Eigen::Isometry3d::Identity();
+    if (i == 0) {
+      a.tail<3>() = -sys.gravity;  // gravity as an upward acceleration of the base
+      d.J_work.leftCols(p).setZero();
+    } else {
+      v = d.frames[i - 1].v_distal;
+      a = d.frames[i - 1].a_distal;
+      X_world_parent = d.frames[i - 1].X_world_distal;
+      d.J_work.leftCols(p) = d.frames[i - 1].J_distal.leftCols(p);
+    }
+    const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
+    const Vector6d vJ = b.S * qd(b.q_index);
+    advance(X_rel, vJ, b.S * qdd_known(b.q_index), p, v, a, d.J_work, fr.J_body);
+    fr.J_body.col(b.q_index) += b.S;
+    fr.v_body = v;
+    fr.a_body = a;
+    fr.X_world_body = X_world_parent * X_rel;
+
+    // ---- rigid inertia carried by the body frame
+    if (b.mass > 0.0)
+      addMassElement(sys, d, with_M, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
+    if (with_M && b.motor_index >= 0) d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
+
+    if (!b.isFlexible()) {
+      fr.v_distal = v;
+      fr.a_distal = a;
+      advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
+      fr.X_world_distal = fr.X_world_body * b.X_body_distal;
+      fr.tip_deformation.setZero();
+      fr.tip_twist = 0.0;
+      continue;
+    }
+
+    // ---- flexible link: Gauss stations, then the deformed distal frame
+    const FlexibleBody& fb = *b.flexible;
+    const int m = fb.m;
+    auto e = d.e.head(m);
+    auto ed = d.ed.head(m);
+    e = q.segment(b.e_index, m);
+    ed = qd.segment(b.e_index, m);
+    auto g_start = d.g_start.head(m);
+    auto g = d.g_point.head(m);
+    auto dr_de = d.dr_de.leftCols(m);
+    g_start.setZero();
+    Foreshortening fs_start;
+
+    // Sets dr_de = [u - c g^T; v; w] and returns rdot, r (body frame) at a point with rows (u, v, w).
+    auto pointKinematics = [&](const Eigen::RowVectorXd& ru, const Eigen::RowVectorXd& rv, const Eigen::RowVectorXd& rw,
+                               double x, const Foreshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot,
+                               Eigen::Vector3d& rdd) {
+      dr_de.row(0) = ru;
+      if (high) dr_de.row(0) -= g.transpose();
+      dr_de.row(1) = rv;
+      dr_de.row(2) = rw;
+      r = Eigen::Vector3d(x + ru.dot(e) - (high ? fs.s : 0.0), rv.dot(e), rw.dot(e));
+      rdot.noalias() = dr_de * ed;
+      rdd = Eigen::Vector3d(high ? -fs.sdd : 0.0, 0.0, 0.0);
+    };
+
+    std::size_t st = 0;
+    for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
+      const FlexibleBody::Interval& interval = fb.intervals[iv];
+      for (; st < fb.stations.size() && fb.stations[st].interval == static_cast<int>(iv); ++st) {
+        const FlexibleBody::Station& s = fb.stations[st];
+        Foreshortening fs = fs_start;
+        g = g_start;
+        if (high) accumulateSlopes(fb, s.inner_begin, s.inner_count, e, ed, fs, g);
+        Eigen::Vector3d r, rdot, rdd;
+        pointKinematics(s.u, s.v, s.w, s.x, fs, r, rdot, rdd);
+        // Translation to the deformed neutral-axis point...
+        Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
+        vrel.tail<3>() = rdot;
+        crel.tail<3>() = rdd;
+        advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
+        d.J_work.block(3, b.e_index, 3, m) += dr_de;
+        // ... then the twist of the section about x.
+        const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
+        vrel.setZero();
+        vrel(0) = phid;
+        advance(rotation(0, phi), vrel, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
+        d.J_work2.row(0).segment(b.e_index, m) += s.phi;
+        const double dm = fb.rhoA * s.weight;
+        Matrix6d I = Matrix6d::Zero();
+        I(0, 0) = fb.rhoIp * s.weight;
+        I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
+        const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
+        addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
+      }
+      if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
+    }
+
+    // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
+    g = g_start;
+    Eigen::Vector3d r, rdot, rdd;
+    pointKinematics(fb.tip.u, fb.tip.v, fb.tip.w, fb.length, fs_start, r, rdot, rdd);
+    fr.tip_deformation = r - Eigen::Vector3d(fb.length, 0.0, 0.0);
+    Vector6d vd = fr.v_body, ad = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
+    vrel.tail<3>() = rdot;
+    crel.tail<3>() = rdd;
+    advance(translation(r), vrel, crel, p, vd, ad, fr.J_body, d.J_work);
+    d.J_work.block(3, b.e_index, 3, m) += dr_de;
+    Eigen::Isometry3d X_world_distal = fr.X_world_body * translation(r);
+    Eigen::MatrixXd* J_in = &d.J_work;
+    Eigen::MatrixXd* J_out = &d.J_work2;
+    for (int axis : {2, 1, 0}) {  // rotation rows of distal_rotation: 0 = phi (x), 1 = -w' (y), 2 = v' (z)
+      const double angle = fb.distal_rotation.row(axis).dot(e);
+      const double rate = fb.distal_rotation.row(axis).dot(ed);
+      vrel.setZero();
+      vrel(axis) = rate;
+      const Eigen::Isometry3d R = rotation(axis, angle);
+      advance(R, vrel, Vector6d::Zero(), p, vd, ad, *J_in, *J_out);
+      J_out->row(axis).segment(b.e_index, m) += fb.distal_rotation.row(axis);
+      X_world_distal = X_world_distal * R;
+      std::swap(J_in, J_out);
+    }
+    fr.J_distal.leftCols(p) = J_in->leftCols(p);
+    fr.v_distal = vd;
+    fr.a_distal = ad;
+    fr.X_world_distal = X_world_distal;
+    fr.tip_twist = fb.distal_rotation.row(0).dot(e);
+    if (b.distal_mass > 0.0) {
+      addMassElement(sys, d, with_M, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal, b.distal_mass, b.distal_com,
+                     fr.force_distal_world);
+      fr.force_world += fr.force_distal_world;
+    }
+  }
+}
+
+void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  d.internal.setZero();
+  d.elastic_potential = 0.0;
+  const int n = static_cast<int>(sys.bodies.size());
+  for (int i = 0; i < n; ++i) {
+    const Body& b = sys.bodies[i];
+    d.internal(b.q_index) -= b.joint_damping * qd(b.q_index);
+    if (b.motor_index >= 0) {
+      const JointFlex& jf = b.joint_flex;
+      const double torsion = q(b.motor_index) / jf.gear_ratio - q(b.q_index);
+      const double torsion_rate = qd(b.motor_index) / jf.gear_ratio - qd(b.q_index);
+      const double torque = jf.stiffness * torsion + jf.damping * torsion_rate;
+      d.internal(b.q_index) += torque;
+      d.internal(b.motor_index) -= torque / jf.gear_ratio;
+      d.elastic_potential += 0.5 * jf.stiffness * torsion * torsion;
+    }
+    if (!b.isFlexible()) continue;
+    const FlexibleBody& fb = *b.flexible;
+    const int m = fb.m;
+    const auto e = q.segment(b.e_index, m);
+    const auto ed = qd.segment(b.e_index, m);
+    auto out = d.internal.segment(b.e_index, m);
+    out.noalias() -= fb.K * e;
+    out.noalias() -= fb.C * ed;
+    d.elastic_potential += 0.5 * e.dot(fb.K * e);
+
+    if (sys.coupling != CouplingOrder::Geometric) continue;
+    // Seed 003 eq. (16)-(18): V = 1/2 int P(x) (v'^2 + w'^2) dx with the axial force P of the rigid
+    // motion: inertial and gravity loads of the beam beyond x and of everything outboard.
+    const BodyFrames& fr = d.frames[i];
+    Eigen::Vector3d outboard = fr.force_distal_world;
+    for (int j = i + 1; j < n; ++j) outboard += d.frames[j].force_world;
+    const double P_tip = -(fr.X_world_body.linear().transpose() * outboard).x();
+    const Eigen::Vector3d w = fr.v_body.head<3>(), vO = fr.v_body.tail<3>();
+    const double a0x = fr.a_body(3) + w.cross(vO).x();  // classical acceleration of the origin along x (incl. -g)
+    const double k2 = w.y() * w.y() + w.z() * w.z();
+    const double L = fb.length;
+    for (const FlexibleBody::Interval& iv : fb.intervals) {
+      for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
+        const FlexibleBody::SlopePoint& sp = fb.slopes[k];
+        const double P = P_tip - fb.rhoA * (a0x * (L - sp.x) - 0.5 * k2 * (L * L - sp.x * sp.x));
+        const double v1 = sp.v1.dot(e), w1 = sp.w1.dot(e);
+        out.noalias() -= (sp.weight * P * v1) * sp.v1.transpose() + (sp.weight * P * w1) * sp.w1.transpose();
+        d.elastic_potential += 0.5 * sp.weight * P * (v1 * v1 + w1 * w1);
+      }
+    }
+  }
+}
+
+}  // namespace flexarm

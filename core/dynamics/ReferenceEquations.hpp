@@ -1,0 +1,31 @@
+#pragma once
+// The reference evaluation of the equations of motion, straightforward and general:
+// Kane's equations over every mass element, with body Jacobians propagated frame by frame.
+//
+//   M = sum_k J_k^T I_k J_k,     bias = sum_k J_k^T (I_k a_k + v_k x* I_k v_k)
+//
+// k runs over the rigid inertia of each body frame, the Gauss stations of each flexible link
+// (mass rho A dx at the deformed neutral-axis point, polar inertia rho Ip dx about the twisted
+// section axis) and the payloads on each deformed distal frame. a_k is the acceleration with the
+// free accelerations set to zero (velocity-product terms + known accelerations + gravity as an
+// upward base acceleration). A point of a flexible link sits at
+//   r(x) = [x + u(x) - c s(x), v(x), w(x)],   s(x) = 1/2 int_0^x (v'^2 + w'^2) dxi,
+// with c = 1 for `high` coupling, 0 otherwise; the distal frame is r(L) rotated by
+// Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)). Everything is exact for the model as stated; no term is dropped.
+#include "dynamics/DynamicsData.hpp"
+
+namespace flexarm {
+
+// Computes data.M (when with_mass_matrix), data.tau = bias (gravity, Coriolis, centrifugal and the
+// inertial effect of qdd_known), the frames of every body and the gravity potential.
+// No heap allocation.
+void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
+
+// Generalized internal forces into data.internal (elastic stiffness and structural damping of the
+// links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`
+// coupling the axial-force term of seed 003 eq. (16)), and data.elastic_potential.
+// Needs the frames of referenceEquations() at the same state. No heap allocation.
+void internalForces(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+
+}  // namespace flexarm
