@@ -5,7 +5,9 @@
 // 130 interrupted (results so far are written).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "Version.hpp"
+#include "analysis/Linearization.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
@@ -43,6 +46,10 @@ const char* kUsage =
     "  flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set PATH=VALUE ...] [--quiet]\n"
     "      Simulate the project and write every result channel to a CSV file\n"
     "      (default: PROJECT's name with .csv, in the current directory).\n"
+    "  flexarm-cli modes PROJECT [--lock-joints] [--spin OMEGA] [--count N] [--set PATH=VALUE ...]\n"
+    "      Natural frequencies and mode shapes of the arm linearized about its initial\n"
+    "      configuration (elastic coordinates at their static equilibrium), with every joint\n"
+    "      held (--lock-joints), or about a steady spin of joint 1 at OMEGA rad/s (--spin).\n"
     "  flexarm-cli --help | --version\n"
     "\n"
     "options:\n"
@@ -64,6 +71,9 @@ struct Args {
   bool has_t_end = false;
   double t_end = 0.0;
   bool quiet = false;
+  bool lock_joints = false;
+  std::optional<double> spin;
+  int count = 10;
 };
 
 int badUsage(const std::string& why) {
@@ -107,6 +117,20 @@ int parseArgs(int argc, char** argv, Args& a) {
       if (end == v.c_str() || *end != '\0' || !(a.t_end > 0.0) || !std::isfinite(a.t_end))
         return badUsage("--t-end must be a positive number of seconds, got \"" + v + "\"");
       a.has_t_end = true;
+    } else if (s == "--lock-joints") {
+      a.lock_joints = true;
+    } else if (s == "--spin" || s == "--count") {
+      std::string v;
+      if (!value(v)) return badUsage(s + " needs a number");
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !std::isfinite(x)) return badUsage(s + " needs a number, got \"" + v + "\"");
+      if (s == "--spin") {
+        a.spin = x;
+      } else {
+        if (x < 1) return badUsage("--count must be >= 1");
+        a.count = static_cast<int>(x);
+      }
     } else if (s == "--quiet" || s == "-q") {
       a.quiet = true;
     } else if (!s.empty() && s[0] == '-') {
@@ -119,7 +143,7 @@ int parseArgs(int argc, char** argv, Args& a) {
       return badUsage("unexpected argument \"" + s + "\"");
     }
   }
-  if (a.command != "check" && a.command != "run") return badUsage("unknown command \"" + a.command + "\"");
+  if (a.command != "check" && a.command != "run" && a.command != "modes") return badUsage("unknown command \"" + a.command + "\"");
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
   return -1;
 }
@@ -143,26 +167,81 @@ int check(const Args& a) {
   const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
   int prescribed = 0;
   double total_mass = 0.0;
-  for (const Body& b : sys.bodies) total_mass += b.mass;
+  for (const Link& l : m.links) total_mass += l.mass;
+  for (const Joint& j : m.joints) total_mass += j.mass;
+  for (const Payload& p : m.payloads) total_mass += p.mass;
   for (const Joint& j : m.joints) prescribed += j.drive.kind == JointDrive::Kind::Prescribed ? 1 : 0;
   std::cout << "project: " << project->name << "\n";
   std::cout << "bodies: " << m.links.size() << " links, " << m.payloads.size() << " payloads, total mass "
             << formatNumber(total_mass) << " kg\n";
+  int motors = 0, elastic = 0;
+  for (const Body& b : sys.bodies) {
+    motors += b.hasFlexibleJoint() ? 1 : 0;
+    elastic += b.e_count;
+  }
   std::cout << "degrees of freedom: " << sys.nq << " (" << sys.nq - prescribed << " free, " << prescribed
-            << " prescribed)\n";
+            << " prescribed; " << m.joints.size() << " joint, " << motors << " motor, " << elastic << " elastic)\n";
+  std::cout << "coupling: " << couplingName(project->coupling) << "\n";
   std::cout << "gravity: [" << formatNumber(m.gravity.x()) << ", " << formatNumber(m.gravity.y()) << ", "
             << formatNumber(m.gravity.z()) << "] m/s^2\n";
   std::cout << "joints:\n";
   for (std::size_t i = 0; i < m.joints.size(); ++i) {
     const Joint& j = m.joints[i];
-    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << " -> link " << m.links[i].name << ", drive "
-              << driveKindName(j.drive.kind);
+    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << (j.flex ? " (flexible)" : "") << " -> link "
+              << m.links[i].name;
+    if (m.links[i].flex) {
+      const Body& b = sys.bodies[i];
+      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency "
+                << formatNumber(b.flexible->frequencies.size() ? b.flexible->frequencies(0) / (2 * 3.14159265358979323846) : 0.0)
+                << " Hz)";
+    }
+    std::cout << ", drive " << driveKindName(j.drive.kind);
     if (j.drive.kind != JointDrive::Kind::Free) std::cout << " (" << lawName(j.drive.law.law) << ")";
     std::cout << "\n";
   }
   const SimulationSettings& s = project->simulation;
   std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
   std::cout << "ok\n";
+  return kExitOk;
+}
+
+int modes(const Args& a) {
+  auto project = load(a);
+  if (!project) return kExitBadInput;
+  LinearizationOptions options;
+  options.lock_joints = a.lock_joints;
+  options.spin_rate = a.spin;
+  const LinearizationResult r = linearize(*project, options);
+  if (!r.message.empty()) {
+    std::cerr << "flexarm-cli: " << r.message << "\n";
+    return kExitSolverFailure;
+  }
+  std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";
+  std::cout << "linearized about "
+            << (a.spin ? "a steady spin of joint 1 at " + formatNumber(*a.spin) + " rad/s"
+                       : std::string("the initial configuration"))
+            << (a.lock_joints ? ", joints held" : "") << "\n";
+  if (r.joint_residual > 1e-6)
+    std::cout << "note: the configuration is not an equilibrium of the free joints (unbalanced generalized force "
+              << formatNumber(r.joint_residual) << "); the modes are those of the instantaneous linearization\n";
+  if (r.rigid_body_modes > 0) std::cout << "rigid-body modes (zero frequency): " << r.rigid_body_modes << "\n";
+  std::printf("%4s %14s %14s %10s  %s\n", "mode", "frequency [Hz]", "omega [rad/s]", "damping", "largest components");
+  const int shown = std::min<int>(a.count, static_cast<int>(r.modes.size()));
+  for (int k = 0; k < shown; ++k) {
+    const LinearMode& m = r.modes[k];
+    std::vector<int> order(m.shape.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return std::abs(m.shape(x)) > std::abs(m.shape(y)); });
+    std::string comps;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, order.size()); ++i)
+      comps += (i ? ", " : "") + r.coordinate_names[order[i]] + " " + formatNumber(std::round(m.shape(order[i]) * 1000) / 1000);
+    if (m.unstable) {
+      std::printf("%4d %14s %14.6g %10s  %s\n", k + 1, "UNSTABLE", m.omega, "", comps.c_str());
+      std::printf("     growth rate %.6g 1/s (the linearized motion diverges)\n", m.growth_rate);
+    } else {
+      std::printf("%4d %14.6g %14.6g %10.4g  %s\n", k + 1, m.frequency_hz, m.omega, m.damping_ratio, comps.c_str());
+    }
+  }
   return kExitOk;
 }
 
@@ -236,7 +315,9 @@ int main(int argc, char** argv) {
     Args a;
     const int parsed = parseArgs(argc, argv, a);
     if (parsed >= 0) return parsed;
-    return a.command == "check" ? check(a) : run(a);
+    if (a.command == "check") return check(a);
+    if (a.command == "modes") return modes(a);
+    return run(a);
   } catch (const std::exception& e) {
     std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";
     return kExitSolverFailure;

@@ -10,25 +10,25 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 bash packaging/install-deps.sh
 
-configure_and_build() {  # build-dir, extra cmake args...
-  local dir="$1"
-  shift
+configure_and_build() {  # build-dir, target (or "all"), extra cmake args...
+  local dir="$1" target="$2"
+  shift 2
   cmake -S . -B "$dir" -G Ninja "$@"
-  cmake --build "$dir" -j "$jobs"
+  cmake --build "$dir" -j "$jobs" --target "$target"
 }
 
 case "$mode" in
   run)
-    configure_and_build build -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=OFF
+    configure_and_build build flexarm-cli -DCMAKE_BUILD_TYPE=Release
     out="$PWD/spatial-3r-arm.csv"
     ./build/app/flexarm-cli check projects/spatial-3r-arm.flexarm.json
     ./build/app/flexarm-cli run projects/spatial-3r-arm.flexarm.json --out "$out"
     echo "The results of the example are in $out"
     ;;
   test)
-    configure_and_build build -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=ON
+    configure_and_build build all -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=ON
     (cd build && ctest --output-on-failure -j "$jobs")
-    configure_and_build build-sanitize -DCMAKE_BUILD_TYPE=Debug -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON
+    configure_and_build build-sanitize all -DCMAKE_BUILD_TYPE=Debug -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON
     (cd build-sanitize && ctest --output-on-failure -j "$jobs")
     ;;
   *)

@@ -39,6 +39,13 @@ struct DynamicsData {
   Eigen::MatrixXd dr_de;                // 3 x m_max
   Eigen::VectorXd g_start, g_point;     // m_max: d s / d e at an interval start and at a station
   Eigen::VectorXd e, ed;                // m_max
+  // Composite evaluation: a link's Gauss stations gathered in its body frame.
+  Matrix6d station_inertia = Matrix6d::Zero();  // sum of the stations' spatial inertia
+  Eigen::MatrixXd station_coupling;             // 6 x m_max: momentum of the stations per unit elastic rate
+  Eigen::MatrixXd station_mass;                 // m_max x m_max: elastic block of M from the stations
+  Eigen::MatrixXd rD;                           // 3 x m_max work
+  Vector6d station_wrench = Vector6d::Zero();   // d'Alembert wrench of the stations about the body origin
+  Eigen::VectorXd station_force_e;              // m_max: their generalized force on the elastic coordinates
   double gravity_potential = 0.0;       // [J]
   Eigen::VectorXd internal;             // generalized internal forces (elastic, damping, joint springs)
   double elastic_potential = 0.0;       // [J] links + joint springs (+ axial-force potential for `geometric`)

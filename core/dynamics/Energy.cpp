@@ -27,7 +27,7 @@ namespace flexarm {
 
 Energies systemEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (sys.isRigid()) return computeEnergies(sys, data, q, qd);
-  referenceEquations(sys, data, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+  compositeEquations(sys, data, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
   internalForces(sys, data, q, qd);
   Energies e;
   e.kinetic = 0.5 * qd.dot(data.M * qd);

@@ -17,7 +17,7 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys) : sys_(sys), rigid_
   q_ = qd_ = qdd_ = applied_ = Eigen::VectorXd::Zero(sys.nq);
   effort_ = Eigen::VectorXd::Zero(static_cast<int>(sys.bodies.size()));
   const int nf = static_cast<int>(free_.size());
-  rhs_f_ = Eigen::VectorXd::Zero(nf);
+  rhs_f_ = force_f_ = Eigen::VectorXd::Zero(nf);
   M_ff_ = Eigen::MatrixXd::Zero(nf, nf);
   llt_ = Eigen::LLT<Eigen::MatrixXd>(nf);
 }
@@ -57,7 +57,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     rnea(sys_, data_, q_, qd_, qdd_);
     if (nf > 0) crba(sys_, data_, q_);
   } else {
-    referenceEquations(sys_, data_, q_, qd_, qdd_, nf > 0);
+    compositeEquations(sys_, data_, q_, qd_, qdd_, nf > 0);
   }
   internalForces(sys_, data_, q_, qd_);
   const Eigen::VectorXd& b = data_.tau;
@@ -73,6 +73,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     applied_(i) += effort_(static_cast<int>(j));
   }
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
+  force_f_ = rhs_f_;
   if (nf > 0) {
     for (int r = 0; r < nf; ++r)
       for (int c = 0; c < nf; ++c) M_ff_(r, c) = M(free_[r], free_[c]);

@@ -40,6 +40,8 @@ class ForwardDynamics {
   const Eigen::VectorXd& qd() const { return qd_; }
   const Eigen::VectorXd& qdd() const { return qdd_; }
   const Eigen::VectorXd& effort() const { return effort_; }
+  // Generalized force balance of the free coordinates at zero free acceleration, Q_f - b_f.
+  const Eigen::VectorXd& residualForce() const { return force_f_; }
   DynamicsData& data() { return data_; }
   std::string error() const;
 
@@ -49,7 +51,7 @@ class ForwardDynamics {
   bool rigid_;
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
-  Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, applied_;
+  Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
   Eigen::MatrixXd M_ff_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Failure failure_ = Failure::None;

@@ -33,11 +33,16 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, in
 // Advances a frame by a relative pose X_rel (child in parent) whose relative velocity in child
 // coordinates is vrel and whose velocity-product relative acceleration is crel:
 //   v' = X v + vrel,   a' = X a + crel + v' x vrel,   J' = X J (first p columns).
-void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
-             const Eigen::MatrixXd& J_in, Eigen::MatrixXd& J_out) {
+Matrix6d advanceMotion(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, Vector6d& v, Vector6d& a) {
   const Matrix6d X = motionTransform(X_rel);
   v = X * v + vrel;
   a = X * a + crel + crossMotion(v, vrel);
+  return X;
+}
+
+void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
+             const Eigen::MatrixXd& J_in, Eigen::MatrixXd& J_out) {
+  const Matrix6d X = advanceMotion(X_rel, vrel, crel, v, a);
   J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
 }
 
@@ -59,10 +64,10 @@ void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen:
   }
 }
 
-}  // namespace
+enum class StationMode { Reference, Composite };
 
-void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                        const Eigen::VectorXd& qdd_known, bool with_M) {
+void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                       const Eigen::VectorXd& qdd_known, bool with_M, StationMode mode) {
   d.tau.setZero();
   if (with_M) d.M.setZero();
   d.gravity_potential = 0.0;
@@ -136,6 +141,14 @@ void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen
       rdd = Eigen::Vector3d(high ? -fs.sdd : 0.0, 0.0, 0.0);
     };
 
+    const bool composite = mode == StationMode::Composite;
+    if (composite) {
+      d.station_inertia.setZero();
+      d.station_wrench.setZero();
+      d.station_coupling.leftCols(m).setZero();
+      d.station_force_e.head(m).setZero();
+      if (with_M) d.station_mass.topLeftCorner(m, m).setZero();
+    }
     std::size_t st = 0;
     for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
       const FlexibleBody::Interval& interval = fb.intervals[iv];
@@ -146,26 +159,67 @@ void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen
         if (high) accumulateSlopes(fb, s.inner_begin, s.inner_count, e, ed, fs, g);
         Eigen::Vector3d r, rdot, rdd;
         pointKinematics(s.u, s.v, s.w, s.x, fs, r, rdot, rdd);
-        // Translation to the deformed neutral-axis point...
+        const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
+        const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
+        Matrix6d I = Matrix6d::Zero();
+        I(0, 0) = Jp;
+        I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
+        // Translation to the deformed neutral-axis point, then the twist of the section about x.
         Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
         vrel.tail<3>() = rdot;
         crel.tail<3>() = rdd;
-        advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
-        d.J_work.block(3, b.e_index, 3, m) += dr_de;
-        // ... then the twist of the section about x.
-        const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
-        vrel.setZero();
-        vrel(0) = phid;
-        advance(rotation(0, phi), vrel, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
-        d.J_work2.row(0).segment(b.e_index, m) += s.phi;
-        const double dm = fb.rhoA * s.weight;
-        Matrix6d I = Matrix6d::Zero();
-        I(0, 0) = fb.rhoIp * s.weight;
-        I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
-        const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
-        addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
+        Vector6d vtwist = Vector6d::Zero();
+        vtwist(0) = phid;
+        if (mode == StationMode::Reference) {
+          advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
+          d.J_work.block(3, b.e_index, 3, m) += dr_de;
+          advance(rotation(0, phi), vtwist, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
+          d.J_work2.row(0).segment(b.e_index, m) += s.phi;
+          const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
+          addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
+          continue;
+        }
+        const Matrix6d Xt = advanceMotion(translation(r), vrel, crel, vs, as);
+        const Matrix6d Xr = advanceMotion(rotation(0, phi), vtwist, Vector6d::Zero(), vs, as);
+        const Vector6d f = I * as + crossForce(vs, I * vs);
+        const Vector6d f_translated = Xr.transpose() * f;  // back to the un-twisted station frame
+        d.station_wrench.noalias() += Xt.transpose() * f_translated;
+        auto force_e = d.station_force_e.head(m);
+        force_e.noalias() += dr_de.transpose() * f_translated.tail<3>();
+        force_e.noalias() += f_translated(0) * s.phi.transpose();
+        fr.force_world.noalias() += fr.X_world_body.linear() * f_translated.tail<3>();
+        d.gravity_potential -= dm * sys.gravity.dot(fr.X_world_body * r);
+        Eigen::Matrix3d Ipolar = Eigen::Matrix3d::Zero();
+        Ipolar(0, 0) = Jp;
+        d.station_inertia += spatialInertia(dm, r, Ipolar);
+        auto B = d.station_coupling.leftCols(m);
+        auto rD = d.rD.leftCols(m);
+        rD.noalias() = skew(r) * dr_de;
+        B.topRows<3>() += dm * rD;
+        B.row(0) += Jp * s.phi;
+        B.bottomRows<3>() += dm * dr_de;
+        if (with_M) {
+          auto C = d.station_mass.topLeftCorner(m, m);
+          C.noalias() += dm * (dr_de.transpose() * dr_de);
+          C.noalias() += Jp * (s.phi.transpose() * s.phi);
+        }
       }
       if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
+    }
+
+    if (composite) {
+      // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
+      const int p0 = b.e_index;
+      const auto Jb = fr.J_body.leftCols(p0);
+      d.tau.head(p0).noalias() += Jb.transpose() * d.station_wrench;
+      d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
+      if (with_M) {
+        d.IJ.leftCols(p0).noalias() = d.station_inertia * Jb;
+        d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
+        d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
+        d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
+        d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+      }
     }
 
     // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
@@ -203,6 +257,18 @@ void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen
       fr.force_world += fr.force_distal_world;
     }
   }
+}
+
+}  // namespace
+
+void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd_known, bool with_M) {
+  evaluateEquations(sys, d, q, qd, qdd_known, with_M, StationMode::Reference);
+}
+
+void compositeEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd_known, bool with_M) {
+  evaluateEquations(sys, d, q, qd, qdd_known, with_M, StationMode::Composite);
 }
 
 void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {

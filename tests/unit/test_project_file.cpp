@@ -65,12 +65,12 @@ TEST(ProjectFile, SaveFileWritesAtomicallyAndReadsBack) {
 
 TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {
   const std::string text = R"({"format": "flexarm-project", "schema_version": 1, "colour": "red",
-    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod", "radius": 3}, "flex": {}}],
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod", "radius": 3}, "paint": {}}],
     "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1], "drive": {"type": "free", "gain": 2}}]})";
   const LoadedProject p = parseProjectText(text, ".");
   ASSERT_TRUE(p.project) << p.diagnostics.text();
   EXPECT_TRUE(mentions(p.diagnostics, "colour: unknown key", Diagnostic::Severity::Warning));
-  EXPECT_TRUE(mentions(p.diagnostics, "links[0].flex: unknown key", Diagnostic::Severity::Warning));
+  EXPECT_TRUE(mentions(p.diagnostics, "links[0].paint: unknown key", Diagnostic::Severity::Warning));
   EXPECT_TRUE(mentions(p.diagnostics, "links[0].shape.radius: unknown key", Diagnostic::Severity::Warning));
   EXPECT_TRUE(mentions(p.diagnostics, "joints[0].drive.gain: unknown key", Diagnostic::Severity::Warning));
   EXPECT_EQ(projectToText(*p.project).find("colour"), std::string::npos);

@@ -1,0 +1,40 @@
+#pragma once
+// Natural frequencies and mode shapes of an arm linearized about a configuration, or about a
+// steady spin of joint 1. The elastic (and motor) coordinates are first brought to their
+// equilibrium under gravity and the steady motion; the first-order equations are then
+// differentiated numerically (central differences) and their eigenvalues give the modes:
+// that is M^-1 times the tangent stiffness and the tangent damping/gyroscopic matrix.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/Project.hpp"
+
+namespace flexarm {
+
+struct LinearizationOptions {
+  bool lock_joints = false;           // hold every joint at q0 (clamped links)
+  std::optional<double> spin_rate;    // [rad/s] joint 1 turns at this constant rate
+};
+
+struct LinearMode {
+  double omega = 0.0;          // undamped natural frequency |lambda| [rad/s]
+  double frequency_hz = 0.0;   // damped frequency Im(lambda) / 2 pi [Hz]
+  double damping_ratio = 0.0;  // -Re(lambda) / |lambda|
+  bool unstable = false;       // a real positive eigenvalue (divergence) or a growing oscillation
+  double growth_rate = 0.0;    // Re(lambda) when unstable [1/s]
+  Eigen::VectorXd shape;       // over the free coordinates, largest component = 1
+};
+
+struct LinearizationResult {
+  std::vector<LinearMode> modes;          // oscillatory and unstable modes, by increasing omega
+  int rigid_body_modes = 0;               // eigenvalue pairs at zero (free joints without stiffness)
+  std::vector<std::string> coordinate_names;  // of the free coordinates
+  double equilibrium_residual = 0.0;      // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
+  double joint_residual = 0.0;            // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
+  std::string message;                    // empty on success
+};
+
+LinearizationResult linearize(const Project& project, const LinearizationOptions& options);
+
+}  // namespace flexarm

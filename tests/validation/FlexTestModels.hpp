@@ -1,0 +1,33 @@
+#pragma once
+// Small project builders shared by the flexible-dynamics validation tests.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "io/ProjectFile.hpp"
+
+namespace flexarm::test {
+
+inline Project parseOrFail(const std::string& text) {
+  LoadedProject p = parseProjectText(text, ".");
+  if (!p.project) ADD_FAILURE() << p.diagnostics.text();
+  return p.project ? *p.project : Project{};
+}
+
+inline Project loadShipped(const std::string& name) {
+  LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/" + name);
+  if (!p.project) ADD_FAILURE() << p.diagnostics.text();
+  return p.project ? *p.project : Project{};
+}
+
+// One flexible link on a held (prescribed constant) joint. `flex` is the JSON of links[0].flex.
+inline Project cantilever(const std::string& flex, double length, const std::string& extra_top = "",
+                          const std::string& payloads = "[]", const std::string& gravity = "[0, 0, 0]") {
+  return parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, )" + extra_top + R"( "gravity": )" + gravity + R"(,
+    "links": [{"name": "beam", "length": )" + std::to_string(length) + R"(, "flex": )" + flex + R"(}],
+    "joints": [{"name": "root", "type": "revolute", "axis": [0, 0, 1],
+                "drive": {"type": "prescribed", "law": "constant", "value": 0}}],
+    "payloads": )" + payloads + R"(})");
+}
+
+}  // namespace flexarm::test

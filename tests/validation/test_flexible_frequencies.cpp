@@ -1,0 +1,101 @@
+// Clamped-free frequencies of one flexible link with its joint held, against Euler-Bernoulli closed
+// forms: bending (beta L = 1.87510, 4.69409, 7.85476), axial and torsional rods, and a tip mass.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "FlexTestModels.hpp"
+#include "analysis/Linearization.hpp"
+
+using namespace flexarm;
+using flexarm::test::cantilever;
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+const double kBetaL[] = {1.87510407, 4.69409113, 7.85475744};
+
+// Steel strip 30 mm (y) x 12 mm (z), 1.5 m: distinct frequencies for every family.
+const char* kSteelStrip = R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"}, )";
+constexpr double L = 1.5, b = 0.03, h = 0.012, E = 210e9, G = 81e9, rho = 7850.0;
+
+std::vector<double> computed(const Project& p) {
+  LinearizationOptions opt;
+  opt.lock_joints = true;
+  const LinearizationResult r = linearize(p, opt);
+  EXPECT_EQ(r.message, "");
+  std::vector<double> w;
+  for (const LinearMode& m : r.modes) w.push_back(m.omega);
+  return w;
+}
+
+// The computed frequency closest to `expected`, relative error.
+double closestError(const std::vector<double>& w, double expected) {
+  double best = 1e300;
+  for (double x : w) best = std::min(best, std::abs(x - expected) / expected);
+  return best;
+}
+
+double bendingOmega(int k, double EI) { return kBetaL[k] * kBetaL[k] / (L * L) * std::sqrt(EI / (rho * b * h)); }
+}  // namespace
+
+TEST(ClampedFreeFrequencies, SpatialFiniteElementsMatchEulerBernoulliAndRods) {
+  const Project p = cantilever(std::string(kSteelStrip) + R"("basis": "fem", "elements": 10, "layout": "spatial"})", L);
+  const std::vector<double> w = computed(p);
+  ASSERT_EQ(w.size(), 60u);
+  const double Iz = h * b * b * b / 12, Iy = b * h * h * h / 12;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_LT(closestError(w, bendingOmega(k, E * Iz)), 0.005) << "bending_y mode " << k + 1;
+    EXPECT_LT(closestError(w, bendingOmega(k, E * Iy)), 0.005) << "bending_z mode " << k + 1;
+  }
+  const double axial = kPi / (2 * L) * std::sqrt(E / rho);
+  EXPECT_LT(closestError(w, axial), 0.005) << "axial";
+  const BeamSection s = sectionFromPreset({SectionPreset::Kind::Rectangle, b, h});
+  const double torsion = kPi / (2 * L) * std::sqrt(G * s.J / (rho * s.polar()));
+  EXPECT_LT(closestError(w, torsion), 0.005) << "torsion";
+  // The lowest frequency is the first bending mode about the weak axis, nothing spurious below it.
+  EXPECT_NEAR(w.front() / bendingOmega(0, E * Iy), 1.0, 1e-4);
+}
+
+TEST(ClampedFreeFrequencies, AssumedModesAreExactForTheirFamilies) {
+  const Project p = cantilever(
+      std::string(kSteelStrip) + R"("basis": "modes", "modes": {"axial": 1, "bending_y": 3, "bending_z": 3, "torsion": 1}})", L);
+  const std::vector<double> w = computed(p);
+  ASSERT_EQ(w.size(), 8u);
+  const double Iz = h * b * b * b / 12, Iy = b * h * h * h / 12;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_LT(closestError(w, bendingOmega(k, E * Iz)), 1e-6) << "bending_y mode " << k + 1;
+    EXPECT_LT(closestError(w, bendingOmega(k, E * Iy)), 1e-6) << "bending_z mode " << k + 1;
+  }
+  EXPECT_LT(closestError(w, kPi / (2 * L) * std::sqrt(E / rho)), 1e-6);
+}
+
+// Clamped-free beam with a tip mass M: 1 + cos(bL) cosh(bL) + mu bL (cos(bL) sinh(bL) - sin(bL) cosh(bL)) = 0,
+// mu = M / (rho A L); solved here by bisection.
+TEST(ClampedFreeFrequencies, TipMassFrequencyEquation) {
+  const double mu = 0.5;
+  auto f = [&](double x) { return 1 + std::cos(x) * std::cosh(x) + mu * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x)); };
+  double lo = 0.5, hi = 1.875;
+  ASSERT_LT(f(lo) * f(hi), 0.0);
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (f(lo) * f(mid) <= 0 ? hi : lo) = mid;
+  }
+  const double betaL = 0.5 * (lo + hi);
+  const double Iz = h * b * b * b / 12, mass = mu * rho * b * h * L;
+  const double expected = betaL * betaL / (L * L) * std::sqrt(E * Iz / (rho * b * h));
+  const std::string payload = R"([{"name": "tip", "link": "beam", "frame": "distal", "mass": )" + std::to_string(mass) + "}]";
+  for (const std::string& basis : {std::string(R"("basis": "fem", "elements": 10, "layout": "planar"})"),
+                                   std::string(R"("basis": "modes", "modes": {"bending_y": 5}})")}) {
+    const Project p = cantilever(std::string(kSteelStrip) + basis, L, "", payload);
+    const std::vector<double> w = computed(p);
+    ASSERT_FALSE(w.empty());
+    EXPECT_NEAR(w.front() / expected, 1.0, 0.005) << basis << " beta L = " << betaL;
+  }
+}
+
+TEST(ClampedFreeFrequencies, SpinUpBeamFirstFrequencyIs0464Hz) {
+  const Project p = flexarm::test::loadShipped("spin-up-beam.flexarm.json");
+  const std::vector<double> w = computed(p);
+  ASSERT_FALSE(w.empty());
+  EXPECT_NEAR(w.front() / (2 * kPi), 0.464, 0.464 * 0.005);
+}

@@ -1,0 +1,138 @@
+// The reference evaluation (Kane's equations over every mass element):
+//  - for rigid chains it equals the recursive algorithms (CRBA, RNEA; themselves checked against
+//    Orocos KDL) to 1e-10;
+//  - for flexible arms its bias equals Lagrange's equations built independently from finite
+//    differences of M(q) and of the potential: b = dM/dt qd - 1/2 d(qd' M qd)/dq + dV_gravity/dq.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "FlexTestModels.hpp"
+#include "dynamics/Crba.hpp"
+#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/Rnea.hpp"
+
+using namespace flexarm;
+
+namespace {
+double relErr(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff());
+}
+}  // namespace
+
+TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const char* name : {"double-pendulum.flexarm.json", "spatial-3r-arm.flexarm.json"}) {
+    Project p = flexarm::test::loadShipped(name);
+    p.model.joints[1].type = JointType::Prismatic;  // mix in a prismatic joint
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model);
+    ASSERT_TRUE(sys.isRigid());
+    DynamicsData fast(sys), ref(sys);
+    for (int trial = 0; trial < 20; ++trial) {
+      Eigen::VectorXd q(sys.nq), qd(sys.nq), qdd(sys.nq);
+      for (int i = 0; i < sys.nq; ++i) q(i) = 2 * u(rng), qd(i) = 2 * u(rng), qdd(i) = 2 * u(rng);
+      const Eigen::MatrixXd M = crba(sys, fast, q);
+      const Eigen::VectorXd tau = rnea(sys, fast, q, qd, qdd);
+      referenceEquations(sys, ref, q, qd, qdd, true);
+      EXPECT_LT(relErr(ref.M, M), 1e-10) << name;
+      EXPECT_LT(relErr(ref.tau, tau), 1e-10) << name;
+    }
+  }
+}
+
+namespace {
+// A spatial arm with everything: assumed-mode and FEM flexible links, a rigid link, a flexible
+// joint, a prismatic joint, joint mass, an offset tip payload with rotational inertia.
+Project mixedArm(const char* coupling) {
+  const char* flex = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
+                         "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
+  const char* fem = R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+                        "basis": "fem", "elements": 2, "layout": "spatial"})";
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") + coupling +
+                                    R"(", "gravity": [0.4, -0.3, -9.81],
+      "links": [{"name": "a", "length": 0.8, "flex": )" + flex + R"(},
+                {"name": "r", "length": 0.3, "mass": 1.2, "shape": {"type": "box", "width": 0.1, "height": 0.05}},
+                {"name": "b", "length": 0.6, "flex": )" + fem + R"(}],
+      "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1], "flex": {"stiffness": 100, "rotor_inertia": 0.01, "gear_ratio": 4}},
+                 {"name": "j2", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.2, 0.1, 0]}},
+                 {"name": "j3", "type": "revolute", "axis": [0, 1, 0], "mass": 0.3}],
+      "payloads": [{"name": "tip", "link": "b", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.5, "inertia": [1e-3, 2e-3, 3e-3]}]})");
+}
+
+void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  q.resize(sys.nq);
+  qd.resize(sys.nq);
+  for (int i = 0; i < sys.nq; ++i) {
+    const bool elastic = sys.coordinate_kinds[i] == CoordinateKind::Elastic;
+    q(i) = (elastic ? 0.02 : 1.0) * u(rng);
+    qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
+  }
+}
+}  // namespace
+
+TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOff) {
+  std::mt19937 rng(3);
+  for (const char* coupling : {"high", "zero", "geometric"}) {
+    const Project p = mixedArm(coupling);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    DynamicsData ref(sys), fast(sys);
+    for (int trial = 0; trial < 10; ++trial) {
+      Eigen::VectorXd q, qd, qdd;
+      randomState(sys, rng, q, qd);
+      randomState(sys, rng, qdd, qdd);
+      referenceEquations(sys, ref, q, qd, qdd, true);
+      compositeEquations(sys, fast, q, qd, qdd, true);
+      EXPECT_LT(relErr(fast.M, ref.M), 1e-10) << coupling;
+      EXPECT_LT(relErr(fast.tau, ref.tau), 1e-10) << coupling;
+      EXPECT_NEAR(fast.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential));
+      internalForces(sys, ref, q, qd);
+      internalForces(sys, fast, q, qd);
+      EXPECT_LT(relErr(fast.internal, ref.internal), 1e-10) << coupling;  // the axial force of `geometric` included
+    }
+  }
+}
+
+TEST(ReferenceEquations, BiasEqualsLagrangeFromFiniteDifferences) {
+  for (const char* coupling : {"high", "zero"}) {
+    const Project p = mixedArm(coupling);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    DynamicsData d(sys);
+    const int n = sys.nq;
+    std::mt19937 rng(11);
+    Eigen::VectorXd q, qd;
+    randomState(sys, rng, q, qd);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+    auto massMatrix = [&](const Eigen::VectorXd& x) {
+      referenceEquations(sys, d, x, zero, zero, true);
+      return Eigen::MatrixXd(d.M);
+    };
+    auto gravityPotential = [&](const Eigen::VectorXd& x) {
+      referenceEquations(sys, d, x, zero, zero, false);
+      return d.gravity_potential;
+    };
+    const Eigen::MatrixXd M = massMatrix(q);
+    EXPECT_LT(relErr(M, M.transpose()), 1e-13);
+    EXPECT_EQ(Eigen::LLT<Eigen::MatrixXd>(M).info(), Eigen::Success);
+
+    // Lagrange: b_k = sum_l dM/dq_l qd_l (M qd)_k ... written as (dM/dt) qd - 1/2 d(qd' M qd)/dq + dV/dq.
+    Eigen::MatrixXd Mdot = Eigen::MatrixXd::Zero(n, n);
+    Eigen::VectorXd dT = Eigen::VectorXd::Zero(n), dV = Eigen::VectorXd::Zero(n);
+    for (int l = 0; l < n; ++l) {
+      const double h = 1e-6;
+      Eigen::VectorXd qp = q, qm = q;
+      qp(l) += h;
+      qm(l) -= h;
+      const Eigen::MatrixXd Mp = massMatrix(qp), Mm = massMatrix(qm);
+      const Eigen::MatrixXd dM = (Mp - Mm) / (2 * h);
+      Mdot += dM * qd(l);
+      dT(l) = 0.5 * qd.dot(dM * qd);
+      dV(l) = (gravityPotential(qp) - gravityPotential(qm)) / (2 * h);
+    }
+    const Eigen::VectorXd lagrange = Mdot * qd - dT + dV;
+    referenceEquations(sys, d, q, qd, zero, true);
+    const Eigen::VectorXd kane = d.tau;
+    EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange " << lagrange.transpose();
+  }
+}
