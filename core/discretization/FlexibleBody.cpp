@@ -137,6 +137,11 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
     }
     b.intervals.push_back(iv);
   }
+  b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);
+  for (const Station& st : b.stations) {
+    b.M_transverse.noalias() += st.weight * (b.rhoA * (st.v.transpose() * st.v + st.w.transpose() * st.w) +
+                                             b.rhoIp * st.phi.transpose() * st.phi);
+  }
   b.basis->evaluate(length, b.tip);
   b.distal_rotation.resize(3, b.m);
   b.distal_rotation.row(0) = b.tip.phi;

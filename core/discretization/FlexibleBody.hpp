@@ -41,6 +41,9 @@ struct FlexibleBody {
   Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
 
   Eigen::MatrixXd M, K, C;           // structural mass, stiffness and damping of the clamped link
+  // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
+  // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
+  Eigen::MatrixXd M_transverse;
   Eigen::VectorXd frequencies;       // clamped-free natural frequencies [rad/s] of the link alone
   Eigen::MatrixXd modes;             // their mass-normalized mode shapes (columns)
 

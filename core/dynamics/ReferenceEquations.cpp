@@ -147,7 +147,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       d.station_wrench.setZero();
       d.station_coupling.leftCols(m).setZero();
       d.station_force_e.head(m).setZero();
-      if (with_M) d.station_mass.topLeftCorner(m, m).setZero();
+      if (with_M) {
+        // Without foreshortening the elastic block is constant: the structural mass matrix itself.
+        if (high)
+          d.station_mass.topLeftCorner(m, m).triangularView<Eigen::Lower>() = fb.M_transverse.triangularView<Eigen::Lower>();
+        else
+          d.station_mass.topLeftCorner(m, m) = fb.M;
+      }
     }
     std::size_t st = 0;
     for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
@@ -198,10 +204,9 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         B.topRows<3>() += dm * rD;
         B.row(0) += Jp * s.phi;
         B.bottomRows<3>() += dm * dr_de;
-        if (with_M) {
-          auto C = d.station_mass.topLeftCorner(m, m);
-          C.noalias() += dm * (dr_de.transpose() * dr_de);
-          C.noalias() += Jp * (s.phi.transpose() * s.phi);
+        if (with_M && high) {
+          // Only the axial row of dr/de depends on the state: C = M_transverse + sum dm d0 d0^T.
+          d.station_mass.topLeftCorner(m, m).selfadjointView<Eigen::Lower>().rankUpdate(dr_de.row(0).transpose(), dm);
         }
       }
       if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
@@ -218,6 +223,9 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
         d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
         d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
+        if (high)
+          d.station_mass.topLeftCorner(m, m).triangularView<Eigen::StrictlyUpper>() =
+              d.station_mass.topLeftCorner(m, m).transpose().triangularView<Eigen::StrictlyUpper>();
         d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
       }
     }

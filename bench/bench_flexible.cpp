@@ -1,0 +1,65 @@
+// Speed of the flexible engine on the seed 000 spin-up beam (high-order coupling, Omega0 = 2 rad/s):
+// one right-hand-side evaluation and one full 30 s spin-up run, for assumed modes (1, 5, 10 bending
+// modes) and planar finite elements (5, 10, 20, 40 elements). The run benchmarks report
+// sim_s_per_wall_s = simulated seconds per wall-clock second.
+#include <benchmark/benchmark.h>
+
+#include "dynamics/ForwardDynamics.hpp"
+#include "io/ProjectFile.hpp"
+#include "solvers/Simulation.hpp"
+
+using namespace flexarm;
+
+namespace {
+Project spinUp(bool modes, int count) {
+  LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/spin-up-beam.flexarm.json");
+  if (!p.project) throw std::runtime_error(p.diagnostics.text());
+  LinkDiscretization& d = p.project->model.links[0].flex->discretization;
+  if (modes) {
+    d = LinkDiscretization{};
+    d.kind = LinkDiscretization::Kind::AssumedModes;
+    d.bending_y = count;
+  } else {
+    d.elements = count;
+  }
+  return *p.project;
+}
+
+void rhs(benchmark::State& state, bool modes) {
+  const Project p = spinUp(modes, static_cast<int>(state.range(0)));
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  ForwardDynamics fd(sys);
+  std::vector<double> y(fd.stateSize(), 1e-3), ydot(fd.stateSize());
+  for (auto _ : state) {
+    fd.evaluate(7.5, y.data(), ydot.data());
+    benchmark::DoNotOptimize(ydot.data());
+  }
+  state.counters["coordinates"] = sys.nq;
+}
+
+void run(benchmark::State& state, bool modes) {
+  const Project p = spinUp(modes, static_cast<int>(state.range(0)));
+  double wall = 0.0;
+  long steps = 0, rhs_evaluations = 0;
+  for (auto _ : state) {
+    const Results r = simulate(p);
+    if (r.status != RunStatus::Completed) state.SkipWithError(r.message.c_str());
+    wall += r.stats.wall_time;
+    steps = r.stats.steps;
+    rhs_evaluations = r.stats.rhs_evaluations;
+  }
+  state.counters["sim_s_per_wall_s"] = p.simulation.t_end * static_cast<double>(state.iterations()) / wall;
+  state.counters["steps"] = static_cast<double>(steps);
+  state.counters["rhs_evaluations"] = static_cast<double>(rhs_evaluations);
+}
+
+void BM_SpinUpRhs_AssumedModes(benchmark::State& s) { rhs(s, true); }
+void BM_SpinUpRhs_FiniteElements(benchmark::State& s) { rhs(s, false); }
+void BM_SpinUpRun30s_AssumedModes(benchmark::State& s) { run(s, true); }
+void BM_SpinUpRun30s_FiniteElements(benchmark::State& s) { run(s, false); }
+}  // namespace
+
+BENCHMARK(BM_SpinUpRhs_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10);
+BENCHMARK(BM_SpinUpRhs_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40);
+BENCHMARK(BM_SpinUpRun30s_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SpinUpRun30s_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMillisecond)->Iterations(1);

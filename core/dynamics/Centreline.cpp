@@ -1,0 +1,65 @@
+#include "dynamics/Centreline.hpp"
+
+#include "dynamics/ReferenceEquations.hpp"
+
+namespace flexarm {
+
+std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySystem& sys, DynamicsData& data,
+                                                              const Eigen::VectorXd& q, int samples) {
+  samples = std::max(samples, 2);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(sys.nq);
+  compositeEquations(sys, data, q, zero, zero, false);  // body frames of the deformed chain
+  const bool high = sys.coupling == CouplingOrder::High;
+  std::vector<std::vector<Eigen::Vector3d>> lines(sys.bodies.size());
+  ShapeRows rows;
+  std::vector<double> gx, gw;
+  for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+    const Body& b = sys.bodies[i];
+    const Eigen::Isometry3d& X = data.frames[i].X_world_body;
+    for (int k = 0; k < samples; ++k) {
+      const double x = b.length * k / (samples - 1);
+      if (!b.isFlexible()) {
+        lines[i].push_back(X * Eigen::Vector3d(x, 0.0, 0.0));
+        continue;
+      }
+      const FlexibleBody& fb = *b.flexible;
+      const auto e = q.segment(b.e_index, fb.m);
+      double s = 0.0;
+      if (high) {  // s(x) = 1/2 int_0^x (v'^2 + w'^2), Gauss per element (or cell) piece
+        for (const FlexibleBody::Interval& iv : fb.intervals) {
+          if (iv.a >= x) break;
+          gaussLegendre(6, iv.a, std::min(iv.b, x), gx, gw);
+          for (std::size_t g = 0; g < gx.size(); ++g) {
+            fb.evaluate(gx[g], rows);
+            const double v1 = rows.v1.dot(e), w1 = rows.w1.dot(e);
+            s += 0.5 * gw[g] * (v1 * v1 + w1 * w1);
+          }
+        }
+      }
+      fb.evaluate(x, rows);
+      lines[i].push_back(X * Eigen::Vector3d(x + rows.u.dot(e) - s, rows.v.dot(e), rows.w.dot(e)));
+    }
+  }
+  return lines;
+}
+
+bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::size_t row, Eigen::VectorXd& q) {
+  if (row >= results.rows()) return false;
+  Eigen::VectorXd out = Eigen::VectorXd::Zero(sys.nq);
+  auto take = [&](const std::string& channel, int index) {
+    const int c = results.channelIndex(channel);
+    if (c < 0) return false;
+    out(index) = results.value(row, static_cast<std::size_t>(c));
+    return true;
+  };
+  for (const Body& b : sys.bodies) {
+    if (!take("q." + b.joint_name, b.q_index)) return false;
+    if (b.motor_index >= 0 && !take("qm." + b.joint_name, b.motor_index)) return false;
+    for (int k = 0; k < b.e_count; ++k)
+      if (!take("e." + b.name + "." + std::to_string(k + 1), b.e_index + k)) return false;
+  }
+  q = out;
+  return true;
+}
+
+}  // namespace flexarm

@@ -1,0 +1,19 @@
+#pragma once
+// The deformed neutral axis of every link, sampled along the link, for drawing the arm at any
+// output time: r(x) = [x + u(x) - c s(x), v(x), w(x)] in the link body frame, mapped to the world.
+#include <vector>
+
+#include "dynamics/DynamicsData.hpp"
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+// For each link, `samples` >= 2 world points from x = 0 to x = L (straight for rigid links).
+std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySystem& sys, DynamicsData& data,
+                                                              const Eigen::VectorXd& q, int samples);
+
+// The full coordinate vector at a result row, from the q.<joint>, qm.<joint> and e.<link>.<k>
+// channels. Returns false (and leaves q untouched) when a channel is missing.
+bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::size_t row, Eigen::VectorXd& q);
+
+}  // namespace flexarm
