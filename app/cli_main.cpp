@@ -290,9 +290,9 @@ int run(const Args& a) {
     return kExitBadInput;
   }
   const SolverStats& st = results.stats;
-  std::cout << "run " << runStatusName(results.status) << ": t = " << formatNumber(results.end_time) << " s, "
+  std::cout << "run " << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6) << " s, "
             << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
-            << " Jacobian evaluations, " << formatNumber(st.wall_time) << " s wall time\n";
+            << " Jacobian evaluations, " << formatShort(st.wall_time, 3) << " s wall time\n";
   std::cout << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
             << fs::absolute(out).string() << "\n";
   switch (results.status) {

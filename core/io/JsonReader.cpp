@@ -15,6 +15,12 @@ std::string formatNumber(double x) {
   return buf;
 }
 
+std::string formatShort(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return buf;
+}
+
 std::string describeJson(const Json& j) {
   switch (j.type()) {
     case Json::value_t::null: return "null";

@@ -26,7 +26,7 @@ class ForwardDynamicsRhs final : public OdeRhs {
   ForwardDynamics& fd_;
 };
 
-std::string at(double t) { return "t = " + formatNumber(t) + " s"; }
+std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
 
 // Watches the tip deflection of every flexible link, straight from the elastic coordinates:
 // past `ratio` times the link length the small-deformation model has lost its meaning.
@@ -55,8 +55,8 @@ class DivergenceMonitor {
       const double deflection = std::hypot(v, wz);
       if (deflection > ratio_ * fb.length) {
         return "diverged at " + at(t) + ": the tip deflection of link '" + w.body->name + "' reached " +
-               formatNumber(deflection) + " m, more than " + formatNumber(ratio_) + " x its length " +
-               formatNumber(fb.length) + " m (" + couplingName(sys_.coupling) +
+               formatShort(deflection, 4) + " m, more than " + formatShort(ratio_) + " x its length " +
+               formatShort(fb.length) + " m (" + couplingName(sys_.coupling) +
                "-order coupling; the small-deformation model no longer holds)";
       }
     }

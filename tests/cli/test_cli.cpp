@@ -145,3 +145,14 @@ TEST(Cli, SolverFailureExitsWithThreeAndKeepsResults) {
   EXPECT_NE(ss.str().find("\n0,0,0,"), std::string::npos);  // the first rows are there
   fs::remove(out);
 }
+
+TEST(Cli, ModesPrintsTheClampedFreeFrequencyAndStiffening) {
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  CliRun r = runCli("modes " + beam + " --lock-joints --count 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("0.4632"), std::string::npos) << r.output;  // first bending frequency [Hz]
+  r = runCli("modes " + beam + " --spin 3 --count 1 --set coupling=zero");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("UNSTABLE"), std::string::npos) << r.output;  // past omega_1 the zero-order beam buckles
+  EXPECT_EQ(runCli("modes " + beam + " --spin abc").exit_code, 2);
+}

@@ -42,8 +42,8 @@ TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
 }
 
 namespace {
-// A spatial arm with everything: assumed-mode and FEM flexible links, a rigid link, a flexible
-// joint, a prismatic joint, joint mass, an offset tip payload with rotational inertia.
+// A spatial arm with everything: assumed-mode and FEM flexible links, a rigid link, flexible
+// revolute and prismatic joints, joint mass, an offset tip payload with rotational inertia.
 Project mixedArm(const char* coupling) {
   const char* flex = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
                          "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
@@ -55,7 +55,8 @@ Project mixedArm(const char* coupling) {
                 {"name": "r", "length": 0.3, "mass": 1.2, "shape": {"type": "box", "width": 0.1, "height": 0.05}},
                 {"name": "b", "length": 0.6, "flex": )" + fem + R"(}],
       "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1], "flex": {"stiffness": 100, "rotor_inertia": 0.01, "gear_ratio": 4}},
-                 {"name": "j2", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.2, 0.1, 0]}},
+                 {"name": "j2", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.2, 0.1, 0]},
+                  "flex": {"stiffness": 5000, "damping": 3, "rotor_inertia": 0.2, "gear_ratio": 1.5}},
                  {"name": "j3", "type": "revolute", "axis": [0, 1, 0], "mass": 0.3}],
       "payloads": [{"name": "tip", "link": "b", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.5, "inertia": [1e-3, 2e-3, 3e-3]}]})");
 }
