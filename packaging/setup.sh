@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian bookworm machine.
-#   bash packaging/setup.sh run    install, build, run the shipped example
+#   bash packaging/setup.sh run    install, build, start the workbench on the spin-up beam example
 #   bash packaging/setup.sh test   install, build, run the whole test suite (ctest), then again
 #                                  under AddressSanitizer + UndefinedBehaviorSanitizer
 set -euo pipefail
@@ -19,17 +19,20 @@ configure_and_build() {  # build-dir, target (or "all"), extra cmake args...
 
 case "$mode" in
   run)
-    configure_and_build build flexarm-cli -DCMAKE_BUILD_TYPE=Release
-    out="$PWD/spatial-3r-arm.csv"
-    ./build/app/flexarm-cli check projects/spatial-3r-arm.flexarm.json
-    ./build/app/flexarm-cli run projects/spatial-3r-arm.flexarm.json --out "$out"
-    echo "The results of the example are in $out"
+    configure_and_build build flexarm -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_UI=ON
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+      echo "setup: no display; starting the workbench under xvfb-run (it will not be visible)." >&2
+      exec xvfb-run -a -s "-screen 0 1600x1000x24" ./build/app/flexarm projects/spin-up-beam.flexarm.json --run
+    fi
+    exec ./build/app/flexarm projects/spin-up-beam.flexarm.json
     ;;
   test)
-    configure_and_build build all -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=ON
+    configure_and_build build all -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_BUILD_UI=ON
     (cd build && ctest --output-on-failure -j "$jobs")
     # RelWithDebInfo: the sanitizers check the same code at -O2, fast enough for the physics tests.
-    configure_and_build build-sanitize all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON
+    # The workbench is left out here: Qt, Mesa and VTK report leaks inside the system libraries.
+    configure_and_build build-sanitize all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON \
+      -DFLEXARM_BUILD_UI=OFF
     (cd build-sanitize && ctest --output-on-failure -j "$jobs")
     ;;
   *)

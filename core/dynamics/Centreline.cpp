@@ -1,5 +1,7 @@
 #include "dynamics/Centreline.hpp"
 
+#include <cmath>
+
 #include "dynamics/ReferenceEquations.hpp"
 
 namespace flexarm {
@@ -41,6 +43,23 @@ std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySys
     }
   }
   return lines;
+}
+
+std::vector<std::vector<double>> bendingCurvatures(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples) {
+  samples = std::max(samples, 2);
+  std::vector<std::vector<double>> out(sys.bodies.size());
+  ShapeRows rows;
+  for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+    const Body& b = sys.bodies[i];
+    out[i].assign(static_cast<std::size_t>(samples), 0.0);
+    if (!b.isFlexible()) continue;
+    const auto e = q.segment(b.e_index, b.e_count);
+    for (int k = 0; k < samples; ++k) {
+      b.flexible->evaluate(b.length * k / (samples - 1), rows);
+      out[i][static_cast<std::size_t>(k)] = std::hypot(rows.v2.dot(e), rows.w2.dot(e));
+    }
+  }
+  return out;
 }
 
 bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::size_t row, Eigen::VectorXd& q) {

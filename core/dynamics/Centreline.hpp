@@ -12,6 +12,9 @@ namespace flexarm {
 std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySystem& sys, DynamicsData& data,
                                                               const Eigen::VectorXd& q, int samples);
 
+// Bending curvature magnitude sqrt(v''^2 + w''^2) [1/m] at the same samples (zero for rigid links).
+std::vector<std::vector<double>> bendingCurvatures(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples);
+
 // The full coordinate vector at a result row, from the q.<joint>, qm.<joint> and e.<link>.<k>
 // channels. Returns false (and leaves q untouched) when a channel is missing.
 bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::size_t row, Eigen::VectorXd& q);

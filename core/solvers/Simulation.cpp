@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 #include "dynamics/ForwardDynamics.hpp"
 #include "io/JsonReader.hpp"
@@ -122,15 +123,22 @@ Results simulate(const Project& project, const RunControl& control) {
     return results;
   };
 
+  if (control.started) control.started(results.channels());
+  auto announce = [&](std::size_t first_new_row) {
+    if (control.rows_recorded && results.rows() > first_new_row) control.rows_recorded(results, first_new_row);
+  };
   if (!fd.evaluate(t0, y.data(), ydot.data())) return finish(RunStatus::Failed, fd.error(), t0);
   recorder.record(t0, fd, results);
+  announce(0);
 
   if (n == 0) {  // every joint prescribed: nothing to integrate, the motion is known
     for (long k = 1; k <= n_out; ++k) {
       if (control.cancel && control.cancel->load()) return finish(RunStatus::Cancelled, "cancelled by the user", outputTime(k - 1));
       const double t = outputTime(k);
       fd.evaluate(t, y.data(), ydot.data());
+      const std::size_t before = results.rows();
       recorder.record(t, fd, results);
+      announce(before);
       if (control.progress) control.progress(t, t_end);
     }
     return finish(RunStatus::Completed, {}, t_end);
@@ -145,6 +153,8 @@ Results simulate(const Project& project, const RunControl& control) {
   long k = 1;
   long steps_taken = 0;  // CVodeSetMaxNumSteps counts per CVode call; in one-step mode the budget is kept here
   while (k <= n_out) {
+    while (control.pause && control.pause->load() && !(control.cancel && control.cancel->load()))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (control.cancel && control.cancel->load()) {
       results.stats = cvode.stats();
       return finish(RunStatus::Cancelled, "cancelled by the user at " + at(t), t);
@@ -177,6 +187,7 @@ Results simulate(const Project& project, const RunControl& control) {
       results.stats = cvode.stats();
       return finish(RunStatus::Diverged, diverged, t);
     }
+    const std::size_t rows_before = results.rows();
     while (k <= n_out && outputTime(k) <= t * (1.0 + 1e-15) + 1e-15) {
       const double t_out = outputTime(k);
       if (!cvode.interpolate(t_out, yout.data()) || !fd.evaluate(t_out, yout.data(), ydot.data())) {
@@ -186,6 +197,7 @@ Results simulate(const Project& project, const RunControl& control) {
       recorder.record(t_out, fd, results);
       ++k;
     }
+    announce(rows_before);
     if (control.progress) control.progress(t, t_end);
     if (t >= t_end) break;
   }

@@ -11,8 +11,15 @@ namespace flexarm {
 struct RunControl {
   // Checked between solver steps: when it becomes true the run ends with status Cancelled.
   const std::atomic<bool>* cancel = nullptr;
+  // While true the run waits between steps (checking `cancel` every few milliseconds).
+  const std::atomic<bool>* pause = nullptr;
   // Called on the solver's thread after every step with the simulated time reached.
   std::function<void(double t, double t_end)> progress;
+  // Called on the solver's thread whenever rows were appended, with the results so far and the
+  // index of the first new row: copy what is needed there (the results keep growing).
+  std::function<void(const Results& results, std::size_t first_new_row)> rows_recorded;
+  // Called once, before the first row, with the channels the run will record.
+  std::function<void(const std::vector<Channel>& channels)> started;
 };
 
 // The project must have been validated (loaded without errors). Never throws for solver
