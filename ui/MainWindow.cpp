@@ -25,6 +25,7 @@
 
 #include "dynamics/Centreline.hpp"
 #include "io/ProjectFile.hpp"
+#include "results/ChannelRecorder.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/ArmView.hpp"
@@ -136,6 +137,7 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&New", QKeySequence::New, this, [this] { newProject(); });
   file->addAction("&Open...", QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
     if (!path.isEmpty()) openProject(path);
@@ -146,6 +148,12 @@ void MainWindow::buildActions() {
     examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
   }
   recent_menu_ = file->addMenu("Open &Recent");
+  file->addAction("&Save", QKeySequence::Save, this, [this] {
+    if (project_path_.isEmpty()) return saveAs();
+    const std::string why = saveProjectFile(*project_, project_path_.toStdString());
+    if (!why.empty()) return showBanner(QString::fromStdString(why), true);
+    log("saved " + project_path_);
+  });
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
   file->addAction("Export results &CSV...", this, [this] {
     if (!results_) return showBanner("Nothing to export yet: run the project first.", true);
@@ -188,6 +196,21 @@ void MainWindow::buildActions() {
   tb->addAction("Fit", this, [this] { view_->fitArm(); });
 }
 
+bool MainWindow::newProject() {
+  if (isRunning()) {
+    showBanner("Stop the running simulation before starting a new project.", true);
+    return false;
+  }
+  // A single rigid rod on a free revolute joint, hanging in gravity: a valid start for editing.
+  LoadedProject fresh = parseProjectText(R"({"format": "flexarm-project", "schema_version": 1, "name": "Untitled",
+    "links": [{"name": "link1", "length": 1.0, "mass": 1.0, "shape": {"type": "rod"}}],
+    "joints": [{"name": "joint1", "type": "revolute", "axis": [0, 1, 0]}]})", ".");
+  if (!fresh.project) return false;
+  setProject(std::move(*fresh.project), QString());
+  log("new project");
+  return true;
+}
+
 bool MainWindow::openProject(const QString& path) {
   if (isRunning()) {
     showBanner("Stop the running simulation before opening another project.", true);
@@ -202,7 +225,14 @@ bool MainWindow::openProject(const QString& path) {
     showBanner(text, true);
     return false;
   }
-  project_ = std::move(*loaded.project);
+  setProject(std::move(*loaded.project), path);
+  addRecent(path);
+  log("opened " + path);
+  return true;
+}
+
+void MainWindow::setProject(Project project, const QString& path) {
+  project_ = std::move(project);
   project_path_ = path;
   system_ = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(project_->model, project_->coupling));
   results_.reset();
@@ -214,10 +244,7 @@ bool MainWindow::openProject(const QString& path) {
   timeline_->setTimes({});
   plots_->setChannels({}, {});
   fillModelTree();
-  addRecent(path);
-  log("opened " + path);
   stats_->setText(QString("%1 coordinates, %2 s to simulate").arg(system_->nq).arg(num(project_->simulation.t_end)));
-  return true;
 }
 
 void MainWindow::fillModelTree() {
@@ -270,12 +297,16 @@ void MainWindow::fillModelTree() {
 void MainWindow::runSimulation() {
   if (!project_ || isRunning()) return;
   banner_->setVisible(false);
-  live_ = Results{};
   results_.reset();
   plot_backlog_.clear();
   shown_row_ = static_cast<std::size_t>(-1);
   timeline_->setPlaying(false);
   timeline_->setTimes({});
+  // The channels follow from the system: set the plots up now, not while rows stream in.
+  const std::vector<Channel> channels = ChannelRecorder(*system_).channels();
+  live_ = Results{};
+  live_.setChannels(channels);
+  plots_->setChannels(channels, defaultPlotChannels(channels));
   if (!controller_->start(*project_)) return;
   run_action_->setEnabled(false);
   pause_action_->setEnabled(true);
@@ -289,12 +320,6 @@ void MainWindow::stopSimulation() { controller_->stop(); }
 bool MainWindow::isRunning() const { return controller_->isRunning() || poll_timer_->isActive(); }
 
 void MainWindow::poll() {
-  if (live_.channels().empty()) {
-    const std::vector<Channel> channels = controller_->channels();
-    if (channels.empty()) return;
-    live_.setChannels(channels);
-    plots_->setChannels(channels, defaultPlotChannels(channels));
-  }
   std::vector<double> rows;
   const std::size_t count = controller_->takeNewRows(rows);
   const std::size_t n = live_.channels().size();

@@ -36,6 +36,7 @@ class MainWindow : public QMainWindow {
   // Opens a project file. On failure the loader's messages are shown (banner and log) and the
   // current project stays open.
   bool openProject(const QString& path);
+  bool newProject();  // a minimal valid arm (one rigid rod), not yet saved
   void runSimulation();
   void stopSimulation();
   bool isRunning() const;
@@ -57,6 +58,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
+  void setProject(Project project, const QString& path);
   void buildDocks();
   void fillModelTree();
   void showBanner(const QString& text, bool error);
