@@ -3,13 +3,11 @@
 // --run starts the simulation at once; --screenshot saves the window when the run has finished
 // (or after the first frame without --run); --quit closes the program after the screenshot.
 #include <QApplication>
-#include <QScreen>
 #include <QTimer>
 #include <cstdio>
 
 #include "ui/ArmView.hpp"
 #include "ui/MainWindow.hpp"
-#include "ui/Timeline.hpp"
 
 int main(int argc, char** argv) {
   flexarm::ArmView::setDefaultSurfaceFormat();
@@ -43,7 +41,6 @@ int main(int argc, char** argv) {
     if (quit) app.quit();
   };
   if (run) {
-    QObject::connect(window.timeline(), &flexarm::Timeline::rowChanged, &window, [] {});
     QTimer::singleShot(200, &window, [&] { window.runSimulation(); });
     auto* waiter = new QTimer(&window);
     QObject::connect(waiter, &QTimer::timeout, &window, [&, waiter] {

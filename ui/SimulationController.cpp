@@ -72,11 +72,6 @@ double SimulationController::secondsLeft() const {
   return wall * (t_end_ - t) / t;
 }
 
-std::vector<Channel> SimulationController::channels() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return channels_;
-}
-
 std::size_t SimulationController::takeNewRows(std::vector<double>& rows) {
   std::lock_guard<std::mutex> lock(mutex_);
   rows.swap(pending_);

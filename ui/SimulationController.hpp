@@ -32,8 +32,7 @@ class SimulationController : public QObject {
   double endTime() const { return t_end_; }
   double secondsLeft() const;
 
-  // Channels of the current run and the rows recorded since the last call (row-major).
-  std::vector<Channel> channels() const;
+  // The rows recorded since the last call (row-major, all channels of the run) and their count.
   std::size_t takeNewRows(std::vector<double>& rows);
 
  signals:

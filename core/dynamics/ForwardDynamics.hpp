@@ -21,7 +21,6 @@ class ForwardDynamics {
   int stateSize() const { return 2 * static_cast<int>(free_.size()); }
   const std::vector<int>& freeCoordinates() const { return free_; }
   const std::vector<int>& prescribedCoordinates() const { return prescribed_; }
-  bool usesRigidAlgorithms() const { return rigid_; }
 
   // Initial ODE state from full initial coordinates and rates (free coordinates only).
   void initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const;

@@ -24,10 +24,9 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
   const int n = static_cast<int>(model.links.size());
   sys.bodies.resize(n);
   int next = 0;
-  auto addCoordinate = [&](const std::string& name, CoordinateKind kind, int body) {
+  auto addCoordinate = [&](const std::string& name, CoordinateKind kind) {
     sys.coordinate_names.push_back(name);
     sys.coordinate_kinds.push_back(kind);
-    sys.coordinate_body.push_back(body);
     return next++;
   };
   for (int i = 0; i < n; ++i) {
@@ -55,16 +54,16 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     b.joint_damping = joint.damping;
 
     // Coordinates: joint, motor, elastic.
-    b.q_index = addCoordinate(joint.name, CoordinateKind::Joint, i);
+    b.q_index = addCoordinate(joint.name, CoordinateKind::Joint);
     if (joint.flex) {
       b.joint_flex = *joint.flex;
-      b.motor_index = addCoordinate("motor." + joint.name, CoordinateKind::Motor, i);
+      b.motor_index = addCoordinate("motor." + joint.name, CoordinateKind::Motor);
     }
     if (link.flex) {
       b.flexible = FlexibleBody::build(*link.flex, link.length);
       b.e_index = next;
       b.e_count = b.flexible->m;
-      for (int k = 0; k < b.e_count; ++k) addCoordinate(link.name + ".e" + std::to_string(k + 1), CoordinateKind::Elastic, i);
+      for (int k = 0; k < b.e_count; ++k) addCoordinate(link.name + ".e" + std::to_string(k + 1), CoordinateKind::Elastic);
     } else {
       b.e_index = next;
     }

@@ -60,7 +60,6 @@ struct MultibodySystem {
   CouplingOrder coupling = CouplingOrder::High;
   std::vector<std::string> coordinate_names;  // "shoulder", "motor.shoulder", "beam.e3"
   std::vector<CoordinateKind> coordinate_kinds;
-  std::vector<int> coordinate_body;           // which body each coordinate belongs to
 
   // True when no link or joint is flexible: the recursive rigid algorithms (RNEA, CRBA) apply.
   bool isRigid() const;
