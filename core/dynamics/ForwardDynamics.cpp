@@ -18,8 +18,10 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys) : sys_(sys), rigid_
   effort_ = Eigen::VectorXd::Zero(static_cast<int>(sys.bodies.size()));
   const int nf = static_cast<int>(free_.size());
   rhs_f_ = force_f_ = Eigen::VectorXd::Zero(nf);
-  M_ff_ = Eigen::MatrixXd::Zero(nf, nf);
-  llt_ = Eigen::LLT<Eigen::MatrixXd>(nf);
+  // Preallocate the factorization by factorizing once (Eigen's sized constructor leaves its status
+  // uninitialized, so it must not be copied); evaluate() then never allocates.
+  M_ff_ = Eigen::MatrixXd::Identity(nf, nf);
+  llt_.compute(M_ff_);
 }
 
 void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const {
