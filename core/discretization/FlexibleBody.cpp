@@ -72,6 +72,15 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
   b.EIy = link.material.E * link.section.Iy;
   b.EIz = link.material.E * link.section.Iz;
   b.GJ = link.material.G * link.section.J;
+  if (link.section_preset) {
+    const SectionPreset& sp = *link.section_preset;
+    b.round_section = sp.kind == SectionPreset::Kind::Tube;
+    b.fibre_y = b.round_section ? 0.5 * sp.outer_diameter : 0.5 * sp.width;
+    b.fibre_z = b.round_section ? 0.5 * sp.outer_diameter : 0.5 * sp.height;
+  } else if (link.section.A > 0.0) {
+    b.fibre_y = std::sqrt(3.0 * link.section.Iz / link.section.A);
+    b.fibre_z = std::sqrt(3.0 * link.section.Iy / link.section.A);
+  }
   b.basis = makeLinkBasis(link, length);
   const std::vector<double> breaks = b.basis->breakpoints();
 

@@ -31,6 +31,11 @@ struct FlexibleBody {
   BeamSection section;
   Material material;
   double rhoA = 0.0, rhoIp = 0.0, EA = 0.0, EIy = 0.0, EIz = 0.0, GJ = 0.0;
+  // Outer-fibre distances from the neutral axis along y and z [m], for surface strains: from the
+  // section's dimensions, or for a raw section those of the solid rectangle with the same A and I
+  // (sqrt(3 I / A)). A round section (tube) has one radius: fibre_y = fibre_z.
+  double fibre_y = 0.0, fibre_z = 0.0;
+  bool round_section = false;
   std::unique_ptr<LinkBasis> basis;
   int m = 0;  // elastic coordinates
 

@@ -45,7 +45,7 @@ std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySys
   return lines;
 }
 
-std::vector<std::vector<double>> bendingCurvatures(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples) {
+std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples, LinkField field) {
   samples = std::max(samples, 2);
   std::vector<std::vector<double>> out(sys.bodies.size());
   ShapeRows rows;
@@ -55,8 +55,13 @@ std::vector<std::vector<double>> bendingCurvatures(const MultibodySystem& sys, c
     if (!b.isFlexible()) continue;
     const auto e = q.segment(b.e_index, b.e_count);
     for (int k = 0; k < samples; ++k) {
-      b.flexible->evaluate(b.length * k / (samples - 1), rows);
-      out[i][static_cast<std::size_t>(k)] = std::hypot(rows.v2.dot(e), rows.w2.dot(e));
+      const FlexibleBody& fb = *b.flexible;
+      fb.evaluate(b.length * k / (samples - 1), rows);
+      const double kv = rows.v2.dot(e), kw = rows.w2.dot(e);
+      double value = std::hypot(kv, kw);
+      if (field == LinkField::Strain)
+        value = std::abs(rows.u1.dot(e)) + (fb.round_section ? fb.fibre_y * value : std::abs(kv) * fb.fibre_y + std::abs(kw) * fb.fibre_z);
+      out[i][static_cast<std::size_t>(k)] = value;
     }
   }
   return out;

@@ -12,8 +12,12 @@ namespace flexarm {
 std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySystem& sys, DynamicsData& data,
                                                               const Eigen::VectorXd& q, int samples);
 
-// Bending curvature magnitude sqrt(v''^2 + w''^2) [1/m] at the same samples (zero for rigid links).
-std::vector<std::vector<double>> bendingCurvatures(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples);
+// A scalar field along every link, at the same samples (zero for rigid links):
+//  - Curvature: bending curvature magnitude sqrt(v''^2 + w''^2) [1/m];
+//  - Strain: largest surface strain magnitude [-], |u'| plus the outer-fibre bending strain
+//    (R |kappa| for a tube, |v''| c_y + |w''| c_z otherwise: exact at the corner of a rectangle).
+enum class LinkField { Curvature, Strain };
+std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples, LinkField field);
 
 // The full coordinate vector at a result row, from the q.<joint>, qm.<joint> and e.<link>.<k>
 // channels. Returns false (and leaves q untouched) when a channel is missing.

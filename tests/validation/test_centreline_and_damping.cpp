@@ -44,6 +44,63 @@ TEST(Centreline, RebuiltFromResultsMatchesTheStaticDeflectionCurve) {
     EXPECT_NEAR(pt.y(), expected, 1e-3 * std::abs(w * std::pow(L, 4) / (8 * EI))) << "x = " << x;
   }
   EXPECT_FALSE(coordinatesAtRow(sys, Results{}, 0, q));
+
+  // Curvature |v''| = w (L - x)^2 / (2 E I) and outer-fibre strain (b/2) |v''| (plus the axial
+  // strain, which is zero here: the beam is loaded transversely). Hermite cubics give a piecewise
+  // linear curvature: 2 % of the root value.
+  const auto kappa = sampleLinkField(sys, q, 21, LinkField::Curvature);
+  const auto strain = sampleLinkField(sys, q, 21, LinkField::Strain);
+  const double kappa_root = w * L * L / (2 * EI);
+  for (int k = 0; k <= 20; ++k) {
+    const double x = L * k / 20.0;
+    const double expected = w * (L - x) * (L - x) / (2 * EI);
+    EXPECT_NEAR(kappa[0][k], expected, 0.02 * kappa_root) << "x = " << x;
+    EXPECT_NEAR(strain[0][k], 0.5 * b * kappa[0][k], 1e-9 * kappa_root * b) << "x = " << x;
+  }
+}
+
+TEST(Centreline, SurfaceStrainUsesTheSectionsOuterFibre) {
+  // A spatial tube under a tip load along y and z: curvature |kappa| = F (L - x) sqrt(2) / (E I) at
+  // rest, strain R |kappa|; a raw section uses the outer fibre of the equal rectangle sqrt(3 I / A).
+  constexpr double L = 1.0, D = 0.05;
+  const char* tube = R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.04}, "material": {"preset": "steel"},
+                         "basis": "fem", "elements": 4, "layout": "spatial"})";
+  const MultibodySystem sys = MultibodySystem::fromModel(cantilever(tube, L).model, CouplingOrder::High);
+  const FlexibleBody& fb = *sys.bodies[0].flexible;
+  EXPECT_TRUE(fb.round_section);
+  EXPECT_DOUBLE_EQ(fb.fibre_y, 0.5 * D);
+  EXPECT_DOUBLE_EQ(fb.fibre_z, 0.5 * D);
+  // A linear deflection field v = w = c x^2 / 2 has constant curvature c sqrt(2) in each FEM
+  // element: set the elastic coordinates to it (Hermite nodes: v = c x^2/2, slope c x).
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(sys.nq);
+  const double c = 1e-3;
+  ShapeRows rows;
+  // Fit the coordinates by interpolation at nodes through the basis: least squares on many samples.
+  Eigen::MatrixXd A(0, fb.m);
+  Eigen::VectorXd rhs(0);
+  for (int k = 0; k <= 40; ++k) {
+    const double x = L * k / 40.0;
+    fb.evaluate(x, rows);
+    A.conservativeResize(A.rows() + 2, Eigen::NoChange);
+    rhs.conservativeResize(rhs.size() + 2);
+    A.row(A.rows() - 2) = rows.v;
+    A.row(A.rows() - 1) = rows.w;
+    rhs(rhs.size() - 2) = 0.5 * c * x * x;
+    rhs(rhs.size() - 1) = 0.5 * c * x * x;
+  }
+  q.segment(sys.bodies[0].e_index, fb.m) = A.colPivHouseholderQr().solve(rhs);
+  const auto kappa = sampleLinkField(sys, q, 11, LinkField::Curvature);
+  const auto strain = sampleLinkField(sys, q, 11, LinkField::Strain);
+  for (int k = 0; k <= 10; ++k) {
+    EXPECT_NEAR(kappa[0][k], c * std::sqrt(2.0), 1e-9) << k;
+    EXPECT_NEAR(strain[0][k], 0.5 * D * c * std::sqrt(2.0), 1e-10) << k;
+  }
+  const char* raw = R"({"section": {"A": 2e-4, "Iy": 3e-9, "Iz": 6e-9, "J": 1e-9}, "material": {"preset": "steel"},
+                        "basis": "fem", "elements": 2, "layout": "spatial"})";
+  const MultibodySystem raw_sys = MultibodySystem::fromModel(cantilever(raw, L).model, CouplingOrder::High);
+  EXPECT_FALSE(raw_sys.bodies[0].flexible->round_section);
+  EXPECT_NEAR(raw_sys.bodies[0].flexible->fibre_y, std::sqrt(3 * 6e-9 / 2e-4), 1e-15);
+  EXPECT_NEAR(raw_sys.bodies[0].flexible->fibre_z, std::sqrt(3 * 3e-9 / 2e-4), 1e-15);
 }
 
 TEST(StructuralDamping, ModalAndRayleighRatiosAreWhatWasAskedFor) {
