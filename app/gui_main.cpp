@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   if (!project.isEmpty() && !window.openProject(project) && quit) return 2;
   auto snap = [&] {
     if (!screenshot.isEmpty()) {
-      window.grab().save(screenshot);
+      window.screenshot().save(screenshot);
       std::printf("screenshot saved to %s\n", qPrintable(screenshot));
     }
     if (quit) app.quit();

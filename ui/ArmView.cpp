@@ -25,6 +25,8 @@
 #include <vtkTubeFilter.h>
 
 #include <QMouseEvent>
+#include <QOpenGLWindow>
+#include <QVBoxLayout>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <vector>
@@ -49,7 +51,7 @@ Eigen::Matrix3d alignY(const Eigen::Vector3d& axis) {
 
 struct LinkTube {
   vtkSmartPointer<vtkPoints> points;
-  vtkSmartPointer<vtkDoubleArray> curvature;
+  vtkSmartPointer<vtkDoubleArray> field;  // curvature or strain at the samples
   vtkSmartPointer<vtkPolyData> line;
   vtkSmartPointer<vtkTubeFilter> tube;
   vtkSmartPointer<vtkPolyDataMapper> mapper;
@@ -60,16 +62,16 @@ LinkTube makeTube(double radius) {
   LinkTube t;
   t.points = vtkSmartPointer<vtkPoints>::New();
   t.points->SetNumberOfPoints(kSamples);
-  t.curvature = vtkSmartPointer<vtkDoubleArray>::New();
-  t.curvature->SetName("curvature");
-  t.curvature->SetNumberOfValues(kSamples);
+  t.field = vtkSmartPointer<vtkDoubleArray>::New();
+  t.field->SetName("field");
+  t.field->SetNumberOfValues(kSamples);
   vtkNew<vtkCellArray> cells;
   cells->InsertNextCell(kSamples);
   for (int k = 0; k < kSamples; ++k) cells->InsertCellPoint(k);
   t.line = vtkSmartPointer<vtkPolyData>::New();
   t.line->SetPoints(t.points);
   t.line->SetLines(cells);
-  t.line->GetPointData()->SetScalars(t.curvature);
+  t.line->GetPointData()->SetScalars(t.field);
   t.tube = vtkSmartPointer<vtkTubeFilter>::New();
   t.tube->SetInputData(t.line);
   t.tube->SetRadius(radius);
@@ -92,6 +94,22 @@ vtkSmartPointer<vtkActor> sourceActor(vtkPolyDataAlgorithm* source, double r, do
 }
 }  // namespace
 
+class ArmView::Window : public QOpenGLWindow {
+ public:
+  explicit Window(ArmView* view) : view_(view) {}
+
+ protected:
+  void initializeGL() override { view_->initializeGL(); }
+  void resizeGL(int w, int h) override { view_->resizeGL(w, h); }
+  void paintGL() override { view_->paintGL(); }
+  void mousePressEvent(QMouseEvent* e) override { view_->mousePress(e); }
+  void mouseMoveEvent(QMouseEvent* e) override { view_->mouseMove(e); }
+  void wheelEvent(QWheelEvent* e) override { view_->wheel(e); }
+
+ private:
+  ArmView* view_;
+};
+
 struct ArmView::Scene {
   vtkNew<vtkGenericOpenGLRenderWindow> window;
   vtkNew<vtkRenderer> renderer;
@@ -113,10 +131,11 @@ void ArmView::setDefaultSurfaceFormat() {
   f.setStencilBufferSize(8);
   f.setAlphaBufferSize(8);
   f.setSamples(0);
+  f.setSwapInterval(0);  // never wait for a vertical retrace: the timeline paces the frames
   QSurfaceFormat::setDefaultFormat(f);
 }
 
-ArmView::ArmView(QWidget* parent) : QOpenGLWidget(parent), scene_(std::make_unique<Scene>()) {
+ArmView::ArmView(QWidget* parent) : QWidget(parent), scene_(std::make_unique<Scene>()) {
   Scene& s = *scene_;
   s.window->AddRenderer(s.renderer);
   s.renderer->SetBackground(0.97, 0.97, 0.98);
@@ -134,16 +153,26 @@ ArmView::ArmView(QWidget* parent) : QOpenGLWidget(parent), scene_(std::make_uniq
   s.bar->GetTitleTextProperty()->SetColor(0.1, 0.1, 0.1);
   s.bar->GetLabelTextProperty()->SetColor(0.1, 0.1, 0.1);
   s.renderer->AddActor2D(s.bar);
-  setMinimumSize(320, 240);
-  setFocusPolicy(Qt::StrongFocus);
+  window_ = new Window(this);
+  QWidget* container = QWidget::createWindowContainer(window_, this);
+  container->setMinimumSize(320, 240);
+  container->setFocusPolicy(Qt::StrongFocus);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(container);
 }
 
 ArmView::~ArmView() {
-  makeCurrent();
+  if (!scene_->gl_ready) return;
+  window_->makeCurrent();
   scene_->renderer->RemoveAllViewProps();
   scene_->window->Finalize();
-  doneCurrent();
+  window_->doneCurrent();
 }
+
+QImage ArmView::grabFramebuffer() { return window_->grabFramebuffer(); }
+
+void ArmView::requestRender() { window_->update(); }
 
 void ArmView::initializeGL() {
   Scene& s = *scene_;
@@ -156,7 +185,7 @@ void ArmView::initializeGL() {
 }
 
 void ArmView::resizeGL(int w, int h) {
-  const double dpr = devicePixelRatioF();
+  const double dpr = window_->devicePixelRatio();
   scene_->window->SetSize(static_cast<int>(w * dpr), static_cast<int>(h * dpr));
 }
 
@@ -167,6 +196,7 @@ void ArmView::paintGL() {
   s.window->SetReadyForRendering(true);
   s.window->Render();
   s.window->SetReadyForRendering(false);
+  ++frames_rendered_;
 }
 
 void ArmView::setProject(const Project& project) {
@@ -178,6 +208,7 @@ void ArmView::setProject(const Project& project) {
   for (const Body& b : system_->bodies) reach_ += std::max(b.length, 0.05);
   reach_ = std::max(reach_, 0.2);
   rebuildScene();
+  resetColourRange();
   updateGeometry();
   fitArm();
 }
@@ -200,7 +231,7 @@ void ArmView::rebuildScene() {
   for (const Body& b : system_->bodies) {
     LinkTube t = makeTube(radius);
     t.mapper->SetLookupTable(s.lut);
-    t.mapper->SetScalarVisibility(b.isFlexible() && curvature_);
+    t.mapper->SetScalarVisibility(b.isFlexible() && colouring_ != Colouring::None);
     t.actor->GetProperty()->SetColor(0.55, 0.58, 0.62);
     t.actor->GetProperty()->SetSpecular(0.3);
     s.renderer->AddActor(t.actor);
@@ -282,23 +313,33 @@ void ArmView::updateGeometry() {
 
   const auto ghost_lines = deformedCentrelines(sys, *data_, rigid, kSamples);
   const auto lines = deformedCentrelines(sys, *data_, shown, kSamples);  // leaves the frames of `shown` in data_
-  const auto curvature = bendingCurvatures(sys, q_, kSamples);
-  double kmax = 1e-9;
-  for (const auto& c : curvature)
-    for (double k : c) kmax = std::max(kmax, k);
-  s.lut->SetTableRange(0.0, kmax);
-  s.bar->SetVisibility(curvature_ && !sys.isRigid());
+  const bool strain = colouring_ == Colouring::Strain;
+  const auto field = sampleLinkField(sys, q_, kSamples, strain ? LinkField::Strain : LinkField::Curvature);
+  // The colour range only grows (to a 1-2-5 step above the largest value shown since the project or
+  // the colouring changed): colours stay comparable between frames, and the bar's labels are not
+  // re-rendered on every frame.
+  double fmax = 0.0;
+  for (const auto& c : field)
+    for (double k : c) fmax = std::max(fmax, k);
+  if (fmax > colour_range_) {
+    const double decade = std::pow(10.0, std::floor(std::log10(fmax)));
+    colour_range_ = fmax <= decade ? decade : fmax <= 2 * decade ? 2 * decade : fmax <= 5 * decade ? 5 * decade : 10 * decade;
+    s.lut->SetTableRange(0.0, colour_range_);
+    for (auto& t : s.links) t.mapper->SetScalarRange(0.0, colour_range_);
+  }
+  s.bar->SetTitle(strain ? "strain [-]" : "curvature [1/m]");
+  s.bar->SetLabelFormat(strain ? "%-#6.2e" : "%-#6.3g");
+  s.bar->SetVisibility(colouring_ != Colouring::None && !sys.isRigid());
   for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
     for (int k = 0; k < kSamples; ++k) {
       const Eigen::Vector3d& p = lines[i][k];
       s.links[i].points->SetPoint(k, p.x(), p.y(), p.z());
-      s.links[i].curvature->SetValue(k, curvature[i][k]);
+      s.links[i].field->SetValue(k, field[i][k]);
       const Eigen::Vector3d& g = ghost_lines[i][k];
       s.ghosts[i].points->SetPoint(k, g.x(), g.y(), g.z());
     }
     s.links[i].points->Modified();
-    s.links[i].curvature->Modified();
-    s.links[i].mapper->SetScalarRange(0.0, kmax);
+    s.links[i].field->Modified();
     s.ghosts[i].points->Modified();
     const Body& b = sys.bodies[i];
     const Eigen::Isometry3d X_parent = i == 0 ? Eigen::Isometry3d::Identity() : data_->frames[i - 1].X_world_distal;
@@ -309,7 +350,7 @@ void ArmView::updateGeometry() {
     if (s.payloads[i]) s.payloads[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_distal * Eigen::Translation3d(b.distal_com)));
     s.frames[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_body));
   }
-  update();
+  requestRender();
 }
 
 void ArmView::showState(const Eigen::VectorXd& q) {
@@ -332,20 +373,27 @@ void ArmView::setDeformationScale(double scale) {
 void ArmView::setGhostVisible(bool visible) {
   ghost_ = visible;
   for (auto& g : scene_->ghosts) g.actor->SetVisibility(visible);
-  update();
+  requestRender();
 }
 
 void ArmView::setFramesVisible(bool visible) {
   frames_ = visible;
   for (auto& a : scene_->frames) a->SetVisibility(visible);
-  update();
+  requestRender();
 }
 
-void ArmView::setCurvatureColouring(bool on) {
-  curvature_ = on;
+void ArmView::resetColourRange() {
+  colour_range_ = colouring_ == Colouring::Strain ? 1e-9 : 1e-6;  // the smallest range shown
+  scene_->lut->SetTableRange(0.0, colour_range_);
+  for (auto& t : scene_->links) t.mapper->SetScalarRange(0.0, colour_range_);
+}
+
+void ArmView::setColouring(Colouring colouring) {
+  colouring_ = colouring;
+  resetColourRange();
   if (system_)
     for (std::size_t i = 0; i < scene_->links.size(); ++i)
-      scene_->links[i].mapper->SetScalarVisibility(on && system_->bodies[i].isFlexible());
+      scene_->links[i].mapper->SetScalarVisibility(colouring != Colouring::None && system_->bodies[i].isFlexible());
   updateGeometry();
 }
 
@@ -374,12 +422,12 @@ void ArmView::fitArm() {
   scene_->renderer->ResetCamera();
   scene_->grid->SetVisibility(true);
   scene_->renderer->ResetCameraClippingRange();
-  update();
+  requestRender();
 }
 
-void ArmView::mousePressEvent(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }
+void ArmView::mousePress(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }
 
-void ArmView::mouseMoveEvent(QMouseEvent* e) {
+void ArmView::mouseMove(QMouseEvent* e) {
   const QPoint p = e->position().toPoint();
   const QPoint d = p - last_mouse_;
   last_mouse_ = p;
@@ -392,7 +440,7 @@ void ArmView::mouseMoveEvent(QMouseEvent* e) {
     cam->GetViewUp(up);
     const Eigen::Vector3d f(fp[0], fp[1], fp[2]), c(pos[0], pos[1], pos[2]), u(up[0], up[1], up[2]);
     const Eigen::Vector3d view = (f - c).normalized(), right = view.cross(u).normalized(), upv = right.cross(view);
-    const double scale = (f - c).norm() * 2.0 * std::tan(cam->GetViewAngle() * 3.14159265358979 / 360.0) / std::max(height(), 1);
+    const double scale = (f - c).norm() * 2.0 * std::tan(cam->GetViewAngle() * 3.14159265358979 / 360.0) / std::max(window_->height(), 1);
     const Eigen::Vector3d shift = (-d.x() * right + d.y() * upv) * scale;
     const Eigen::Vector3d nf = f + shift, nc = c + shift;
     cam->SetFocalPoint(nf.x(), nf.y(), nf.z());
@@ -405,13 +453,13 @@ void ArmView::mouseMoveEvent(QMouseEvent* e) {
     cam->Dolly(std::pow(1.01, -d.y()));
   }
   scene_->renderer->ResetCameraClippingRange();
-  update();
+  requestRender();
 }
 
-void ArmView::wheelEvent(QWheelEvent* e) {
+void ArmView::wheel(QWheelEvent* e) {
   scene_->renderer->GetActiveCamera()->Dolly(std::pow(1.0015, e->angleDelta().y()));
   scene_->renderer->ResetCameraClippingRange();
-  update();
+  requestRender();
 }
 
 }  // namespace flexarm

@@ -1,10 +1,14 @@
 #pragma once
-// The 3D view of the arm: VTK rendered inside a Qt6 QOpenGLWidget through a
-// vtkGenericOpenGLRenderWindow (Debian's VTK Qt module is built for Qt5, so the bridge is here).
-// Links are tubes along their deformed centrelines, coloured by bending curvature; joints are
+// The 3D view of the arm: VTK rendered through a vtkGenericOpenGLRenderWindow into a Qt6
+// QOpenGLWindow embedded with QWidget::createWindowContainer (Debian's VTK Qt module is built for
+// Qt5, so the bridge is here). A native GL child window, rather than a QOpenGLWidget, spares the
+// software renderer the composition of the whole main window on every frame.
+// Links are tubes along their deformed centrelines, coloured by bending curvature or by surface
+// strain magnitude (with a colour bar); joints are
 // cylinders (revolute) or boxes (prismatic) on their axes; payloads are spheres; the undeformed arm
 // can be shown as a translucent ghost. The view observes states; it never owns or computes results.
-#include <QOpenGLWidget>
+#include <QImage>
+#include <QWidget>
 #include <QPoint>
 #include <memory>
 
@@ -13,7 +17,7 @@
 
 namespace flexarm {
 
-class ArmView : public QOpenGLWidget {
+class ArmView : public QWidget {
   Q_OBJECT
  public:
   enum class Preset { Front, Top, Iso };
@@ -31,35 +35,48 @@ class ArmView : public QOpenGLWidget {
   double deformationScale() const { return scale_; }
   void setGhostVisible(bool visible);
   void setFramesVisible(bool visible);
-  void setCurvatureColouring(bool on);
+  enum class Colouring { None, Curvature, Strain };
+  void setColouring(Colouring colouring);
+  Colouring colouring() const { return colouring_; }
   void viewPreset(Preset preset);
   void fitArm();
 
+  // The view's current image (renders a frame); for tests and screenshots.
+  QImage grabFramebuffer();
+  // Frames rendered so far (paintGL calls that drew the scene).
+  long long framesRendered() const { return frames_rendered_; }
   // World position of a link's drawn tip (deformation scaled), for tests and read-outs.
   Eigen::Vector3d drawnTip(int link) const;
   // The OpenGL format VTK needs (3.2 core); set as the default before QApplication exists.
   static void setDefaultSurfaceFormat();
 
- protected:
-  void initializeGL() override;
-  void resizeGL(int w, int h) override;
-  void paintGL() override;
-  void mousePressEvent(QMouseEvent* e) override;
-  void mouseMoveEvent(QMouseEvent* e) override;
-  void wheelEvent(QWheelEvent* e) override;
-
  private:
+  class Window;  // the QOpenGLWindow; forwards its GL callbacks and mouse events here
+  friend class Window;
+  void initializeGL();
+  void resizeGL(int w, int h);
+  void paintGL();
+  void mousePress(QMouseEvent* e);
+  void mouseMove(QMouseEvent* e);
+  void wheel(QWheelEvent* e);
+  void requestRender();
+  void resetColourRange();
+
   void rebuildScene();
   void updateGeometry();
   struct Scene;
   std::unique_ptr<Scene> scene_;
+  Window* window_ = nullptr;  // owned by its container widget
   std::unique_ptr<MultibodySystem> system_;
   std::unique_ptr<DynamicsData> data_;
   Eigen::VectorXd q_;
   double scale_ = 1.0;
   double reach_ = 1.0;
-  bool ghost_ = true, frames_ = false, curvature_ = true;
+  bool ghost_ = true, frames_ = false;
+  Colouring colouring_ = Colouring::Curvature;
+  double colour_range_ = 1e-6;  // upper end of the colour bar
   QPoint last_mouse_;
+  long long frames_rendered_ = 0;
 };
 
 }  // namespace flexarm

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
@@ -85,7 +87,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildActions();
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1000);
-  progress_->setMaximumWidth(220);
+  progress_->setMinimumWidth(200);
+  progress_->setMaximumWidth(260);
   progress_->setFormat("t = %v");
   stats_ = new QLabel(this);
   statusBar()->addWidget(stats_, 1);
@@ -189,6 +192,13 @@ void MainWindow::buildActions() {
   ghost->setToolTip("Show the undeformed (rigid) arm");
   QAction* frames = tb->addAction("Frames", this, [this](bool on) { view_->setFramesVisible(on); });
   frames->setCheckable(true);
+  colouring_ = new QComboBox(this);
+  colouring_->addItems({"Plain", "Curvature", "Strain"});
+  colouring_->setCurrentIndex(static_cast<int>(ArmView::Colouring::Curvature));
+  colouring_->setToolTip("Colour flexible links by bending curvature [1/m] or surface strain magnitude [-]");
+  connect(colouring_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { view_->setColouring(static_cast<ArmView::Colouring>(i)); });
+  tb->addWidget(colouring_);
   tb->addSeparator();
   tb->addAction("Front", this, [this] { view_->viewPreset(ArmView::Preset::Front); });
   tb->addAction("Top", this, [this] { view_->viewPreset(ArmView::Preset::Top); });
@@ -313,6 +323,15 @@ void MainWindow::runSimulation() {
   stop_action_->setEnabled(true);
   log("run started: " + QString::fromStdString(describeRun(*project_)));
   poll_timer_->start();
+}
+
+QImage MainWindow::screenshot() {
+  QImage image = grab().toImage();
+  QPainter painter(&image);
+  const QImage view = view_->grabFramebuffer();
+  const QPoint at = view_->mapTo(this, QPoint(0, 0));
+  painter.drawImage(QRect(at, view_->size()), view);
+  return image;
 }
 
 void MainWindow::stopSimulation() { controller_->stop(); }

@@ -19,6 +19,7 @@ class QTableWidget;
 class QTimer;
 class QMenu;
 class QDoubleSpinBox;
+class QComboBox;
 
 namespace flexarm {
 
@@ -47,6 +48,9 @@ class MainWindow : public QMainWindow {
   QString bannerText() const;
   bool bannerShown() const;
   ArmView* armView() const { return view_; }
+  // The whole window as the user sees it, the 3D view's native GL window included.
+  QImage screenshot();
+  const MultibodySystem* system() const { return system_.get(); }
   PlotPanel* plots() const { return plots_; }
   Timeline* timeline() const { return timeline_; }
   static QString examplesDirectory();
@@ -83,6 +87,7 @@ class MainWindow : public QMainWindow {
   QTimer* poll_timer_;
   QMenu* recent_menu_;
   QDoubleSpinBox* scale_;
+  QComboBox* colouring_;
   QAction *run_action_, *pause_action_, *stop_action_;
 
   std::optional<Project> project_;

@@ -32,7 +32,12 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont(font().family(), 8));
   plot_->setMinimumSize(320, 200);
+  // The time cursor lives on its own buffered layer: moving it (timeline playback) redraws that
+  // layer only, not the curves.
+  plot_->addLayer("cursor", plot_->layer("main"), QCustomPlot::limAbove);
+  plot_->layer("cursor")->setMode(QCPLayer::lmBuffered);
   cursor_ = new QCPItemStraightLine(plot_);
+  cursor_->setLayer("cursor");
   cursor_->setPen(QPen(QColor(200, 30, 30), 1, Qt::DashLine));
   cursor_->point1->setCoords(0, 0);
   cursor_->point2->setCoords(0, 1);
@@ -138,7 +143,7 @@ void PlotPanel::setTimeCursor(double t) {
   cursor_->point1->setCoords(t, 0);
   cursor_->point2->setCoords(t, 1);
   showReadout(t);
-  plot_->replot(QCustomPlot::rpQueuedReplot);
+  cursor_->layer()->replot();
 }
 
 void PlotPanel::showReadout(double t) {

@@ -1,5 +1,7 @@
 // The workbench as a user drives it (Qt Test, under xvfb-run): open, run, watch the arm and the
 // plots; stay responsive during a long run and stop quickly; show divergence and broken files.
+#include <dlfcn.h>
+
 #include <QElapsedTimer>
 #include <QImage>
 #include <QTemporaryDir>
@@ -79,33 +81,38 @@ class WorkbenchTest : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.openProject(path));
+    // The user sees the arm before pressing Run: the first renders of the window (shaders, buffers,
+    // textures of the software OpenGL) are not part of the run.
+    QTRY_VERIFY_WITH_TIMEOUT(w.armView()->framesRendered() >= 2, 5000);
+    QTest::qWait(300);
     w.runSimulation();
-    // Event-loop latency: a zero-timer fired repeatedly for 1.3 s. The first 0.3 s, where the
-    // first replot and render of the run happen, are reported separately (not yet within 50 ms on
-    // this 2-core software-rendering machine: see the workbench issue).
+    // Event-loop latency: a zero-timer fired repeatedly for 1.3 s from the moment Run is pressed.
     QElapsedTimer clock;
     clock.start();
-    double worst_ms = 0.0, startup_ms = 0.0;
+    double worst_ms = 0.0;
     while (clock.elapsed() < 1300) {
       QElapsedTimer lap;
       lap.start();
       bool fired = false;
       QTimer::singleShot(0, [&] { fired = true; });
       while (!fired) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-      double& worst = clock.elapsed() < 300 ? startup_ms : worst_ms;
-      worst = std::max(worst, lap.nsecsElapsed() * 1e-6);
+      worst_ms = std::max(worst_ms, lap.nsecsElapsed() * 1e-6);
       QTest::qWait(10);
     }
     QVERIFY(w.isRunning());  // 2000 s of spin-up take longer than that
-    qInfo("worst event-loop latency during the run: %.1f ms (first 0.3 s: %.1f ms)", worst_ms, startup_ms);
+    qInfo("worst event-loop latency during the run: %.1f ms", worst_ms);
+#if !defined(__SANITIZE_ADDRESS__)  // timings are asserted on the optimized build, not under AddressSanitizer
     QVERIFY2(worst_ms < 50.0, qPrintable(QString("event loop latency %1 ms").arg(worst_ms)));
+#endif
     QVERIFY(w.liveRows() > 0);  // live rows arrive while it runs
     QElapsedTimer stop;
     stop.start();
     w.stopSimulation();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 2000);
     qInfo("stopped after %lld ms", static_cast<long long>(stop.elapsed()));
+#if !defined(__SANITIZE_ADDRESS__)
     QVERIFY2(stop.elapsed() < 200, qPrintable(QString("stop took %1 ms").arg(stop.elapsed())));
+#endif
     QCOMPARE(w.results()->status, RunStatus::Cancelled);
     QVERIFY(w.results()->rows() > 0);
   }
@@ -150,6 +157,12 @@ class WorkbenchTest : public QObject {
 };
 
 int main(int argc, char** argv) {
+#if defined(__SANITIZE_ADDRESS__)
+  // Keep Mesa's software driver loaded until exit (libGLX unloads it when the display closes), so
+  // that LeakSanitizer can name its one-off allocations and tests/ui/lsan.supp can suppress them.
+  dlopen("libGLX_mesa.so.0", RTLD_NOW | RTLD_NODELETE);
+  dlopen(FLEXARM_MESA_SWRAST, RTLD_NOW | RTLD_NODELETE);
+#endif
   ArmView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FlexArmTests");
