@@ -27,7 +27,6 @@
 
 #include "dynamics/Centreline.hpp"
 #include "io/ProjectFile.hpp"
-#include "results/ChannelRecorder.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/ArmView.hpp"
@@ -297,6 +296,16 @@ void MainWindow::fillModelTree() {
   for (const Payload& pl : m.payloads)
     item(payloads, QString::fromStdString(pl.name), {"name=" + QString::fromStdString(pl.name), "mass [kg]=" + num(pl.mass),
                                                      "link=" + QString::fromStdString(m.links[static_cast<std::size_t>(pl.link)].name)});
+  if (!m.constraints.empty()) {
+    auto* constraints = new QTreeWidgetItem(tree_, QStringList{"Constraints"});
+    for (const Constraint& c : m.constraints) {
+      QStringList p{"name=" + QString::fromStdString(c.name), "type=" + QString(constraintKindName(c.kind))};
+      if (c.link >= 0) p << "link=" + QString::fromStdString(m.links[static_cast<std::size_t>(c.link)].name);
+      if (c.kind == Constraint::Kind::SlidingSupport)
+        p << "position [m]=" + num(c.position) << QString("clamps slope=") + (c.clamp_slope ? "yes" : "no");
+      item(constraints, QString::fromStdString(c.name) + "  (" + constraintKindName(c.kind) + ")", p);
+    }
+  }
   const SimulationSettings& s = project_->simulation;
   item(tree_->invisibleRootItem(), "Simulation",
        {"coupling=" + QString(couplingName(project_->coupling)), "t_end [s]=" + num(s.t_end), "output rate [Hz]=" + num(s.output_rate),
@@ -313,7 +322,7 @@ void MainWindow::runSimulation() {
   timeline_->setPlaying(false);
   timeline_->setTimes({});
   // The channels follow from the system: set the plots up now, not while rows stream in.
-  const std::vector<Channel> channels = ChannelRecorder(*system_).channels();
+  const std::vector<Channel> channels = runChannels(*project_);
   live_ = Results{};
   live_.setChannels(channels);
   plots_->setChannels(channels, defaultPlotChannels(channels));

@@ -87,7 +87,7 @@ class AssumedModesBasis final : public LinkBasis {
 // ------------------------------------------------------------------ finite elements
 class FiniteElementBasis final : public LinkBasis {
  public:
-  FiniteElementBasis(const LinkDiscretization& d, double L) : planar_(d.planar) {
+  FiniteElementBasis(const LinkDiscretization& d, double L) : planar_(d.planar), first_(d.planar && d.free_root ? 0 : 1) {
     nodes_.push_back(0.0);
     if (!d.nodes.empty()) {
       for (double x : d.nodes) nodes_.push_back(x);
@@ -97,10 +97,11 @@ class FiniteElementBasis final : public LinkBasis {
     }
   }
   int dofsPerNode() const { return planar_ ? 2 : 6; }
-  int size() const override { return dofsPerNode() * (static_cast<int>(nodes_.size()) - 1); }
+  int size() const override { return dofsPerNode() * (static_cast<int>(nodes_.size()) - first_); }
 
-  // Node n >= 1 DOF offsets: planar (v, v'); spatial (u, v, w, phi, v', w').
-  int dof(int node, int local) const { return (node - 1) * dofsPerNode() + local; }
+  // DOF offsets of nodes n >= first_ (node 0 is clamped unless the root is free): planar (v, v');
+  // spatial (u, v, w, phi, v', w').
+  int dof(int node, int local) const { return (node - first_) * dofsPerNode() + local; }
 
   void evaluate(double x, ShapeRows& r) const override {
     r.resize(size());
@@ -116,9 +117,9 @@ class FiniteElementBasis final : public LinkBasis {
     const double H2[4] = {(-6 + 12 * xi) / (h * h), (-4 + 6 * xi) / h, (6 - 12 * xi) / (h * h), (-2 + 6 * xi) / h};
     const double N[2] = {1 - xi, xi};
     const double N1[2] = {-1 / h, 1 / h};
-    const int na = e, nb = e + 1;  // node indices; node 0 is clamped
+    const int na = e, nb = e + 1;
     auto put = [&](Eigen::RowVectorXd& row, int node, int local, double value) {
-      if (node >= 1) row(dof(node, local)) += value;
+      if (node >= first_) row(dof(node, local)) += value;
     };
     const int lv = planar_ ? 0 : 1, lv1 = planar_ ? 1 : 4;
     for (int k = 0; k < 2; ++k) {
@@ -148,12 +149,13 @@ class FiniteElementBasis final : public LinkBasis {
   std::string coordinateName(int k) const override {
     static const char* planar_names[] = {"v", "v'"};
     static const char* spatial_names[] = {"u", "v", "w", "phi", "v'", "w'"};
-    const int node = k / dofsPerNode() + 1, local = k % dofsPerNode();
+    const int node = k / dofsPerNode() + first_, local = k % dofsPerNode();
     return "node " + std::to_string(node) + " " + (planar_ ? planar_names[local] : spatial_names[local]);
   }
 
  private:
   bool planar_;
+  int first_;  // first node with coordinates
   std::vector<double> nodes_;
 };
 

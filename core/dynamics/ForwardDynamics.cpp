@@ -9,10 +9,12 @@
 
 namespace flexarm {
 
-ForwardDynamics::ForwardDynamics(const MultibodySystem& sys) : sys_(sys), rigid_(sys.isRigid()), data_(sys) {
+ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescribed)
+    : sys_(sys), mode_(prescribed), rigid_(sys.isRigid()), data_(sys) {
   std::vector<bool> is_prescribed(sys.nq, false);
-  for (const Body& b : sys.bodies)
-    if (b.drive.kind == JointDrive::Kind::Prescribed) is_prescribed[b.drivenIndex()] = true;
+  if (mode_ == Prescribed::Eliminated)
+    for (const Body& b : sys.bodies)
+      if (b.drive.kind == JointDrive::Kind::Prescribed) is_prescribed[b.drivenIndex()] = true;
   for (int i = 0; i < sys.nq; ++i) (is_prescribed[i] ? prescribed_ : free_).push_back(i);
   q_ = qd_ = qdd_ = applied_ = Eigen::VectorXd::Zero(sys.nq);
   effort_ = Eigen::VectorXd::Zero(static_cast<int>(sys.bodies.size()));
@@ -44,15 +46,14 @@ void ForwardDynamics::assemble(double t, const double* y) {
     const TimeSample s = b.drive.law.evaluate(t);
     const double gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
     const int i = b.drivenIndex();
+    qdd_(i) = gain * s.accel;
+    if (mode_ == Prescribed::Constrained) continue;  // position and rate come from the state
     q_(i) = gain * s.value;
     qd_(i) = gain * s.rate;
-    qdd_(i) = gain * s.accel;
   }
 }
 
-bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
-  failure_ = Failure::None;
-  assemble(t, y);
+void ForwardDynamics::computeTerms(double t) {
   const int nf = static_cast<int>(free_.size());
   // b = h(q, qd) + M[:, p] qdd_p ;  internal forces into data_.internal
   if (rigid_) {
@@ -68,17 +69,42 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   applied_ = data_.internal;
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& body = sys_.bodies[j];
-    if (body.drive.kind == JointDrive::Kind::Prescribed) continue;
+    if (body.drive.kind == JointDrive::Kind::Prescribed) {
+      effort_(static_cast<int>(j)) = 0.0;  // set below (eliminated) or by the constrained solver
+      continue;
+    }
     const int i = body.drivenIndex();
     const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
     effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i));
     applied_(i) += effort_(static_cast<int>(j));
   }
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
+  for (int r = 0; r < nf; ++r)
+    for (int c = 0; c < nf; ++c) M_ff_(r, c) = M(free_[r], free_[c]);
+  if (mode_ == Prescribed::Constrained) {
+    // The kinematics above used the nominal accelerations of the prescribed joints, so that the
+    // geometric axial force follows the prescribed motion (seed 003 eq. (17)); the multipliers
+    // supply those accelerations, so they are taken out of the bias again: f = Q - h(q, qd).
+    for (const Body& body : sys_.bodies)
+      if (body.drive.kind == JointDrive::Kind::Prescribed) rhs_f_ += M_ff_.col(body.drivenIndex()) * qdd_(body.drivenIndex());
+  }
   force_f_ = rhs_f_;
+}
+
+void ForwardDynamics::evaluateTerms(double t, const double* y) {
+  failure_ = Failure::None;
+  assemble(t, y);
+  computeTerms(t);
+}
+
+bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
+  failure_ = Failure::None;
+  assemble(t, y);
+  computeTerms(t);
+  const int nf = static_cast<int>(free_.size());
+  const Eigen::VectorXd& b = data_.tau;
+  const Eigen::MatrixXd& M = data_.M;
   if (nf > 0) {
-    for (int r = 0; r < nf; ++r)
-      for (int c = 0; c < nf; ++c) M_ff_(r, c) = M(free_[r], free_[c]);
     llt_.compute(M_ff_);
     if (llt_.info() != Eigen::Success) {
       failure_ = Failure::NotPositiveDefinite;
@@ -89,7 +115,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
   }
   // Effort a prescribed joint's drive must supply: (M qdd + b - internal) at its coordinate.
-  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+  for (std::size_t j = 0; j < sys_.bodies.size() && mode_ == Prescribed::Eliminated; ++j) {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
     const int i = body.drivenIndex();

@@ -15,7 +15,12 @@ namespace flexarm {
 
 class ForwardDynamics {
  public:
-  explicit ForwardDynamics(const MultibodySystem& sys);
+  // Eliminated: prescribed coordinates follow their law (the ODE form above).
+  // Constrained: every coordinate is free, and the drive of a prescribed joint applies no effort:
+  // the constrained solvers enforce its motion with a Lagrange multiplier (ConstraintSet) and
+  // report the multiplier's effort through setEffort().
+  enum class Prescribed { Eliminated, Constrained };
+  explicit ForwardDynamics(const MultibodySystem& sys, Prescribed prescribed = Prescribed::Eliminated);
 
   const MultibodySystem& system() const { return sys_; }
   int stateSize() const { return 2 * static_cast<int>(free_.size()); }
@@ -32,6 +37,15 @@ class ForwardDynamics {
   // finite; error() then says what. No heap allocation.
   bool evaluate(double t, const double* y, double* ydot);
 
+  // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
+  // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
+  void evaluateTerms(double t, const double* y);
+  const Eigen::MatrixXd& massMatrix() const { return M_ff_; }
+  // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
+  // supplies (from its multiplier), for recording.
+  void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
+  void setEffort(int joint, double effort) { effort_(joint) = effort; }
+
   // Results of the last evaluate(): full coordinates, rates, accelerations, and per joint the
   // drive effort (applied by the drive for a free joint, needed to follow the motion for a
   // prescribed one; on the motor side for a flexible joint).
@@ -46,7 +60,9 @@ class ForwardDynamics {
 
  private:
   enum class Failure { None, NotPositiveDefinite, NonFinite };
+  void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
   const MultibodySystem& sys_;
+  Prescribed mode_;
   bool rigid_;
   DynamicsData data_;
   std::vector<int> free_, prescribed_;

@@ -6,13 +6,14 @@
 #include <set>
 #include <sstream>
 
+#include "dynamics/Constraints.hpp"
 #include "io/Overrides.hpp"
 #include "io/TableFile.hpp"
 
 namespace flexarm {
 namespace {
 
-const std::vector<std::string> kLawNames = {"constant", "step", "sine", "table", "polynomial", "spinup", "out_and_back"};
+const std::vector<std::string> kLawNames = {"constant", "step", "sine", "table", "polynomial", "spinup", "out_and_back", "cycloidal"};
 const std::vector<std::string> kDriveNames = {"free", "effort", "pd", "prescribed"};
 const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
 
@@ -85,6 +86,12 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
     case TimeFunction::Law::OutAndBack:
       r.number("amplitude", f.amplitude, Need::Required);
       r.number("t0", f.t0, Need::Required, Range::Positive);
+      break;
+    case TimeFunction::Law::Cycloidal:
+      r.number("before", f.before, Need::Required);
+      r.number("after", f.after, Need::Required);
+      r.number("T", f.T, Need::Required, Range::Positive);
+      r.number("t_step", f.t_step, Need::Optional);
       break;
     case TimeFunction::Law::Table: {
       const int interp = r.choice("interpolation", {"linear", "cubic"}, Need::Optional, 0);
@@ -167,7 +174,7 @@ void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& 
 int elasticCount(const LinkDiscretization& d) {
   if (d.kind == LinkDiscretization::Kind::AssumedModes) return d.axial + d.bending_y + d.bending_z + d.torsion;
   const int elements = d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1;
-  const int full = (d.planar ? 2 : 6) * elements;
+  const int full = (d.planar ? 2 : 6) * elements + (d.free_root ? 2 : 0);
   return d.reduce_to > 0 ? d.reduce_to : full;
 }
 
@@ -282,10 +289,16 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
         d.nodes.pop_back();  // stored without the tip node: elements = nodes.size() + 1
       }
     }
+    const int root = r.choice("root", {"clamped", "free"}, Need::Optional, 0);
+    d.free_root = root == 1;
+    if (d.free_root && !d.planar)
+      diag.error(r.pathOf("root"), "a free root is available for planar elements only (\"layout\": \"planar\")");
     long reduce = 0;
     r.integer("reduce_to", reduce, Need::Optional, 0);
     d.reduce_to = static_cast<int>(reduce);
-    const int full = (d.planar ? 2 : 6) * (d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1);
+    if (d.free_root && d.reduce_to > 0)
+      diag.error(r.pathOf("reduce_to"), "modal reduction needs a clamped root (the free beam's lowest modes are rigid)");
+    const int full = (d.planar ? 2 : 6) * (d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1) + (d.free_root ? 2 : 0);
     if (d.reduce_to > full)
       diag.error(r.pathOf("reduce_to"), "cannot keep " + std::to_string(d.reduce_to) + " modes of a model with " +
                                             std::to_string(full) + " coordinates");
@@ -307,6 +320,11 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
     if (static_cast<int>(f.e0.size()) != m)
       diag.error(r.pathOf("e0"), "must have one value per elastic coordinate (" + std::to_string(m) + "), got " +
                                      std::to_string(f.e0.size()));
+  }
+  Eigen::Vector3d load;
+  if (r.vector3("initial_load", load, Need::Optional)) {
+    if (!f.e0.empty()) diag.error(r.pathOf("initial_load"), "give either \"e0\" or \"initial_load\", not both");
+    else f.initial_load = load;
   }
 }
 
@@ -425,6 +443,74 @@ void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& mo
   if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
 }
 
+// A link named by the string at `key`; -1 (reported) when absent or unknown.
+int readLinkRef(JsonObjectReader& r, const char* key, const Model& model) {
+  const Json* link = r.raw(key, Need::Required);
+  if (!link) return -1;
+  if (!link->is_string()) {
+    r.diagnostics().error(r.pathOf(key), "must be the name of a link, got " + describeJson(*link));
+    return -1;
+  }
+  const int index = model.linkIndex(link->get<std::string>());
+  if (index < 0) r.diagnostics().error(r.pathOf(key), "no link is named \"" + link->get<std::string>() + "\"");
+  return index;
+}
+
+void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model, const std::filesystem::path& base_dir) {
+  readName(r, c.name, "constraint" + std::to_string(i + 1));
+  const int kind = r.choice("type", {"coordinates", "point", "sliding_support"}, Need::Required, -1);
+  if (kind < 0) return;
+  c.kind = static_cast<Constraint::Kind>(kind);
+  switch (c.kind) {
+    case Constraint::Kind::Coordinates: {
+      JsonObjectReader terms = r.object("terms", Need::Required);
+      if (terms.valid()) {
+        const Json& obj = *r.raw("terms", Need::Required);
+        for (auto it = obj.begin(); it != obj.end(); ++it) {
+          double coef = 0.0;
+          if (terms.number(it.key(), coef, Need::Required)) c.terms.emplace_back(it.key(), coef);
+        }
+        if (obj.empty()) r.diagnostics().error(r.pathOf("terms"), "needs at least one coordinate, e.g. {\"q.shoulder\": 1}");
+        terms.finish();
+      }
+      JsonObjectReader value = r.object("value", Need::Optional);
+      if (value.valid()) readLaw(value, c.value, base_dir);
+      value.finish();
+      break;
+    }
+    case Constraint::Kind::Point: {
+      c.link = readLinkRef(r, "link", model);
+      r.vector3("point", c.point, Need::Optional);
+      r.vector3("world", c.world, Need::Required);
+      std::string axes = "xyz";
+      if (r.string("axes", axes, Need::Optional)) {
+        c.axes = {{false, false, false}};
+        for (char a : axes) {
+          if (a < 'x' || a > 'z') {
+            r.diagnostics().error(r.pathOf("axes"), "must be letters among x, y, z (e.g. \"xy\"), got \"" + axes + "\"");
+            break;
+          }
+          c.axes[static_cast<std::size_t>(a - 'x')] = true;
+        }
+      }
+      break;
+    }
+    case Constraint::Kind::SlidingSupport: {
+      c.link = readLinkRef(r, "link", model);
+      r.number("position", c.position, Need::Required);
+      const Json* slope = r.raw("clamp_slope", Need::Optional);
+      if (slope) {
+        if (slope->is_boolean()) c.clamp_slope = slope->get<bool>();
+        else r.diagnostics().error(r.pathOf("clamp_slope"), "must be true or false, got " + describeJson(*slope));
+      }
+      if (c.link >= 0 && !model.links[static_cast<std::size_t>(c.link)].flex)
+        r.diagnostics().error(r.pathOf("link"), "link \"" + model.links[static_cast<std::size_t>(c.link)].name +
+                                                    "\" is rigid; a sliding support holds a flexible link");
+      break;
+    }
+  }
+}
+
 void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
   r.number("t_end", s.t_end, Need::Optional, Range::Positive);
@@ -432,13 +518,26 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
   JsonObjectReader sv = r.object("solver", Need::Optional);
   if (sv.valid()) {
-    const int m = sv.choice("method", {"bdf", "adams"}, Need::Optional, 0);
+    const int m = sv.choice("method", {"bdf", "adams", "ida", "newmark"}, Need::Optional, 0);
     if (m >= 0) s.method = static_cast<SimulationSettings::Method>(m);
     sv.number("rtol", s.rtol, Need::Optional, Range::Positive);
     sv.number("atol", s.atol, Need::Optional, Range::Positive);
     sv.number("max_step", s.max_step, Need::Optional, Range::NonNegative);
     sv.number("initial_step", s.initial_step, Need::Optional, Range::NonNegative);
     sv.integer("max_steps", s.max_steps, Need::Optional, 1);
+    sv.number("step", s.step, Need::Optional, Range::Positive);
+    JsonObjectReader nm = sv.object("newmark", Need::Optional);
+    if (nm.valid()) {
+      nm.number("alpha", s.newmark_alpha, Need::Optional, Range::Positive);
+      nm.number("delta", s.newmark_delta, Need::Optional, Range::Positive);
+      nm.finish();
+    }
+    JsonObjectReader bg = sv.object("baumgarte", Need::Optional);
+    if (bg.valid()) {
+      bg.number("gamma", s.baumgarte_gamma, Need::Optional, Range::NonNegative);
+      bg.number("beta", s.baumgarte_beta, Need::Optional, Range::NonNegative);
+      bg.finish();
+    }
     sv.finish();
   }
 }
@@ -481,6 +580,12 @@ void writeLaw(Json& j, const TimeFunction& f) {
     case TimeFunction::Law::OutAndBack:
       j["amplitude"] = f.amplitude;
       j["t0"] = f.t0;
+      break;
+    case TimeFunction::Law::Cycloidal:
+      j["before"] = f.before;
+      j["after"] = f.after;
+      j["T"] = f.T;
+      j["t_step"] = f.t_step;
       break;
     case TimeFunction::Law::Table:
       j["interpolation"] = f.interpolation == TableInterpolation::Cubic ? "cubic" : "linear";
@@ -534,11 +639,13 @@ Json flexToJson(const FlexibleLink& f) {
     fj["elements"] = d.elements;
     fj["layout"] = d.planar ? "planar" : "spatial";
     if (!d.nodes.empty()) fj["nodes"] = d.nodes;
+    if (d.free_root) fj["root"] = "free";
     fj["reduce_to"] = d.reduce_to;
   }
   fj["rayleigh"] = Json::array({f.damping.rayleigh_alpha, f.damping.rayleigh_beta});
   fj["modal_damping"] = f.damping.modal_ratios;
   if (!f.e0.empty()) fj["e0"] = f.e0;
+  if (f.initial_load) fj["initial_load"] = vec3(*f.initial_load);
   return fj;
 }
 
@@ -599,10 +706,31 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
     }
     checkUniqueNames(model.payloads, "payloads", diag);
   }
+  const Json* constraints = root.array("constraints", Need::Optional);
+  if (constraints) {
+    for (std::size_t i = 0; i < constraints->size(); ++i) {
+      JsonObjectReader r(&(*constraints)[i], at("constraints", i), diag);
+      Constraint c;
+      if (r.valid()) readConstraint(r, c, i, model, base_dir);
+      r.finish();
+      model.constraints.push_back(c);
+    }
+    checkUniqueNames(model.constraints, "constraints", diag);
+  }
   JsonObjectReader sim = root.object("simulation", Need::Optional);
   readSimulation(sim, project.simulation);
   sim.finish();
+  if (!model.constraints.empty() && !project.simulation.constrained())
+    diag.error("simulation.solver.method", "the model has constraints: choose \"ida\" or \"newmark\" (CVODE's \"" +
+                                               std::string(methodName(project.simulation.method)) + "\" has no multipliers)");
   root.finish();
+  if (diag.hasErrors()) return std::nullopt;
+  if (!model.constraints.empty()) {  // what only the discretized system can tell (coordinate names, chains)
+    const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
+    ConstraintSet cs;
+    const std::string why = cs.build(sys, model, true);
+    if (!why.empty()) diag.error("constraints", why);
+  }
   if (diag.hasErrors()) return std::nullopt;
   return project;
 }
@@ -759,6 +887,42 @@ Json projectToJson(const Project& project) {
     pj["inertia"] = inertia6(p.inertia);
     j["payloads"].push_back(pj);
   }
+  if (!m.constraints.empty()) {
+    j["constraints"] = Json::array();
+    for (const Constraint& c : m.constraints) {
+      Json cj;
+      cj["name"] = c.name;
+      cj["type"] = constraintKindName(c.kind);
+      auto linkName = [&] { return (c.link >= 0 && c.link < static_cast<int>(m.links.size())) ? m.links[c.link].name : std::string(); };
+      switch (c.kind) {
+        case Constraint::Kind::Coordinates: {
+          Json terms = Json::object();
+          for (const auto& [name, coef] : c.terms) terms[name] = coef;
+          cj["terms"] = terms;
+          Json value;
+          writeLaw(value, c.value);
+          cj["value"] = value;
+          break;
+        }
+        case Constraint::Kind::Point: {
+          cj["link"] = linkName();
+          cj["point"] = vec3(c.point);
+          cj["world"] = vec3(c.world);
+          std::string axes;
+          for (int a = 0; a < 3; ++a)
+            if (c.axes[static_cast<std::size_t>(a)]) axes += static_cast<char>('x' + a);
+          cj["axes"] = axes;
+          break;
+        }
+        case Constraint::Kind::SlidingSupport:
+          cj["link"] = linkName();
+          cj["position"] = c.position;
+          cj["clamp_slope"] = c.clamp_slope;
+          break;
+      }
+      j["constraints"].push_back(cj);
+    }
+  }
   const SimulationSettings& s = project.simulation;
   j["simulation"] = {{"t_end", s.t_end},
                      {"output_rate", s.output_rate},
@@ -769,7 +933,10 @@ Json projectToJson(const Project& project) {
                        {"atol", s.atol},
                        {"max_step", s.max_step},
                        {"initial_step", s.initial_step},
-                       {"max_steps", s.max_steps}}}};
+                       {"max_steps", s.max_steps},
+                       {"step", s.step},
+                       {"newmark", {{"alpha", s.newmark_alpha}, {"delta", s.newmark_delta}}},
+                       {"baumgarte", {{"gamma", s.baumgarte_gamma}, {"beta", s.baumgarte_beta}}}}}};
   return j;
 }
 

@@ -2,6 +2,7 @@
 // The elastic description of a flexible link: Euler-Bernoulli beam section, material,
 // discretization (assumed modes or finite elements) and structural damping.
 // Deformation in the link body frame: axial u (x), transverse v (y) and w (z), twist phi (about x).
+#include <Eigen/Core>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ struct LinkDiscretization {
   bool planar = false;        // planar: (v, v') per node, bending in the x-y plane only; spatial: 6 DOF per node
   std::vector<double> nodes;  // optional user-placed node positions 0 < x1 < ... < L (empty: equal elements)
   int reduce_to = 0;          // > 0: keep only this many lowest clamped-free modes of the FE model
+  // Planar elements only: the root node's deflection and slope are coordinates too (the link is
+  // not clamped to its joint frame), for a beam held by sliding supports (seed 003 sec. 5).
+  bool free_root = false;
 };
 
 struct StructuralDamping {
@@ -68,6 +72,9 @@ struct FlexibleLink {
   LinkDiscretization discretization;
   StructuralDamping damping;
   std::vector<double> e0;  // initial elastic coordinates (empty: undeformed)
+  // Initial deflection: the static shape under this uniform load per length [N/m] (y and z of the
+  // body frame; x is ignored), with the joints at their initial values and the constraints held.
+  std::optional<Eigen::Vector3d> initial_load;
 
 };
 

@@ -49,6 +49,12 @@ const char* couplingName(CouplingOrder order) {
 }
 
 const char* methodName(SimulationSettings::Method method) {
-  return method == SimulationSettings::Method::Bdf ? "bdf" : "adams";
+  switch (method) {
+    case SimulationSettings::Method::Bdf: return "bdf";
+    case SimulationSettings::Method::Adams: return "adams";
+    case SimulationSettings::Method::Ida: return "ida";
+    case SimulationSettings::Method::Newmark: return "newmark";
+  }
+  return "?";
 }
 }  // namespace flexarm

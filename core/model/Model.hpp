@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/Constraint.hpp"
 #include "model/FlexibleLink.hpp"
 #include "model/JointDrive.hpp"
 #include "model/RigidInertia.hpp"
@@ -79,6 +80,7 @@ struct Model {
   std::vector<Link> links;
   std::vector<Joint> joints;  // joints.size() == links.size()
   std::vector<Payload> payloads;
+  std::vector<Constraint> constraints;  // enforced by the constrained solvers (ida, newmark)
 
   int linkIndex(const std::string& name) const;   // -1 when absent
   int jointIndex(const std::string& name) const;  // -1 when absent

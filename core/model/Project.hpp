@@ -15,15 +15,25 @@ enum class CouplingOrder {
 const char* couplingName(CouplingOrder order);
 
 struct SimulationSettings {
-  enum class Method { Bdf, Adams };
+  // bdf, adams: CVODE on the ODE with prescribed joints eliminated (no model constraints).
+  // ida: IDA on the stabilized index-2 (GGL) DAE, prescribed joints and constraints by multipliers.
+  // newmark: fixed-step Newmark-beta with Baumgarte stabilization of the acceleration constraints
+  //          (seed 003 sec. 4), prescribed joints and constraints by multipliers.
+  enum class Method { Bdf, Adams, Ida, Newmark };
   double t_end = 5.0;            // [s]
   double output_rate = 100.0;    // [Hz] samples written to the results
-  Method method = Method::Bdf;   // CVODE linear multistep family
+  Method method = Method::Bdf;
   double rtol = 1e-6;            // relative tolerance
   double atol = 1e-8;            // absolute tolerance
   double max_step = 0.0;         // [s], 0 = no limit
   double initial_step = 0.0;     // [s], 0 = chosen by CVODE
   long max_steps = 1000000;      // total internal steps before the run is stopped
+  // Newmark: fixed step [s] (made to divide the output interval), alpha and delta of the scheme
+  // (0.25, 0.5: average acceleration, unconditionally stable), Baumgarte gamma and beta.
+  double step = 1e-3;
+  double newmark_alpha = 0.25, newmark_delta = 0.5;
+  double baumgarte_gamma = 5.0, baumgarte_beta = 5.0;
+  bool constrained() const { return method == Method::Ida || method == Method::Newmark; }
   // A run is reported as diverged when a flexible link's tip deflection exceeds this fraction of its
   // length: the small-deformation model has lost its meaning (e.g. the zero-order spin-up past omega_1).
   double divergence_ratio = 0.5;

@@ -92,6 +92,12 @@ TimeSample TimeFunction::evaluate(double t) const {
       return {omega0 / T * (0.5 * t * t + c * c * (std::cos(arg) - 1.0)), omega0 / T * (t - c * std::sin(arg)),
               omega0 / T * (1.0 - std::cos(arg))};
     }
+    case Law::Cycloidal: {
+      if (T <= 0.0 || t <= t_step) return {before, 0.0, 0.0};
+      if (t >= t_step + T) return {after, 0.0, 0.0};
+      const double s = (t - t_step) / T, d = after - before, arg = 2.0 * kPi * s;
+      return {before + d * (s - std::sin(arg) / (2.0 * kPi)), d / T * (1.0 - std::cos(arg)), d / (T * T) * 2.0 * kPi * std::sin(arg)};
+    }
     case Law::OutAndBack: {
       if (t0 <= 0.0 || t <= 0.0 || t >= t0) return {0.0, 0.0, 0.0};
       const double arg = 4.0 * kPi * t / t0;
@@ -113,6 +119,7 @@ const char* lawName(TimeFunction::Law law) {
     case TimeFunction::Law::Polynomial: return "polynomial";
     case TimeFunction::Law::SpinUp: return "spinup";
     case TimeFunction::Law::OutAndBack: return "out_and_back";
+    case TimeFunction::Law::Cycloidal: return "cycloidal";
   }
   return "?";
 }

@@ -23,12 +23,14 @@ struct TimeFunction {
     Polynomial,   // sum_k coefficients[k] t^k
     SpinUp,       // seed 000 sec 4.1 (Kane, Ryan & Banerjee 1987): smooth spin-up to omega0 over T
     OutAndBack,   // seed 001 eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
+    Cycloidal,    // before -> after over T from t_step: zero rate and acceleration at both ends
+                  // (seed 003 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
   };
   Law law = Law::Constant;
 
   double value = 0.0;                         // Constant
   double before = 0.0, after = 0.0;           // Step
-  double t_step = 0.0, rise_time = 0.0;       // Step
+  double t_step = 0.0, rise_time = 0.0;       // Step (Cycloidal: before, after, t_step, T)
   double amplitude = 0.0, frequency = 0.0;    // Sine (frequency in Hz); OutAndBack uses amplitude
   double phase = 0.0, offset = 0.0;           // Sine
   std::vector<double> coefficients;           // Polynomial

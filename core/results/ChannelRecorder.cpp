@@ -5,7 +5,9 @@
 
 namespace flexarm {
 
-ChannelRecorder::ChannelRecorder(const MultibodySystem& sys) : sys_(sys) { row_.resize(channels().size()); }
+ChannelRecorder::ChannelRecorder(const MultibodySystem& sys, const ConstraintSet* constraints) : sys_(sys), constraints_(constraints) {
+  row_.resize(channels().size());
+}
 
 std::vector<Channel> ChannelRecorder::channels() const {
   std::vector<Channel> ch;
@@ -29,10 +31,15 @@ std::vector<Channel> ChannelRecorder::channels() const {
   for (const char* e : {"kinetic", "potential", "total"}) ch.push_back({std::string("energy.") + e, "J"});
   for (const Body& b : sys_.bodies)
     for (int k = 0; k < b.e_count; ++k) ch.push_back({"e." + b.name + "." + std::to_string(k + 1), "-"});
+  if (constraints_)
+    for (const ConstraintSet::Group& g : constraints_->groups()) {
+      ch.push_back({"constraint." + g.name + ".pos", g.unit});
+      ch.push_back({"constraint." + g.name + ".vel", g.unit == "-" ? "1/s" : g.unit + "/s"});
+    }
   return ch;
 }
 
-void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results) {
+void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results, const std::vector<double>* violations) {
   std::size_t k = 0;
   const Eigen::VectorXd& q = fd.q();
   const Eigen::VectorXd& qd = fd.qd();
@@ -65,6 +72,8 @@ void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results) {
   row_[k++] = e.total();
   for (const Body& b : sys_.bodies)
     for (int c = 0; c < b.e_count; ++c) row_[k++] = q(b.e_index + c);
+  if (constraints_)
+    for (std::size_t g = 0; g < 2 * constraints_->groups().size(); ++g) row_[k++] = violations ? (*violations)[g] : 0.0;
   results.appendRow(row_.data());
 }
 

@@ -5,10 +5,12 @@
 #include <sstream>
 #include <thread>
 
+#include "dynamics/ConstrainedDynamics.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "io/JsonReader.hpp"
 #include "results/ChannelRecorder.hpp"
 #include "solvers/CvodeIntegrator.hpp"
+#include "solvers/Stepper.hpp"
 
 namespace flexarm {
 namespace {
@@ -29,17 +31,87 @@ class ForwardDynamicsRhs final : public OdeRhs {
 
 std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
 
-// Watches the tip deflection of every flexible link, straight from the elastic coordinates:
-// past `ratio` times the link length the small-deformation model has lost its meaning.
+// CVODE on the ODE with prescribed coordinates eliminated. With no free coordinate (every joint
+// prescribed) the motion is known: steps go from output time to output time.
+class CvodeStepper final : public Stepper {
+ public:
+  CvodeStepper(const MultibodySystem& sys, const Model& model, double dt_out) : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
+    Eigen::VectorXd q0, qd0;
+    sys.initialState(model, q0, qd0);
+    init_error_ = applyInitialLoads(sys, model, nullptr, q0);
+    const int n = fd_.stateSize();
+    y0_.resize(static_cast<std::size_t>(n));
+    ydot_.resize(static_cast<std::size_t>(n));
+    yout_.resize(static_cast<std::size_t>(n));
+    fd_.initialState(q0, qd0, y0_.data());
+    slots_.assign(static_cast<std::size_t>(sys.nq), -1);
+    for (std::size_t k = 0; k < fd_.freeCoordinates().size(); ++k) slots_[static_cast<std::size_t>(fd_.freeCoordinates()[k])] = static_cast<int>(k);
+  }
+  std::vector<Channel> channels() const { return recorder_.channels(); }
+  std::string init(double t0, double t_end, const SimulationSettings& s) {
+    if (!init_error_.empty()) return init_error_;
+    if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return fd_.error();
+    if (fd_.stateSize() == 0) return {};
+    const std::string e = cvode_.init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
+    return e.empty() ? e : "solver set-up failed: " + e;
+  }
+  int step(double& t) override {
+    ++steps_;
+    if (fd_.stateSize() > 0) return cvode_.step(t);
+    t += dt_out_;  // nothing to integrate
+    t_ = t;
+    return 0;
+  }
+  const double* state() const override { return fd_.stateSize() > 0 ? cvode_.state() : y0_.data(); }
+  int stateSize() const override { return fd_.stateSize(); }
+  const std::vector<int>& coordinateSlots() const override { return slots_; }
+  bool record(double t, Results& results) override {
+    const double* y = y0_.data();
+    if (steps_ > 0 && fd_.stateSize() > 0) {
+      if (!cvode_.interpolate(t, yout_.data())) {
+        error_ = "could not interpolate the state";
+        return false;
+      }
+      y = yout_.data();
+    }
+    if (!fd_.evaluate(t, y, ydot_.data())) {
+      error_ = fd_.error();
+      return false;
+    }
+    recorder_.record(t, fd_, results);
+    return true;
+  }
+  std::string describe(int flag) const override { return cvode_.describe(flag); }
+  std::string modelError() const override { return error_.empty() ? fd_.error() : error_; }
+  double currentTime() const override { return fd_.stateSize() > 0 ? cvode_.currentTime() : t_; }
+  SolverStats stats() const override {
+    if (fd_.stateSize() > 0) return cvode_.stats();
+    SolverStats st;
+    st.steps = steps_;
+    return st;
+  }
+
+ private:
+  ForwardDynamics fd_;
+  ForwardDynamicsRhs rhs_;
+  ChannelRecorder recorder_;
+  CvodeIntegrator cvode_;
+  double dt_out_, t_ = 0.0;
+  long steps_ = 0;
+  std::vector<double> y0_, ydot_, yout_;
+  std::vector<int> slots_;
+  std::string init_error_, error_;
+};
+
+// Watches the tip deflection of every flexible link, straight from the elastic coordinates in the
+// stepper's state: past `ratio` times the link length the small-deformation model has lost its meaning.
 class DivergenceMonitor {
  public:
-  DivergenceMonitor(const MultibodySystem& sys, const ForwardDynamics& fd, double ratio) : sys_(sys), ratio_(ratio) {
-    std::vector<int> slot(sys.nq, -1);
-    for (std::size_t k = 0; k < fd.freeCoordinates().size(); ++k) slot[fd.freeCoordinates()[k]] = static_cast<int>(k);
+  DivergenceMonitor(const MultibodySystem& sys, const std::vector<int>& slots, double ratio) : sys_(sys), ratio_(ratio) {
     for (const Body& b : sys.bodies) {
       if (!b.isFlexible()) continue;
       Watched w{&b, {}};
-      for (int c = 0; c < b.e_count; ++c) w.slots.push_back(slot[b.e_index + c]);
+      for (int c = 0; c < b.e_count; ++c) w.slots.push_back(slots[static_cast<std::size_t>(b.e_index + c)]);
       watched_.push_back(std::move(w));
     }
   }
@@ -78,11 +150,30 @@ class DivergenceMonitor {
 
 std::string describeSolver(const SimulationSettings& s) {
   std::ostringstream os;
-  os << "CVODE " << (s.method == SimulationSettings::Method::Bdf ? "BDF" : "Adams") << " rtol=" << formatNumber(s.rtol)
-     << " atol=" << formatNumber(s.atol);
-  if (s.max_step > 0) os << " max_step=" << formatNumber(s.max_step);
+  switch (s.method) {
+    case SimulationSettings::Method::Bdf: os << "CVODE BDF"; break;
+    case SimulationSettings::Method::Adams: os << "CVODE Adams"; break;
+    case SimulationSettings::Method::Ida: os << "IDA (index-2 GGL)"; break;
+    case SimulationSettings::Method::Newmark:
+      os << "Newmark alpha=" << formatNumber(s.newmark_alpha) << " delta=" << formatNumber(s.newmark_delta)
+         << " + Baumgarte gamma=" << formatNumber(s.baumgarte_gamma) << " beta=" << formatNumber(s.baumgarte_beta)
+         << " step=" << formatNumber(s.step);
+      break;
+  }
+  if (s.method != SimulationSettings::Method::Newmark) {
+    os << " rtol=" << formatNumber(s.rtol) << " atol=" << formatNumber(s.atol);
+    if (s.max_step > 0) os << " max_step=" << formatNumber(s.max_step);
+  }
   os << " output_rate=" << formatNumber(s.output_rate) << " Hz";
   return os.str();
+}
+
+std::vector<Channel> runChannels(const Project& project) {
+  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
+  if (!project.simulation.constrained()) return ChannelRecorder(sys).channels();
+  ConstraintSet cs;
+  if (!cs.build(sys, project.model, true).empty()) return {};
+  return ChannelRecorder(sys, &cs).channels();
 }
 
 std::string describeRun(const Project& project) {
@@ -97,17 +188,6 @@ Results simulate(const Project& project, const RunControl& control) {
   results.solver_description = describeRun(project);
 
   const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
-  ForwardDynamics fd(sys);
-  ChannelRecorder recorder(sys);
-  results.setChannels(recorder.channels());
-
-  Eigen::VectorXd q0, qd0;
-  sys.initialState(project.model, q0, qd0);
-  const DivergenceMonitor divergence(sys, fd, s.divergence_ratio);
-  const int n = fd.stateSize();
-  std::vector<double> y(static_cast<std::size_t>(n)), ydot(static_cast<std::size_t>(n)), yout(static_cast<std::size_t>(n));
-  fd.initialState(q0, qd0, y.data());
-
   const double t0 = 0.0, t_end = s.t_end;
   const double dt_out = 1.0 / s.output_rate;
   // Output times t0 + k dt_out, plus t_end when it is not on that grid.
@@ -123,85 +203,73 @@ Results simulate(const Project& project, const RunControl& control) {
     return results;
   };
 
+  std::unique_ptr<Stepper> stepper;
+  std::vector<Channel> channels;
+  std::string init_error;
+  if (s.constrained()) {
+    stepper = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels, init_error);
+  } else {
+    auto cvode = std::make_unique<CvodeStepper>(sys, project.model, dt_out);
+    channels = cvode->channels();
+    init_error = cvode->init(t0, t_end, s);
+    stepper = std::move(cvode);
+  }
+  results.setChannels(channels);
   if (control.started) control.started(results.channels());
+  if (!stepper || !init_error.empty()) return finish(RunStatus::Failed, init_error, t0);
   auto announce = [&](std::size_t first_new_row) {
     if (control.rows_recorded && results.rows() > first_new_row) control.rows_recorded(results, first_new_row);
   };
-  if (!fd.evaluate(t0, y.data(), ydot.data())) return finish(RunStatus::Failed, fd.error(), t0);
-  recorder.record(t0, fd, results);
+  if (!stepper->record(t0, results)) return finish(RunStatus::Failed, stepper->modelError(), t0);
   announce(0);
 
-  if (n == 0) {  // every joint prescribed: nothing to integrate, the motion is known
-    for (long k = 1; k <= n_out; ++k) {
-      if (control.cancel && control.cancel->load()) return finish(RunStatus::Cancelled, "cancelled by the user", outputTime(k - 1));
-      const double t = outputTime(k);
-      fd.evaluate(t, y.data(), ydot.data());
-      const std::size_t before = results.rows();
-      recorder.record(t, fd, results);
-      announce(before);
-      if (control.progress) control.progress(t, t_end);
-    }
-    return finish(RunStatus::Completed, {}, t_end);
-  }
-
-  ForwardDynamicsRhs rhs(fd);
-  CvodeIntegrator cvode;
-  const std::string init_error = cvode.init(rhs, n, y.data(), t0, t_end, s);
-  if (!init_error.empty()) return finish(RunStatus::Failed, "solver set-up failed: " + init_error, t0);
-
+  const DivergenceMonitor divergence(sys, stepper->coordinateSlots(), s.divergence_ratio);
   double t = t0;
   long k = 1;
-  long steps_taken = 0;  // CVodeSetMaxNumSteps counts per CVode call; in one-step mode the budget is kept here
+  long steps_taken = 0;  // the solvers count per call; in one-step mode the budget is kept here
+  auto failed = [&](const std::string& message, double t_at) {
+    results.stats = stepper->stats();
+    return finish(RunStatus::Failed, message, t_at);
+  };
   while (k <= n_out) {
     while (control.pause && control.pause->load() && !(control.cancel && control.cancel->load()))
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (control.cancel && control.cancel->load()) {
-      results.stats = cvode.stats();
+      results.stats = stepper->stats();
       return finish(RunStatus::Cancelled, "cancelled by the user at " + at(t), t);
     }
-    const int flag = cvode.step(t);
-    if (flag >= 0 && ++steps_taken >= s.max_steps && t < t_end) {
-      results.stats = cvode.stats();
-      return finish(RunStatus::Failed,
-                    "solver failed at " + at(t) + ": the solver took the maximum number of steps (" +
-                        std::to_string(s.max_steps) + "; raise simulation.solver.max_steps)",
+    const int flag = stepper->step(t);
+    if (flag >= 0 && ++steps_taken >= s.max_steps && t < t_end)
+      return failed("solver failed at " + at(t) + ": the solver took the maximum number of steps (" + std::to_string(s.max_steps) +
+                        "; raise simulation.solver.max_steps)",
                     t);
-    }
     if (flag < 0) {
-      results.stats = cvode.stats();
-      const double t_fail = cvode.currentTime();
-      std::string why = cvode.describe(flag);
-      const std::string model_error = fd.error();
+      const double t_fail = stepper->currentTime();
+      std::string why = stepper->describe(flag);
+      const std::string model_error = stepper->modelError();
       if (!model_error.empty()) why += "; " + model_error;
-      return finish(RunStatus::Failed, "solver failed at " + at(t_fail) + ": " + why, t_fail);
+      return failed("solver failed at " + at(t_fail) + ": " + why, t_fail);
     }
-    const double* ystep = cvode.state();
-    for (int j = 0; j < n; ++j) {
-      if (!std::isfinite(ystep[j])) {
-        results.stats = cvode.stats();
-        return finish(RunStatus::Failed, "the state became non-finite at " + at(t), t);
-      }
-    }
+    const double* ystep = stepper->state();
+    for (int j = 0; j < stepper->stateSize(); ++j)
+      if (!std::isfinite(ystep[j])) return failed("the state became non-finite at " + at(t), t);
     const std::string diverged = divergence.check(ystep, t);
     if (!diverged.empty()) {
-      results.stats = cvode.stats();
+      results.stats = stepper->stats();
       return finish(RunStatus::Diverged, diverged, t);
     }
     const std::size_t rows_before = results.rows();
     while (k <= n_out && outputTime(k) <= t * (1.0 + 1e-15) + 1e-15) {
       const double t_out = outputTime(k);
-      if (!cvode.interpolate(t_out, yout.data()) || !fd.evaluate(t_out, yout.data(), ydot.data())) {
-        results.stats = cvode.stats();
-        return finish(RunStatus::Failed, "could not evaluate the output at " + at(t_out) + ": " + fd.error(), t);
-      }
-      recorder.record(t_out, fd, results);
+      if (!stepper->record(t_out, results))
+        return failed("could not evaluate the output at " + at(t_out) + ": " + stepper->modelError(), t);
       ++k;
     }
     announce(rows_before);
     if (control.progress) control.progress(t, t_end);
     if (t >= t_end) break;
   }
-  results.stats = cvode.stats();
+  results.stats = stepper->stats();
   return finish(RunStatus::Completed, {}, t_end);
 }
 

@@ -27,6 +27,10 @@ struct RunControl {
 // results computed until then.
 Results simulate(const Project& project, const RunControl& control = {});
 
+// The channels simulate(project) records, in order (constraint violations included for the
+// constrained solvers). Empty when the project's constraints cannot be built.
+std::vector<Channel> runChannels(const Project& project);
+
 std::string describeSolver(const SimulationSettings& settings);
 std::string describeRun(const Project& project);  // solver + coupling order
 

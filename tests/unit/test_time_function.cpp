@@ -113,6 +113,25 @@ TEST(TimeFunction, OutAndBackLawOfSeed001) {
   EXPECT_EQ(f.evaluate(2.5).value, 0.0);  // held at rest after t0
 }
 
+TEST(TimeFunction, CycloidalLawIsSeed003Eq57) {
+  // W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)] with C1 = 0.725, C2 = 0.7, T = 0.7 (fast push).
+  TimeFunction f;
+  f.law = TimeFunction::Law::Cycloidal;
+  f.before = 0.725;
+  f.after = 0.725 - 0.7;
+  f.T = 0.7;
+  for (double t : {0.01, 0.1, 0.2, 0.35, 0.5, 0.69}) {
+    EXPECT_NEAR(f.evaluate(t).value, 0.725 - 0.7 / 0.7 * (t - 0.7 / (2 * kPi) * std::sin(2 * kPi * t / 0.7)), 1e-14) << t;
+    expectDerivativesConsistent(f, t);
+  }
+  EXPECT_NEAR(f.evaluate(0.35).rate, -2.0, 1e-12);  // peak speed 2 C2 / T = 2 m/s
+  EXPECT_EQ(f.evaluate(-1.0).value, 0.725);
+  EXPECT_NEAR(f.evaluate(5.0).value, 0.025, 1e-15);
+  EXPECT_EQ(f.evaluate(5.0).rate, 0.0);
+  f.t_step = 1.0;  // delayed start
+  EXPECT_NEAR(f.evaluate(1.35).value, f.before - 0.35, 1e-12);
+}
+
 TEST(TimeFunction, TableLinearAndCubic) {
   TimeFunction lin;
   lin.law = TimeFunction::Law::Table;

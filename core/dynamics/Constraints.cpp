@@ -1,0 +1,252 @@
+#include "dynamics/Constraints.hpp"
+
+#include <cmath>
+
+#include "dynamics/Kinematics.hpp"
+#include "io/JsonReader.hpp"
+
+namespace flexarm {
+namespace {
+
+// Index of a coordinate named as the channels name it ("q.<joint>", "qm.<joint>", "e.<link>.<k>"), or -1.
+int coordinateIndex(const MultibodySystem& sys, const std::string& name, std::string& unit) {
+  for (const Body& b : sys.bodies) {
+    if (name == "q." + b.joint_name) {
+      unit = b.joint_type == JointType::Revolute ? "rad" : "m";
+      return b.q_index;
+    }
+    if (b.motor_index >= 0 && name == "qm." + b.joint_name) {
+      unit = b.joint_type == JointType::Revolute ? "rad" : "m";
+      return b.motor_index;
+    }
+    const std::string prefix = "e." + b.name + ".";
+    if (b.e_count > 0 && name.rfind(prefix, 0) == 0) {
+      const std::string k = name.substr(prefix.size());
+      if (k.empty() || k.find_first_not_of("0123456789") != std::string::npos) return -1;
+      const int index = std::stoi(k);
+      if (index < 1 || index > b.e_count) return -1;
+      unit = "-";
+      return b.e_index + index - 1;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+const char* constraintKindName(Constraint::Kind kind) {
+  switch (kind) {
+    case Constraint::Kind::Coordinates: return "coordinates";
+    case Constraint::Kind::Point: return "point";
+    case Constraint::Kind::SlidingSupport: return "sliding_support";
+  }
+  return "?";
+}
+
+std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints) {
+  sys_ = &sys;
+  rows_ = 0;
+  groups_.clear();
+  entries_.clear();
+  linear_.clear();
+  points_.clear();
+  supports_.clear();
+  auto addGroup = [&](Group g, Entry e) {
+    g.first_row = rows_;
+    e.first_row = rows_;
+    rows_ += g.rows;
+    groups_.push_back(std::move(g));
+    entries_.push_back(e);
+  };
+
+  for (std::size_t c = 0; c < model.constraints.size(); ++c) {
+    const Constraint& k = model.constraints[c];
+    const std::string where = "constraint '" + k.name + "'";
+    switch (k.kind) {
+      case Constraint::Kind::Coordinates: {
+        Linear lin;
+        lin.a = Eigen::VectorXd::Zero(sys.nq);
+        lin.law = k.value;
+        lin.law.prepare();
+        std::string unit, first_unit;
+        for (const auto& [name, coef] : k.terms) {
+          const int i = coordinateIndex(sys, name, unit);
+          if (i < 0)
+            return where + ": no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)";
+          if (first_unit.empty()) first_unit = unit;
+          if (unit != first_unit) first_unit = "m or rad";
+          lin.a(i) += coef;
+        }
+        if (lin.a.norm() == 0.0) return where + ": all coefficients are zero";
+        linear_.push_back(std::move(lin));
+        addGroup(Group{k.name, first_unit, 0, 1, -1, 1.0}, Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
+        break;
+      }
+      case Constraint::Kind::Point: {
+        for (int j = k.link; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent)
+          if (sys.bodies[static_cast<std::size_t>(j)].isFlexible())
+            return where + ": a point constraint needs rigid links from the base to link '" + sys.bodies[static_cast<std::size_t>(k.link)].name +
+                   "', and link '" + sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible";
+        PointRows p;
+        p.body = k.link;
+        p.point = k.point;
+        p.world = k.world;
+        for (int a = 0; a < 3; ++a)
+          if (k.axes[static_cast<std::size_t>(a)]) p.axes.push_back(a);
+        if (p.axes.empty()) return where + ": no axis is held";
+        points_.push_back(p);
+        addGroup(Group{k.name, "m", 0, static_cast<int>(p.axes.size()), -1, 1.0},
+                 Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
+        break;
+      }
+      case Constraint::Kind::SlidingSupport: {
+        const Body& b = sys.bodies[static_cast<std::size_t>(k.link)];
+        if (!b.isFlexible()) return where + ": link '" + b.name + "' is rigid; a sliding support holds a flexible link";
+        if (b.joint_type != JointType::Prismatic || std::abs(std::abs(b.axis.x()) - 1.0) > 1e-9)
+          return where + ": the joint of link '" + b.name + "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support";
+        Support s;
+        s.body = k.link;
+        s.position = k.position;
+        s.sigma = b.axis.x() > 0 ? 1.0 : -1.0;
+        s.slope = k.clamp_slope;
+        ShapeRows r;
+        b.flexible->evaluate(0.5 * b.length, r);
+        s.lateral_w = r.w.size() > 0 && r.w.cwiseAbs().maxCoeff() > 0.0;
+        for (const Support& other : supports_)
+          if (other.body == s.body && std::abs(other.position - s.position) < 1e-12)
+            return where + ": another support of link '" + b.name + "' sits at the same position";
+        supports_.push_back(s);
+        const int rows = (s.lateral_w ? 2 : 1) * (s.slope ? 2 : 1);
+        addGroup(Group{k.name, "m", 0, rows, -1, 1.0}, Entry{Entry::Kind::Support, static_cast<int>(supports_.size()) - 1, 0});
+        break;
+      }
+    }
+  }
+  if (prescribed_as_constraints) {
+    for (std::size_t j = 0; j < sys.bodies.size(); ++j) {
+      const Body& b = sys.bodies[j];
+      if (b.drive.kind != JointDrive::Kind::Prescribed) continue;
+      Linear lin;
+      lin.a = Eigen::VectorXd::Zero(sys.nq);
+      lin.a(b.drivenIndex()) = 1.0;
+      lin.law = b.drive.law;
+      lin.gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
+      linear_.push_back(std::move(lin));
+      // Constraint force on the coordinate: -lambda; the drive supplies it.
+      addGroup(Group{"drive." + b.joint_name, b.joint_type == JointType::Revolute ? "rad" : "m", 0, 1, static_cast<int>(j), -1.0},
+               Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
+    }
+  }
+  return {};
+}
+
+void ConstraintSet::pointJacobian(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Eigen::Vector3d& pos,
+                                  Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const {
+  const MultibodySystem& sys = *sys_;
+  forwardKinematics(sys, scratch, q);
+  pos = scratch.X_world_body[static_cast<std::size_t>(p.body)] * p.point;
+  J.setZero(3, sys.nq);
+  for (int j = p.body; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent) {
+    const Body& b = sys.bodies[static_cast<std::size_t>(j)];
+    const Eigen::Isometry3d& X = scratch.X_world_body[static_cast<std::size_t>(j)];
+    const Eigen::Vector3d axis = X.linear() * b.axis;  // the joint axis is invariant under its own motion
+    if (b.joint_type == JointType::Revolute)
+      J.col(b.q_index) = axis.cross(pos - X.translation());
+    else
+      J.col(b.q_index) = axis;
+  }
+}
+
+void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row,
+                                    ConstraintRows& out) const {
+  const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
+  const FlexibleBody& fb = *b.flexible;
+  const double d = q(b.q_index), dd = qd(b.q_index);
+  const double xD = s.sigma * (s.position - d);
+  if ((xD < 0.0 || xD > b.length) && out.error.empty())
+    out.error = "link '" + b.name + "' left its support at " + formatShort(s.position) + " m: the support's material point is x = " +
+                formatShort(xD, 6) + " m, outside [0, " + formatShort(b.length) + "] m";
+  const double x = std::clamp(xD, 0.0, b.length);
+  const auto e = q.segment(b.e_index, b.e_count);
+  const auto ed = qd.segment(b.e_index, b.e_count);
+  // Shape rows N, N', N'', N''' at x for the deflection along y (and z); N''' by central differences of N''.
+  ShapeRows r, rp, rm;
+  fb.evaluate(x, r);
+  const double delta = 1e-6 * b.length;
+  fb.evaluate(std::min(x + delta, b.length), rp);
+  fb.evaluate(std::max(x - delta, 0.0), rm);
+  const double span = std::min(x + delta, b.length) - std::max(x - delta, 0.0);
+  const Eigen::RowVectorXd v3 = (rp.v2 - rm.v2) / span, w3 = (rp.w2 - rm.w2) / span;
+  // Row for a field N (with N' = N1, N'' = N2): Phi = N e, dPhi/dq_joint = -sigma N1 e,
+  // h = 2 sigma qd N1 ed - qd^2 N2 e (x_D moves at -sigma qd).
+  auto put = [&](const Eigen::RowVectorXd& N, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
+    out.phi(row) = N.dot(e);
+    out.Phi_q.row(row).setZero();
+    out.Phi_q.row(row).segment(b.e_index, b.e_count) = N;
+    out.Phi_q(row, b.q_index) = -s.sigma * N1.dot(e);
+    out.phi_t(row) = 0.0;
+    out.h(row) = 2.0 * s.sigma * dd * N1.dot(ed) - dd * dd * N2.dot(e);
+    ++row;
+  };
+  put(r.v, r.v1, r.v2);
+  if (s.lateral_w) put(r.w, r.w1, r.w2);
+  if (s.slope) {
+    put(r.v1, r.v2, v3);
+    if (s.lateral_w) put(r.w1, r.w2, w3);
+  }
+}
+
+void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out,
+                             DynamicsData& scratch) const {
+  const int nq = sys_->nq;
+  if (out.phi.size() != rows_) {
+    out.phi.resize(rows_);
+    out.phi_t.resize(rows_);
+    out.h.resize(rows_);
+    out.Phi_q.resize(rows_, nq);
+  }
+  out.error.clear();
+  Eigen::Vector3d pos, pos_p, pos_m;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> J, Jp, Jm;
+  for (const Entry& en : entries_) {
+    const int row = en.first_row;
+    switch (en.kind) {
+      case Entry::Kind::Linear: {
+        const Linear& lin = linear_[static_cast<std::size_t>(en.index)];
+        const TimeSample f = lin.law.evaluate(t);
+        out.phi(row) = lin.a.dot(q) - lin.gain * f.value;
+        out.Phi_q.row(row) = lin.a.transpose();
+        out.phi_t(row) = -lin.gain * f.rate;
+        out.h(row) = lin.gain * f.accel;
+        break;
+      }
+      case Entry::Kind::Point: {
+        const PointRows& p = points_[static_cast<std::size_t>(en.index)];
+        pointJacobian(p, q, scratch, pos, J);
+        // h = -(dJ/dt) qd, by central differences of J along qd (exact zero at rest).
+        Eigen::Vector3d Jdot_qd = Eigen::Vector3d::Zero();
+        const double speed = qd.cwiseAbs().maxCoeff();
+        if (speed > 0.0) {
+          const double eps = 1e-6 / speed;
+          pointJacobian(p, q + eps * qd, scratch, pos_p, Jp);
+          pointJacobian(p, q - eps * qd, scratch, pos_m, Jm);
+          Jdot_qd = (Jp - Jm) * qd / (2.0 * eps);
+        }
+        for (std::size_t a = 0; a < p.axes.size(); ++a) {
+          const int k = p.axes[a];
+          const int r = row + static_cast<int>(a);
+          out.phi(r) = pos(k) - p.world(k);
+          out.Phi_q.row(r) = J.row(k);
+          out.phi_t(r) = 0.0;
+          out.h(r) = -Jdot_qd(k);
+        }
+        break;
+      }
+      case Entry::Kind::Support:
+        evaluateSupport(supports_[static_cast<std::size_t>(en.index)], q, qd, row, out);
+        break;
+    }
+  }
+}
+
+}  // namespace flexarm

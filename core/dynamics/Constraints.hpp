@@ -1,0 +1,78 @@
+#pragma once
+// The constraint rows of a system for the constrained solvers (IDA, Newmark):
+//   Phi(q, t) = 0,  Phi_q qd + Phi_t = 0,  Phi_q qdd = h(q, qd, t),
+// built from the model's constraints and, when asked, one row per prescribed drive (the joint
+// follows its law through a Lagrange multiplier instead of being eliminated).
+#include <string>
+#include <vector>
+
+#include "dynamics/DynamicsData.hpp"
+#include "model/Constraint.hpp"
+#include "model/Model.hpp"
+
+namespace flexarm {
+
+struct ConstraintRows {
+  Eigen::VectorXd phi, phi_t, h;  // nc
+  Eigen::MatrixXd Phi_q;          // nc x nq
+  // Empty when fine; otherwise what went wrong (a sliding link that left its support).
+  std::string error;
+};
+
+class ConstraintSet {
+ public:
+  // A named group of rows: one model constraint, or one prescribed drive ("drive.<joint>").
+  struct Group {
+    std::string name;
+    std::string unit;   // of the position rows: "m", "rad", "m or rad"
+    int first_row = 0, rows = 0;
+    int joint = -1;     // prescribed drive: index of the joint whose effort is -lambda
+    double effort_scale = 1.0;
+  };
+
+  // Returns an empty string or why the constraints cannot be built (what and where).
+  std::string build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints);
+
+  int size() const { return rows_; }
+  const std::vector<Group>& groups() const { return groups_; }
+
+  // Evaluates every row at (q, qd, t). `scratch` holds kinematics; no other state is kept.
+  void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out, DynamicsData& scratch) const;
+
+ private:
+  struct Linear {        // a . q = gain f(t)
+    Eigen::VectorXd a;
+    TimeFunction law;
+    double gain = 1.0;
+  };
+  struct PointRows {     // axis_k . (p(q) - world) = 0 for the chosen world axes
+    int body = -1;
+    Eigen::Vector3d point = Eigen::Vector3d::Zero(), world = Eigen::Vector3d::Zero();
+    std::vector<int> axes;
+  };
+  struct Support {       // rows of N(x_D) e (and N'(x_D) e) with x_D = sigma (s - q_joint)
+    int body = -1;
+    double position = 0.0, sigma = 1.0;
+    bool slope = false;
+    bool lateral_w = false;  // spatial links: also the deflection along z
+  };
+  struct Entry {
+    enum class Kind { Linear, Point, Support } kind = Kind::Linear;
+    int index = 0;  // into linear_, points_ or supports_
+    int first_row = 0;
+  };
+
+  void pointJacobian(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Eigen::Vector3d& pos,
+                     Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const;
+  void evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row, ConstraintRows& out) const;
+
+  const MultibodySystem* sys_ = nullptr;
+  int rows_ = 0;
+  std::vector<Group> groups_;
+  std::vector<Entry> entries_;
+  std::vector<Linear> linear_;
+  std::vector<PointRows> points_;
+  std::vector<Support> supports_;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,47 @@
+#pragma once
+// A thin owner of a SUNDIALS IDA instance for F(t, y, y') = 0 (BDF, Newton with a dense
+// difference-quotient Jacobian), with algebraic variables excluded from the error test, every
+// return flag turned into words. Mirrors CvodeIntegrator.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/Project.hpp"
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+// The residual seen by the integrator. Return 0 on success, > 0 for a recoverable failure (IDA
+// retries with a smaller step), < 0 to stop the run.
+class DaeResidual {
+ public:
+  virtual ~DaeResidual() = default;
+  virtual int residual(double t, const double* y, const double* yp, double* r) = 0;
+};
+
+class IdaIntegrator {
+ public:
+  IdaIntegrator();
+  ~IdaIntegrator();
+  IdaIntegrator(const IdaIntegrator&) = delete;
+  IdaIntegrator& operator=(const IdaIntegrator&) = delete;
+
+  // y0, yp0 must be consistent. differential[k] is true for a differential variable, false for an
+  // algebraic one (a multiplier). Returns an empty string or what went wrong.
+  std::string init(DaeResidual& res, int n, const double* y0, const double* yp0, const std::vector<bool>& differential, double t0,
+                   double t_stop, const SimulationSettings& settings);
+  // One internal step towards t_stop. Returns the IDA flag (>= 0 success); t, y and y' updated.
+  int step(double& t);
+  const double* state() const;
+  // y and y' at time t within the last step (dense output). Returns false on failure.
+  bool interpolate(double t, double* y_out, double* yp_out);
+  SolverStats stats() const;
+  std::string describe(int flag) const;
+  double currentTime() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,38 @@
+#pragma once
+// One integrator behind the run loop of simulate(): CVODE on the ODE, IDA on the index-2 DAE,
+// or fixed-step Newmark with Baumgarte stabilization. The loop steps it, checks its state, records
+// the output times each step passes, and reports progress, failure, cancellation and divergence.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynamics/MultibodySystem.hpp"
+#include "model/Project.hpp"
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  // One step from t; t is updated. Returns >= 0 on success, a solver flag < 0 otherwise.
+  virtual int step(double& t) = 0;
+  // The state after the last step, and where each coordinate sits in it (-1: not in the state).
+  virtual const double* state() const = 0;
+  virtual int stateSize() const = 0;
+  virtual const std::vector<int>& coordinateSlots() const = 0;
+  // Records the output row at time t (within the last step). Returns false with modelError() set.
+  virtual bool record(double t, Results& results) = 0;
+  // Words for a failed step's flag; the model's own error, if any.
+  virtual std::string describe(int flag) const = 0;
+  virtual std::string modelError() const = 0;
+  virtual double currentTime() const = 0;
+  virtual SolverStats stats() const = 0;
+};
+
+// The constrained steppers (ida, newmark). On failure returns null and sets `error`; `channels`
+// receives the channels the stepper records (constraint violations included).
+std::unique_ptr<Stepper> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
+                                                double dt_out, std::vector<Channel>& channels, std::string& error);
+
+}  // namespace flexarm
