@@ -1,6 +1,7 @@
 // flexarm-cli: the FlexArm engine without a window.
 //   flexarm-cli check PROJECT [--set path=value ...]
 //   flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
+//   flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "Version.hpp"
+#include "analysis/InverseDynamics.hpp"
 #include "analysis/Linearization.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
@@ -50,6 +52,11 @@ const char* kUsage =
     "      Natural frequencies and mode shapes of the arm linearized about its initial\n"
     "      configuration (elastic coordinates at their static equilibrium), with every joint\n"
     "      held (--lock-joints), or about a steady spin of joint 1 at OMEGA rad/s (--spin).\n"
+    "  flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set PATH=VALUE ...] [--quiet]\n"
+    "      Inverse dynamics: along the project's end-effector path (\"inverse_dynamics\": rigid\n"
+    "      inverse kinematics and dynamics, the flexible arm driven forward by the rigid efforts,\n"
+    "      the flexible inverse dynamics along the rigid trajectories), or along the joints'\n"
+    "      prescribed trajectories. Writes joint values, efforts, deviations and tip deflections.\n"
     "  flexarm-cli --help | --version\n"
     "\n"
     "options:\n"
@@ -143,7 +150,7 @@ int parseArgs(int argc, char** argv, Args& a) {
       return badUsage("unexpected argument \"" + s + "\"");
     }
   }
-  if (a.command != "check" && a.command != "run" && a.command != "modes") return badUsage("unknown command \"" + a.command + "\"");
+  if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse") return badUsage("unknown command \"" + a.command + "\"");
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
   return -1;
 }
@@ -277,11 +284,19 @@ int run(const Args& a) {
 
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+  const bool inverse = a.command == "inverse";
+  if (inverse) {
+    const std::string problem = checkInverseDynamics(*project);
+    if (!problem.empty()) {
+      std::cerr << "flexarm-cli: " << a.project << ": " << problem << "\n";
+      return kExitBadInput;
+    }
+  }
   ProgressBar bar(!a.quiet && isatty(STDERR_FILENO));
   RunControl control;
   control.cancel = &g_cancel;
   control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
-  const Results results = simulate(*project, control);
+  const Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, control);
   bar.done();
 
   const std::string write_error = writeCsvFile(results, out);
@@ -290,7 +305,7 @@ int run(const Args& a) {
     return kExitBadInput;
   }
   const SolverStats& st = results.stats;
-  std::cout << "run " << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6) << " s, "
+  std::cout << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6) << " s, "
             << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
             << " Jacobian evaluations, " << formatShort(st.wall_time, 3) << " s wall time\n";
   std::cout << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "

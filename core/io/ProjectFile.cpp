@@ -717,6 +717,27 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
     }
     checkUniqueNames(model.constraints, "constraints", diag);
   }
+  JsonObjectReader inv = root.object("inverse_dynamics", Need::Optional);
+  if (inv.valid()) {
+    InverseSpec spec;
+    JsonObjectReader path = inv.object("path", Need::Required);
+    if (path.valid()) {
+      const char* names[3] = {"x", "y", "z"};
+      for (int a = 0; a < 3; ++a) {
+        JsonObjectReader law = path.object(names[a], Need::Optional);
+        if (!law.valid()) continue;
+        TimeFunction f;
+        readLaw(law, f, base_dir);
+        law.finish();
+        spec.path[static_cast<std::size_t>(a)] = f;
+      }
+      if (!spec.path[0] && !spec.path[1] && !spec.path[2])
+        diag.error(path.path(), "give a time law for at least one of x, y, z");
+      path.finish();
+    }
+    inv.finish();
+    project.inverse = spec;
+  }
   JsonObjectReader sim = root.object("simulation", Need::Optional);
   readSimulation(sim, project.simulation);
   sim.finish();
@@ -922,6 +943,17 @@ Json projectToJson(const Project& project) {
       }
       j["constraints"].push_back(cj);
     }
+  }
+  if (project.inverse) {
+    Json path = Json::object();
+    const char* names[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; ++a) {
+      if (!project.inverse->path[static_cast<std::size_t>(a)]) continue;
+      Json law;
+      writeLaw(law, *project.inverse->path[static_cast<std::size_t>(a)]);
+      path[names[a]] = law;
+    }
+    j["inverse_dynamics"] = {{"path", path}};
   }
   const SimulationSettings& s = project.simulation;
   j["simulation"] = {{"t_end", s.t_end},

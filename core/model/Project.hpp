@@ -1,5 +1,7 @@
 #pragma once
 // A project: the model, how to simulate it, and what the user wrote about it.
+#include <array>
+#include <optional>
 #include <string>
 
 #include "model/Model.hpp"
@@ -41,6 +43,12 @@ struct SimulationSettings {
 
 const char* methodName(SimulationSettings::Method method);
 
+// Inverse dynamics along a desired end-effector path (seed 002 sec. 3): the world position of the
+// last link's distal frame as time laws; components without a law are not tracked.
+struct InverseSpec {
+  std::array<std::optional<TimeFunction>, 3> path;  // x, y, z [m]
+};
+
 struct Project {
   static constexpr int kSchemaVersion = 1;
   std::string name;
@@ -48,6 +56,7 @@ struct Project {
   Model model;
   CouplingOrder coupling = CouplingOrder::High;
   SimulationSettings simulation;
+  std::optional<InverseSpec> inverse;  // for flexarm-cli inverse
 };
 
 }  // namespace flexarm

@@ -12,10 +12,12 @@ TimeSample evalTable(const TimeFunction& f, double t) {
   const auto& vs = f.table_value;
   const std::size_t n = ts.size();
   if (n == 0) return {};
-  if (n == 1 || t <= ts.front()) return {vs.front(), 0.0, 0.0};
-  if (t >= ts.back()) return {vs.back(), 0.0, 0.0};
+  // Held outside [first, last]; the end points themselves belong to the first and last interval,
+  // so a table that starts moving at its first point reports that motion's rate there.
+  if (n == 1 || t < ts.front()) return {vs.front(), 0.0, 0.0};
+  if (t > ts.back()) return {vs.back(), 0.0, 0.0};
   const auto it = std::upper_bound(ts.begin(), ts.end(), t);
-  const std::size_t k = static_cast<std::size_t>(it - ts.begin()) - 1;  // ts[k] <= t < ts[k+1]
+  const std::size_t k = std::min(static_cast<std::size_t>(it - ts.begin()) - 1, n - 2);  // ts[k] <= t <= ts[k+1]
   const double h = ts[k + 1] - ts[k];
   const double a = (ts[k + 1] - t) / h;
   const double b = (t - ts[k]) / h;

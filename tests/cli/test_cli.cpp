@@ -156,3 +156,24 @@ TEST(Cli, ModesPrintsTheClampedFreeFrequencyAndStiffening) {
   EXPECT_NE(r.output.find("UNSTABLE"), std::string::npos) << r.output;  // past omega_1 the zero-order beam buckles
   EXPECT_EQ(runCli("modes " + beam + " --spin abc").exit_code, 2);
 }
+
+TEST(Cli, InverseDynamicsAlongAPathAndAlongTrajectories) {
+  const fs::path out = fs::temp_directory_path() / "flexarm-inverse.csv";
+  CliRun r = runCli("inverse " + quote(projectsDir() + "/pr-arm-inverse-dynamics.flexarm.json") + " --quiet --out " + quote(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  for (const char* channel : {"q_rigid.d", "q_flex.q", "dq.q", "tau_rigid.d", "tau_flex.q", "dtau.d", "tip.link2.v", "tip.link2.slope_v"})
+    EXPECT_NE(ss.str().find(channel), std::string::npos) << channel;
+  fs::remove(out);
+  // Along the joints' own trajectories: the spin-up beam's hub is prescribed.
+  r = runCli("inverse " + quote(projectsDir() + "/spin-up-beam.flexarm.json") + " --t-end 1 --quiet --out " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove(out);
+  // Nothing to follow: a bad-input error that names the joint.
+  r = runCli("inverse " + quote(projectsDir() + "/double-pendulum.flexarm.json") + " --quiet --out " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("joint 'shoulder' has drive \"free\""), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
