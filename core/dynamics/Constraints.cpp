@@ -199,7 +199,7 @@ void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, 
 void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out,
                              DynamicsData& scratch) const {
   const int nq = sys_->nq;
-  if (out.phi.size() != rows_) {
+  if (out.phi.size() != rows_ || out.Phi_q.cols() != nq) {
     out.phi.resize(rows_);
     out.phi_t.resize(rows_);
     out.h.resize(rows_);

@@ -162,3 +162,21 @@ TEST(Constraints, InconsistentInitialStateIsProjectedOntoTheConstraints) {
   EXPECT_EQ(bad.status, RunStatus::Failed);
   EXPECT_NE(bad.message.find("redundant"), std::string::npos) << bad.message;
 }
+
+TEST(Constraints, AModelWithoutConstraintsRunsOnIdaAndNewmarkLikeOnCvode) {
+  // The free double pendulum: no constraint rows at all.
+  Project p = flexarm::test::loadShipped("double-pendulum.flexarm.json");
+  p.simulation.t_end = 2.0;
+  p.simulation.rtol = 1e-10;
+  p.simulation.atol = 1e-12;
+  const Results ode = simulate(p);
+  const Results ida = simulate(withMethod(p, SimulationSettings::Method::Ida));
+  Project nm = withMethod(p, SimulationSettings::Method::Newmark);
+  nm.simulation.step = 2.5e-4;
+  const Results newmark = simulate(nm);
+  ASSERT_EQ(ida.status, RunStatus::Completed) << ida.message;
+  ASSERT_EQ(newmark.status, RunStatus::Completed) << newmark.message;
+  std::string where;
+  EXPECT_LT(worstChannelDifference(ode, ida, where), 1e-6) << where;
+  EXPECT_LT(worstChannelDifference(ode, newmark, where), 1e-4) << where;  // second order in the step
+}
