@@ -118,6 +118,7 @@ struct ArmView::Scene {
   std::vector<LinkTube> links, ghosts;
   std::vector<vtkSmartPointer<vtkActor>> joints, payloads;
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
+  std::vector<vtkSmartPointer<vtkActor>> supports;  // sliding supports, fixed in their joint's frame
   vtkSmartPointer<vtkActor> grid, base;
   bool gl_ready = false;
 };
@@ -201,6 +202,9 @@ void ArmView::paintGL() {
 
 void ArmView::setProject(const Project& project) {
   system_ = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(project.model, project.coupling));
+  supports_.clear();
+  for (const Constraint& c : project.model.constraints)
+    if (c.kind == Constraint::Kind::SlidingSupport) supports_.push_back({c.link, c.position});
   data_ = std::make_unique<DynamicsData>(*system_);
   Eigen::VectorXd qd;
   system_->initialState(project.model, q_, qd);
@@ -220,6 +224,7 @@ void ArmView::rebuildScene() {
   for (auto& a : s.joints) s.renderer->RemoveActor(a);
   for (auto& a : s.payloads) s.renderer->RemoveActor(a);
   for (auto& a : s.frames) s.renderer->RemoveActor(a);
+  for (auto& a : s.supports) s.renderer->RemoveActor(a);
   if (s.grid) s.renderer->RemoveActor(s.grid);
   if (s.base) s.renderer->RemoveActor(s.base);
   s.links.clear();
@@ -227,7 +232,18 @@ void ArmView::rebuildScene() {
   s.joints.clear();
   s.payloads.clear();
   s.frames.clear();
+  s.supports.clear();
   const double radius = 0.008 * reach_;
+  for (std::size_t k = 0; k < supports_.size(); ++k) {
+    vtkNew<vtkCubeSource> c;  // a sleeve around the beam
+    c->SetXLength(3.0 * radius);
+    c->SetYLength(5.0 * radius);
+    c->SetZLength(5.0 * radius);
+    auto a = sourceActor(c, 0.95, 0.70, 0.10);
+    a->GetProperty()->SetOpacity(0.85);
+    s.renderer->AddActor(a);
+    s.supports.push_back(a);
+  }
   for (const Body& b : system_->bodies) {
     LinkTube t = makeTube(radius);
     t.mapper->SetLookupTable(s.lut);
@@ -349,6 +365,9 @@ void ArmView::updateGeometry() {
     s.joints[i]->SetUserMatrix(toVtk(X_part));
     if (s.payloads[i]) s.payloads[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_distal * Eigen::Translation3d(b.distal_com)));
     s.frames[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_body));
+    for (std::size_t k = 0; k < supports_.size(); ++k)
+      if (supports_[k].body == static_cast<int>(i))
+        s.supports[k]->SetUserMatrix(toVtk(X_joint * Eigen::Translation3d(supports_[k].position * b.axis)));
   }
   requestRender();
 }

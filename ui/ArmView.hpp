@@ -70,6 +70,11 @@ class ArmView : public QWidget {
   std::unique_ptr<MultibodySystem> system_;
   std::unique_ptr<DynamicsData> data_;
   Eigen::VectorXd q_;
+  struct SupportMark {
+    int body;         // the link that slides through it
+    double position;  // along its joint axis, in the joint frame [m]
+  };
+  std::vector<SupportMark> supports_;
   double scale_ = 1.0;
   double reach_ = 1.0;
   bool ghost_ = true, frames_ = false;
