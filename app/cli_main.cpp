@@ -2,6 +2,7 @@
 //   flexarm-cli check PROJECT [--set path=value ...]
 //   flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
+//   flexarm-cli study PROJECT --out DIR [--t-end T] [--set path=value ...]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
+#include "solvers/Study.hpp"
 
 namespace fs = std::filesystem;
 using namespace flexarm;
@@ -57,6 +59,10 @@ const char* kUsage =
     "      inverse kinematics and dynamics, the flexible arm driven forward by the rigid efforts,\n"
     "      the flexible inverse dynamics along the rigid trajectories), or along the joints'\n"
     "      prescribed trajectories. Writes joint values, efforts, deviations and tip deflections.\n"
+    "  flexarm-cli study PROJECT --out DIR [--t-end T] [--set PATH=VALUE ...]\n"
+    "      Run the project's study (its variants, or every point of its grid) in parallel on the\n"
+    "      machine's cores: DIR/<case>.csv for each case and DIR/summary.csv (status, divergence\n"
+    "      and when, wall time, peak tip deflections, final joint values).\n"
     "  flexarm-cli --help | --version\n"
     "\n"
     "options:\n"
@@ -150,7 +156,8 @@ int parseArgs(int argc, char** argv, Args& a) {
       return badUsage("unexpected argument \"" + s + "\"");
     }
   }
-  if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse") return badUsage("unknown command \"" + a.command + "\"");
+  if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study")
+    return badUsage("unknown command \"" + a.command + "\"");
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
   return -1;
 }
@@ -277,6 +284,36 @@ class ProgressBar {
   std::chrono::steady_clock::time_point last_{};
 };
 
+int study(const Args& a) {
+  if (a.out.empty()) return badUsage("study needs --out DIR");
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  const StudyOutcome o = runStudy(a.project, a.sets, a.has_t_end ? a.t_end : 0.0, a.out, 0, &g_cancel);
+  if (!o.error.empty() && o.cases.empty()) {
+    std::cerr << "flexarm-cli: " << o.error << "\n";
+    return kExitBadInput;
+  }
+  int exit_code = kExitOk;
+  for (const StudyCaseResult& c : o.cases) {
+    if (!c.load_error.empty()) {
+      std::cout << c.study_case.name << ": invalid: " << c.load_error << "\n";
+      exit_code = kExitBadInput;
+      continue;
+    }
+    const Results& r = c.results;
+    std::cout << c.study_case.name << ": " << runStatusName(r.status) << " at t = " << formatShort(r.end_time, 6) << " s, "
+              << formatShort(r.stats.wall_time, 3) << " s wall" << (r.message.empty() ? "" : " (" + r.message + ")") << "\n";
+    if (r.status == RunStatus::Cancelled) exit_code = kExitInterrupted;
+    if (r.status == RunStatus::Failed && exit_code == kExitOk) exit_code = kExitSolverFailure;
+  }
+  if (!o.error.empty()) {
+    std::cerr << "flexarm-cli: " << o.error << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "summary: " << fs::absolute(o.summary_csv).string() << "\n";
+  return exit_code;
+}
+
 int run(const Args& a) {
   auto project = load(a);
   if (!project) return kExitBadInput;
@@ -332,6 +369,7 @@ int main(int argc, char** argv) {
     if (parsed >= 0) return parsed;
     if (a.command == "check") return check(a);
     if (a.command == "modes") return modes(a);
+    if (a.command == "study") return study(a);
     return run(a);
   } catch (const std::exception& e) {
     std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";

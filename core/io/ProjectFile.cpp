@@ -550,6 +550,71 @@ void checkUniqueNames(const std::vector<T>& items, const std::string& path, Diag
       diag.error(at(path, i) + ".name", "\"" + items[i].name + "\" is used twice in " + path);
 }
 
+// Overrides by path: an object {"path": value, ...}; the values are kept as JSON text.
+std::vector<std::pair<std::string, std::string>> readSets(JsonObjectReader& r, const char* key) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Json* obj = r.raw(key, Need::Required);
+  if (!obj) return out;
+  if (!obj->is_object() || obj->empty()) {
+    r.diagnostics().error(r.pathOf(key), "must be an object of overrides by path, e.g. {\"coupling\": \"zero\"}");
+    return out;
+  }
+  for (auto it = obj->begin(); it != obj->end(); ++it) out.emplace_back(it.key(), it.value().dump());
+  return out;
+}
+
+void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics& diag) {
+  if (const Json* variants = root.array("variants", Need::Optional)) {
+    for (std::size_t i = 0; i < variants->size(); ++i) {
+      JsonObjectReader r(&(*variants)[i], at("variants", i), diag);
+      Variant v;
+      if (r.valid()) {
+        readName(r, v.name, "variant" + std::to_string(i + 1));
+        v.sets = readSets(r, "set");
+      }
+      r.finish();
+      project.variants.push_back(v);
+    }
+    checkUniqueNames(project.variants, "variants", diag);
+  }
+  JsonObjectReader st = root.object("study", Need::Optional);
+  if (!st.valid()) return;
+  Study study;
+  if (st.has("variants") == st.has("grid")) {
+    diag.error(st.path(), "a study needs exactly one of \"variants\" (names) or \"grid\" (values by path)");
+  } else if (const Json* names = st.array("variants", Need::Optional)) {
+    for (std::size_t k = 0; k < names->size(); ++k) {
+      const Json& n = (*names)[k];
+      const std::string path = at(st.pathOf("variants"), k);
+      if (!n.is_string()) {
+        diag.error(path, "must be the name of a variant, got " + describeJson(n));
+        continue;
+      }
+      bool known = false;
+      for (const Variant& v : project.variants) known = known || v.name == n.get<std::string>();
+      if (!known) diag.error(path, "no variant is named \"" + n.get<std::string>() + "\"");
+      study.variants.push_back(n.get<std::string>());
+    }
+    if (names->empty()) diag.error(st.pathOf("variants"), "list at least one variant");
+  } else if (const Json* grid = st.raw("grid", Need::Optional)) {
+    if (!grid->is_object() || grid->empty()) {
+      diag.error(st.pathOf("grid"), "must be an object from paths to arrays of values, e.g. {\"coupling\": [\"zero\", \"high\"]}");
+    } else {
+      for (auto it = grid->begin(); it != grid->end(); ++it) {
+        if (!it.value().is_array() || it.value().empty()) {
+          diag.error(st.pathOf("grid") + "." + it.key(), "must be a non-empty array of values");
+          continue;
+        }
+        std::vector<std::string> values;
+        for (const Json& v : it.value()) values.push_back(v.dump());
+        study.grid.emplace_back(it.key(), values);
+      }
+    }
+  }
+  st.finish();
+  project.study = study;
+}
+
 Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
 
 Json inertia6(const Eigen::Matrix3d& I) {
@@ -738,6 +803,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
     inv.finish();
     project.inverse = spec;
   }
+  readVariantsAndStudy(root, project, diag);
   JsonObjectReader sim = root.object("simulation", Need::Optional);
   readSimulation(sim, project.simulation);
   sim.finish();
@@ -954,6 +1020,27 @@ Json projectToJson(const Project& project) {
       path[names[a]] = law;
     }
     j["inverse_dynamics"] = {{"path", path}};
+  }
+  if (!project.variants.empty()) {
+    j["variants"] = Json::array();
+    for (const Variant& v : project.variants) {
+      Json set = Json::object();
+      for (const auto& [path, value] : v.sets) set[path] = Json::parse(value);
+      j["variants"].push_back({{"name", v.name}, {"set", set}});
+    }
+  }
+  if (project.study) {
+    if (!project.study->grid.empty()) {
+      Json grid = Json::object();
+      for (const auto& [path, values] : project.study->grid) {
+        Json arr = Json::array();
+        for (const std::string& v : values) arr.push_back(Json::parse(v));
+        grid[path] = arr;
+      }
+      j["study"] = {{"grid", grid}};
+    } else {
+      j["study"] = {{"variants", project.study->variants}};
+    }
   }
   const SimulationSettings& s = project.simulation;
   j["simulation"] = {{"t_end", s.t_end},

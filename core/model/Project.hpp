@@ -3,6 +3,8 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/Model.hpp"
 
@@ -49,6 +51,19 @@ struct InverseSpec {
   std::array<std::optional<TimeFunction>, 3> path;  // x, y, z [m]
 };
 
+// A named set of overrides of the project by JSON path (as `--set path=value`), e.g.
+// {"coupling": "zero", "joints[0].drive.omega0": 8}. Values are JSON text.
+struct Variant {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> sets;  // path, JSON value
+};
+
+// What `flexarm-cli study` runs: named variants, or every combination of a grid of values.
+struct Study {
+  std::vector<std::string> variants;                                   // names from Project::variants
+  std::vector<std::pair<std::string, std::vector<std::string>>> grid;  // path, JSON values
+};
+
 struct Project {
   static constexpr int kSchemaVersion = 1;
   std::string name;
@@ -57,6 +72,8 @@ struct Project {
   CouplingOrder coupling = CouplingOrder::High;
   SimulationSettings simulation;
   std::optional<InverseSpec> inverse;  // for flexarm-cli inverse
+  std::vector<Variant> variants;
+  std::optional<Study> study;
 };
 
 }  // namespace flexarm

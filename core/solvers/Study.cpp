@@ -1,0 +1,182 @@
+#include "solvers/Study.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "io/JsonReader.hpp"
+#include "io/ProjectFile.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+
+namespace flexarm {
+namespace {
+
+std::string fileName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=') ? c : '_';
+  return out.empty() ? "case" : out;
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Peak of sqrt(v^2 + w^2) at a flexible link's tip over the run; NaN when the link has no tip channels.
+double peakTip(const Results& r, const std::string& link) {
+  const std::vector<double> v = r.column("tip." + link + ".v"), w = r.column("tip." + link + ".w");
+  if (v.empty()) return std::nan("");
+  double peak = 0.0;
+  for (std::size_t k = 0; k < v.size(); ++k) peak = std::max(peak, std::hypot(v[k], k < w.size() ? w[k] : 0.0));
+  return peak;
+}
+
+}  // namespace
+
+std::vector<StudyCase> studyCases(const Project& project) {
+  std::vector<StudyCase> cases;
+  if (!project.study) return cases;
+  const Study& st = project.study.value();
+  if (!st.variants.empty()) {
+    for (const std::string& name : st.variants)
+      for (const Variant& v : project.variants)
+        if (v.name == name) {
+          StudyCase c{name, {}};
+          for (const auto& [path, value] : v.sets) c.overrides.push_back(path + "=" + value);
+          cases.push_back(c);
+        }
+    return cases;
+  }
+  std::vector<std::size_t> index(st.grid.size(), 0);
+  while (true) {
+    StudyCase c;
+    for (std::size_t g = 0; g < st.grid.size(); ++g) {
+      const std::string& value = st.grid[g].second[index[g]];
+      c.overrides.push_back(st.grid[g].first + "=" + value);
+      const Json v = Json::parse(value);  // strings appear in the name without their quotes
+      c.name += (c.name.empty() ? "" : ",") + st.grid[g].first + "=" + (v.is_string() ? v.get<std::string>() : value);
+    }
+    cases.push_back(c);
+    std::size_t g = st.grid.size();
+    while (g > 0) {  // odometer: the last path varies fastest
+      --g;
+      if (++index[g] < st.grid[g].second.size()) break;
+      index[g] = 0;
+      if (g == 0) return cases;
+    }
+    if (st.grid.empty()) return cases;
+  }
+}
+
+StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
+                      const std::filesystem::path& out_dir, unsigned threads, const std::atomic<bool>* cancel) {
+  StudyOutcome out;
+  std::ifstream in(project_file, std::ios::binary);
+  if (!in) {
+    out.error = "cannot read \"" + project_file.string() + "\"";
+    return out;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  const LoadedProject base = parseProjectText(text.str(), project_file.parent_path(), overrides);
+  if (!base.project) {
+    out.error = project_file.string() + " has errors:\n" + base.diagnostics.text();
+    return out;
+  }
+  const std::vector<StudyCase> cases = studyCases(*base.project);
+  if (cases.empty()) {
+    out.error = project_file.string() + " defines no study (add \"study\": {\"variants\": [...]} or {\"grid\": {...}})";
+    return out;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    out.error = "cannot create \"" + out_dir.string() + "\": " + ec.message();
+    return out;
+  }
+  out.cases.resize(cases.size());
+  std::mutex next_mutex;
+  std::size_t next = 0;
+  auto worker = [&] {
+    while (true) {
+      std::size_t k;
+      {
+        std::lock_guard<std::mutex> lock(next_mutex);
+        if (next >= cases.size()) return;
+        k = next++;
+      }
+      StudyCaseResult& r = out.cases[k];
+      r.study_case = cases[k];
+      std::vector<std::string> all = overrides;
+      all.insert(all.end(), cases[k].overrides.begin(), cases[k].overrides.end());
+      const LoadedProject p = parseProjectText(text.str(), project_file.parent_path(), all);
+      if (!p.project) {
+        r.load_error = p.diagnostics.text();
+        continue;
+      }
+      Project project = *p.project;
+      if (t_end > 0.0) project.simulation.t_end = t_end;
+      RunControl control;
+      control.cancel = cancel;
+      r.results = simulate(project, control);
+      r.results.project_name = project.name + " [" + cases[k].name + "]";
+      r.csv = (out_dir / (fileName(cases[k].name) + ".csv")).string();
+      const std::string why = writeCsvFile(r.results, r.csv);
+      if (!why.empty()) r.load_error = why;
+    }
+  };
+  const unsigned n = std::max(1u, std::min<unsigned>(threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
+                                                     static_cast<unsigned>(cases.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < n; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+
+  // Summary: one row per case; columns from the base project's links and joints.
+  const Model& m = base.project->model;
+  std::ostringstream sum;
+  sum << "case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message";
+  for (const Link& l : m.links)
+    if (l.flex) sum << ",peak_tip." << l.name << " [m]";
+  for (const Joint& j : m.joints) sum << ",final.q." << j.name << (j.type == JointType::Revolute ? " [rad]" : " [m]");
+  sum << "\n";
+  for (const StudyCaseResult& r : out.cases) {
+    std::string sets;
+    for (const std::string& o : r.study_case.overrides) sets += (sets.empty() ? "" : "; ") + o;
+    sum << csvField(r.study_case.name) << "," << csvField(sets) << ",";
+    if (!r.load_error.empty()) {
+      sum << "invalid,,,,," << csvField(r.load_error);
+      for (const Link& l : m.links)
+        if (l.flex) sum << ",";
+      for (std::size_t j = 0; j < m.joints.size(); ++j) sum << ",";
+      sum << "\n";
+      continue;
+    }
+    const Results& res = r.results;
+    const bool diverged = res.status == RunStatus::Diverged;
+    sum << runStatusName(res.status) << "," << formatNumber(res.end_time) << "," << (diverged ? "yes" : "no") << ","
+        << (diverged ? formatNumber(res.end_time) : std::string()) << "," << formatShort(res.stats.wall_time, 3) << ","
+        << csvField(res.message);
+    for (const Link& l : m.links)
+      if (l.flex) {
+        const double p = peakTip(res, l.name);
+        sum << "," << (std::isnan(p) ? std::string() : formatNumber(p));
+      }
+    for (const Joint& j : m.joints) {
+      const std::vector<double> q = res.column("q." + j.name);
+      sum << "," << (q.empty() ? std::string() : formatNumber(q.back()));
+    }
+    sum << "\n";
+  }
+  out.summary_csv = (out_dir / "summary.csv").string();
+  std::ofstream s(out.summary_csv, std::ios::binary | std::ios::trunc);
+  s << sum.str();
+  if (!s) out.error = "cannot write \"" + out.summary_csv + "\"";
+  return out;
+}
+
+}  // namespace flexarm

@@ -1,0 +1,40 @@
+#pragma once
+// Studies: the project's variants (or every combination of a grid of values) run in parallel,
+// one CSV of results per case and a summary CSV of scalar metrics.
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/Project.hpp"
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+struct StudyCase {
+  std::string name;                    // the variant's name, or "path=value,path=value" for a grid point
+  std::vector<std::string> overrides;  // "path=value", applied to the project file's JSON
+};
+
+// The cases of project.study in order (grid: the last path varies fastest). Empty without a study.
+std::vector<StudyCase> studyCases(const Project& project);
+
+struct StudyCaseResult {
+  StudyCase study_case;
+  std::string load_error;  // the variant does not make a valid project (then no run)
+  Results results;
+  std::string csv;         // file written
+};
+
+struct StudyOutcome {
+  std::string error;  // the study could not start (no study, unreadable file, ...)
+  std::vector<StudyCaseResult> cases;
+  std::string summary_csv;
+};
+
+// Runs the study of the project file on `threads` worker threads (0: the machine's cores), after
+// applying `overrides` (and `t_end` when > 0) to every case. Writes DIR/<case>.csv and DIR/summary.csv.
+StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
+                      const std::filesystem::path& out_dir, unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace flexarm

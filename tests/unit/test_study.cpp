@@ -1,0 +1,95 @@
+// Studies: the cases a study expands to, and a study run with its summary (a case whose variant
+// is not a valid project is reported, not fatal).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "io/ProjectFile.hpp"
+#include "solvers/Study.hpp"
+
+using namespace flexarm;
+namespace fs = std::filesystem;
+
+namespace {
+const char* kPendulum = R"({"format": "flexarm-project", "schema_version": 1, "name": "pendulum",
+  "links": [{"name": "rod", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+  "joints": [{"name": "swing", "type": "revolute", "axis": [0, 1, 0], "q0": 0.3}],
+  "variants": [{"name": "light", "set": {"links[0].mass": 0.5}},
+               {"name": "broken", "set": {"links[0].length": -1}},
+               {"name": "damped", "set": {"joints[0].damping": 2, "joints[0].q0": 0.5}}],
+  "study": )";
+
+Project parse(const std::string& study) {
+  LoadedProject p = parseProjectText(std::string(kPendulum) + study + "}", ".");
+  EXPECT_TRUE(p.project) << p.diagnostics.text();
+  return p.project ? *p.project : Project{};
+}
+}  // namespace
+
+TEST(Study, GridExpandsToEveryCombinationLastPathFastest) {
+  const Project p = parse(R"({"grid": {"coupling": ["zero", "high"], "joints[0].q0": [0.1, 0.2, 0.3]}})");
+  const std::vector<StudyCase> cases = studyCases(p);
+  ASSERT_EQ(cases.size(), 6u);
+  EXPECT_EQ(cases[0].name, "coupling=zero,joints[0].q0=0.1");
+  EXPECT_EQ(cases[1].name, "coupling=zero,joints[0].q0=0.2");
+  EXPECT_EQ(cases[5].name, "coupling=high,joints[0].q0=0.3");
+  EXPECT_EQ(cases[5].overrides, (std::vector<std::string>{"coupling=\"high\"", "joints[0].q0=0.3"}));
+}
+
+TEST(Study, VariantsInTheOrderTheStudyNamesThem) {
+  const Project p = parse(R"({"variants": ["damped", "light"]})");
+  const std::vector<StudyCase> cases = studyCases(p);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].name, "damped");
+  EXPECT_EQ(cases[0].overrides, (std::vector<std::string>{"joints[0].damping=2", "joints[0].q0=0.5"}));
+  EXPECT_EQ(cases[1].name, "light");
+}
+
+TEST(Study, UnknownVariantOrBothFormsAreErrors) {
+  LoadedProject p = parseProjectText(std::string(kPendulum) + R"({"variants": ["heavy"]}})", ".");
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("study.variants[0]: no variant is named \"heavy\""), std::string::npos) << p.diagnostics.text();
+  p = parseProjectText(std::string(kPendulum) + R"({"variants": ["light"], "grid": {"coupling": ["zero"]}}})", ".");
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("exactly one of"), std::string::npos) << p.diagnostics.text();
+}
+
+TEST(Study, RunsEveryCaseWritesCsvsAndASummary) {
+  const fs::path dir = fs::temp_directory_path() / "flexarm-study-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "pendulum.flexarm.json";
+  std::ofstream(file) << kPendulum << R"({"variants": ["light", "broken", "damped"]}})";
+  const StudyOutcome o = runStudy(file, {}, 1.0, dir / "out", 2);
+  ASSERT_TRUE(o.error.empty()) << o.error;
+  ASSERT_EQ(o.cases.size(), 3u);
+  EXPECT_EQ(o.cases[0].results.status, RunStatus::Completed);
+  EXPECT_NE(o.cases[1].load_error.find("links[0].length: must be >= 0, got -1"), std::string::npos) << o.cases[1].load_error;
+  EXPECT_TRUE(fs::exists(dir / "out" / "light.csv"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "damped.csv"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "broken.csv"));
+  // The damped variant starts at 0.5 rad and loses energy: its final angle differs from the light one's.
+  EXPECT_NE(o.cases[0].results.column("q.swing").back(), o.cases[2].results.column("q.swing").back());
+  EXPECT_DOUBLE_EQ(o.cases[2].results.column("q.swing").front(), 0.5);
+  std::ifstream in(o.summary_csv);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string summary = ss.str();
+  EXPECT_EQ(summary.rfind("case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message,final.q.swing [rad]\n", 0), 0u)
+      << summary;
+  EXPECT_NE(summary.find("\nlight,links[0].mass=0.5,completed,1,no,"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\nbroken,links[0].length=-1,invalid,"), std::string::npos) << summary;
+  fs::remove_all(dir);
+}
+
+TEST(Study, AProjectWithoutAStudyIsAClearError) {
+  const fs::path file = fs::temp_directory_path() / "flexarm-no-study.flexarm.json";
+  std::ofstream(file) << R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "rod", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "swing", "type": "revolute", "axis": [0, 1, 0]}]})";
+  const StudyOutcome o = runStudy(file, {}, 0.0, fs::temp_directory_path() / "flexarm-no-study");
+  EXPECT_NE(o.error.find("defines no study"), std::string::npos) << o.error;
+  fs::remove(file);
+}
