@@ -424,25 +424,6 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   drive.finish();
 }
 
-void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& model) {
-  readName(r, p.name, "payload" + std::to_string(i + 1));
-  const Json* link = r.raw("link", Need::Required);
-  if (link) {
-    if (link->is_string()) {
-      p.link = model.linkIndex(link->get<std::string>());
-      if (p.link < 0) r.diagnostics().error(r.pathOf("link"), "no link is named \"" + link->get<std::string>() + "\"");
-    } else {
-      r.diagnostics().error(r.pathOf("link"), "must be the name of a link, got " + describeJson(*link));
-      p.link = -1;
-    }
-  }
-  const int frame = r.choice("frame", {"body", "distal"}, Need::Optional, 0);
-  if (frame >= 0) p.frame = static_cast<Payload::Frame>(frame);
-  r.vector3("offset", p.offset, Need::Optional);
-  r.number("mass", p.mass, Need::Required, Range::Positive);
-  if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
-}
-
 // A link named by the string at `key`; -1 (reported) when absent or unknown.
 int readLinkRef(JsonObjectReader& r, const char* key, const Model& model) {
   const Json* link = r.raw(key, Need::Required);
@@ -454,6 +435,16 @@ int readLinkRef(JsonObjectReader& r, const char* key, const Model& model) {
   const int index = model.linkIndex(link->get<std::string>());
   if (index < 0) r.diagnostics().error(r.pathOf(key), "no link is named \"" + link->get<std::string>() + "\"");
   return index;
+}
+
+void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& model) {
+  readName(r, p.name, "payload" + std::to_string(i + 1));
+  p.link = readLinkRef(r, "link", model);
+  const int frame = r.choice("frame", {"body", "distal"}, Need::Optional, 0);
+  if (frame >= 0) p.frame = static_cast<Payload::Frame>(frame);
+  r.vector3("offset", p.offset, Need::Optional);
+  r.number("mass", p.mass, Need::Required, Range::Positive);
+  if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
 }
 
 void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model, const std::filesystem::path& base_dir) {

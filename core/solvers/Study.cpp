@@ -1,5 +1,6 @@
 #include "solvers/Study.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <mutex>

@@ -2,11 +2,21 @@
 // Small project builders shared by the flexible-dynamics validation tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "io/ProjectFile.hpp"
 
 namespace flexarm::test {
+
+// Largest |x| of a result column.
+inline double peakAbs(const std::vector<double>& x) {
+  double p = 0.0;
+  for (double v : x) p = std::max(p, std::abs(v));
+  return p;
+}
 
 inline Project parseOrFail(const std::string& text) {
   LoadedProject p = parseProjectText(text, ".");

@@ -10,14 +10,9 @@
 #include "analysis/InverseDynamics.hpp"
 
 using namespace flexarm;
+using flexarm::test::peakAbs;
 
 namespace {
-
-double peakAbs(const std::vector<double>& x) {
-  double p = 0.0;
-  for (double v : x) p = std::max(p, std::abs(v));
-  return p;
-}
 
 // Seed 002's arm in closed form (rigid): x = L1 + L2 cos q, y = d + L2 sin q on the branch q >= 0.
 struct PrArm {

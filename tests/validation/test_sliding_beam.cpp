@@ -12,15 +12,10 @@
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
+using flexarm::test::peakAbs;
 using flexarm::test::loadShipped;
 
 namespace {
-
-double peakAbs(const std::vector<double>& x) {
-  double p = 0.0;
-  for (double v : x) p = std::max(p, std::abs(v));
-  return p;
-}
 
 double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
   EXPECT_EQ(a.size(), b.size());
