@@ -76,6 +76,15 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
         diag.error(where, "\"" + *key + "\" does not exist" + (walked.empty() ? std::string() : " in " + walked));
         return false;
       }
+      if (last && value.is_null()) {  // "path=null" removes the key
+        if (!node->contains(*key)) {
+          diag.error(where, "\"" + *key + "\" does not exist" + (walked.empty() ? std::string() : " in " + walked) +
+                                ", so it cannot be removed");
+          return false;
+        }
+        node->erase(*key);
+        return true;
+      }
       walked += (walked.empty() ? "" : ".") + *key;
       node = &(*node)[*key];
     } else {

@@ -45,3 +45,15 @@ TEST(Overrides, BadPathsAreReported) {
     EXPECT_NE(p.diagnostics.text().find(expected), std::string::npos) << assignment << "\n" << p.diagnostics.text();
   }
 }
+
+TEST(Overrides, NullRemovesAKey) {
+  const LoadedProject p = parseProjectText(kBase, ".", {"joints[0].drive=null"});
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->model.joints[0].drive.kind, JointDrive::Kind::Free);  // the default drive
+
+  const LoadedProject missing = parseProjectText(kBase, ".", {"joints[1].flex=null"});
+  EXPECT_FALSE(missing.project);
+  EXPECT_NE(missing.diagnostics.text().find("\"flex\" does not exist in joints[1], so it cannot be removed"),
+            std::string::npos)
+      << missing.diagnostics.text();
+}
