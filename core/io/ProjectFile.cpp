@@ -541,12 +541,13 @@ void checkUniqueNames(const std::vector<T>& items, const std::string& path, Diag
       diag.error(at(path, i) + ".name", "\"" + items[i].name + "\" is used twice in " + path);
 }
 
-// Overrides by path: an object {"path": value, ...}; the values are kept as JSON text.
+// Overrides by path: an object {"path": value, ...}; the values are kept as JSON text. An empty object
+// is the project as it is (a baseline variant).
 std::vector<std::pair<std::string, std::string>> readSets(JsonObjectReader& r, const char* key) {
   std::vector<std::pair<std::string, std::string>> out;
   const Json* obj = r.raw(key, Need::Required);
   if (!obj) return out;
-  if (!obj->is_object() || obj->empty()) {
+  if (!obj->is_object()) {
     r.diagnostics().error(r.pathOf(key), "must be an object of overrides by path, e.g. {\"coupling\": \"zero\"}");
     return out;
   }

@@ -28,6 +28,21 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
+// Largest |x| over a column (NaN when it is empty) and largest |x - x(0)|.
+double peakAbs(const std::vector<double>& x) {
+  if (x.empty()) return std::nan("");
+  double peak = 0.0;
+  for (double v : x) peak = std::max(peak, std::abs(v));
+  return peak;
+}
+
+double peakExcursion(const std::vector<double>& x) {
+  if (x.empty()) return std::nan("");
+  double peak = 0.0;
+  for (double v : x) peak = std::max(peak, std::abs(v - x.front()));
+  return peak;
+}
+
 // Peak of sqrt(v^2 + w^2) at a flexible link's tip over the run; NaN when the link has no tip channels.
 double peakTip(const Results& r, const std::string& link) {
   const std::vector<double> v = r.column("tip." + link + ".v"), w = r.column("tip." + link + ".w");
@@ -38,6 +53,24 @@ double peakTip(const Results& r, const std::string& link) {
 }
 
 }  // namespace
+
+std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
+  std::vector<ScalarMetric> out;
+  const double none = std::nan("");
+  for (const Link& l : m.links)
+    if (l.flex) out.push_back({"peak_tip." + l.name + " [m]", r ? peakTip(*r, l.name) : none});
+  for (const Joint& j : m.joints)
+    if (j.flex) out.push_back({"peak_torsion." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
+                               r ? peakAbs(r->column("torsion." + j.name)) : none});
+  for (const Joint& j : m.joints)
+    out.push_back({"peak_excursion.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
+                   r ? peakExcursion(r->column("q." + j.name)) : none});
+  for (const Joint& j : m.joints) {
+    const std::vector<double> q = r ? r->column("q." + j.name) : std::vector<double>{};
+    out.push_back({"final.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"), q.empty() ? none : q.back()});
+  }
+  return out;
+}
 
 std::vector<StudyCase> studyCases(const Project& project) {
   std::vector<StudyCase> cases;
@@ -141,9 +174,7 @@ StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vect
   const Model& m = base.project->model;
   std::ostringstream sum;
   sum << "case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message";
-  for (const Link& l : m.links)
-    if (l.flex) sum << ",peak_tip." << l.name << " [m]";
-  for (const Joint& j : m.joints) sum << ",final.q." << j.name << (j.type == JointType::Revolute ? " [rad]" : " [m]");
+  for (const ScalarMetric& metric : scalarMetrics(m, nullptr)) sum << "," << metric.name;
   sum << "\n";
   for (const StudyCaseResult& r : out.cases) {
     std::string sets;
@@ -151,9 +182,7 @@ StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vect
     sum << csvField(r.study_case.name) << "," << csvField(sets) << ",";
     if (!r.load_error.empty()) {
       sum << "invalid,,,,," << csvField(r.load_error);
-      for (const Link& l : m.links)
-        if (l.flex) sum << ",";
-      for (std::size_t j = 0; j < m.joints.size(); ++j) sum << ",";
+      for (std::size_t k = 0; k < scalarMetrics(m, nullptr).size(); ++k) sum << ",";
       sum << "\n";
       continue;
     }
@@ -162,15 +191,8 @@ StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vect
     sum << runStatusName(res.status) << "," << formatNumber(res.end_time) << "," << (diverged ? "yes" : "no") << ","
         << (diverged ? formatNumber(res.end_time) : std::string()) << "," << formatShort(res.stats.wall_time, 3) << ","
         << csvField(res.message);
-    for (const Link& l : m.links)
-      if (l.flex) {
-        const double p = peakTip(res, l.name);
-        sum << "," << (std::isnan(p) ? std::string() : formatNumber(p));
-      }
-    for (const Joint& j : m.joints) {
-      const std::vector<double> q = res.column("q." + j.name);
-      sum << "," << (q.empty() ? std::string() : formatNumber(q.back()));
-    }
+    for (const ScalarMetric& metric : scalarMetrics(m, &res))
+      sum << "," << (std::isnan(metric.value) ? std::string() : formatNumber(metric.value));
     sum << "\n";
   }
   out.summary_csv = (out_dir / "summary.csv").string();

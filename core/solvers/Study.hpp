@@ -11,6 +11,16 @@
 
 namespace flexarm {
 
+// A scalar summary of a run, named as in summary.csv ("peak_tip.<link> [m]", "peak_torsion.<joint> [rad]",
+// "peak_excursion.q.<joint> [rad]" = max |q - q(0)|, "final.q.<joint> [rad]"). NaN when the run has no data.
+struct ScalarMetric {
+  std::string name;
+  double value;
+};
+
+// The metrics of a run of model m, in summary column order; r = nullptr gives the names only.
+std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r);
+
 struct StudyCase {
   std::string name;                    // the variant's name, or "path=value,path=value" for a grid point
   std::vector<std::string> overrides;  // "path=value", applied to the project file's JSON

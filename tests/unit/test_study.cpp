@@ -77,10 +77,22 @@ TEST(Study, RunsEveryCaseWritesCsvsAndASummary) {
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string summary = ss.str();
-  EXPECT_EQ(summary.rfind("case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message,final.q.swing [rad]\n", 0), 0u)
+  EXPECT_EQ(summary.rfind("case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message,peak_excursion.q.swing [rad],final.q.swing [rad]\n", 0), 0u)
       << summary;
   EXPECT_NE(summary.find("\nlight,links[0].mass=0.5,completed,1,no,"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\nbroken,links[0].length=-1,invalid,"), std::string::npos) << summary;
+  // The summary's metrics: the largest |q - q(0)| and the final q.
+  const LoadedProject damped =
+      parseProjectText(std::string(kPendulum) + R"({"variants": ["damped"]}})", ".", o.cases[2].study_case.overrides);
+  ASSERT_TRUE(damped.project) << damped.diagnostics.text();
+  const std::vector<ScalarMetric> metrics = scalarMetrics(damped.project->model, &o.cases[2].results);
+  ASSERT_EQ(metrics.size(), 2u);
+  EXPECT_EQ(metrics[0].name, "peak_excursion.q.swing [rad]");
+  double excursion = 0.0;
+  for (double q : o.cases[2].results.column("q.swing")) excursion = std::max(excursion, std::abs(q - 0.5));
+  EXPECT_GT(excursion, 0.1);
+  EXPECT_EQ(metrics[0].value, excursion);
+  EXPECT_EQ(metrics[1].value, o.cases[2].results.column("q.swing").back());
   fs::remove_all(dir);
 }
 
