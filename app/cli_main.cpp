@@ -3,6 +3,7 @@
 //   flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli study PROJECT --out DIR [--t-end T] [--set path=value ...]
+//   flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "Version.hpp"
 #include "analysis/InverseDynamics.hpp"
 #include "analysis/Linearization.hpp"
+#include "analysis/Validation.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
@@ -63,6 +66,12 @@ const char* kUsage =
     "      Run the project's study (its variants, or every point of its grid) in parallel on the\n"
     "      machine's cores: DIR/<case>.csv for each case and DIR/summary.csv (status, divergence\n"
     "      and when, wall time, peak tip deflections, final joint values).\n"
+    "  flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]\n"
+    "      Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
+    "      write the validation report: one table per paper, the paper's value or claim next to\n"
+    "      FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
+    "      shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
+    "      folder in the system's temporary directory). docs/validation.md is made this way.\n"
     "  flexarm-cli --help | --version\n"
     "\n"
     "options:\n"
@@ -87,6 +96,9 @@ struct Args {
   bool lock_joints = false;
   std::optional<double> spin;
   int count = 10;
+  bool quick = false;
+  std::string projects_dir = "projects";
+  std::string work_dir;
 };
 
 int badUsage(const std::string& why) {
@@ -130,6 +142,10 @@ int parseArgs(int argc, char** argv, Args& a) {
       if (end == v.c_str() || *end != '\0' || !(a.t_end > 0.0) || !std::isfinite(a.t_end))
         return badUsage("--t-end must be a positive number of seconds, got \"" + v + "\"");
       a.has_t_end = true;
+    } else if (s == "--quick") {
+      a.quick = true;
+    } else if (s == "--projects" || s == "--work") {
+      if (!value(s == "--projects" ? a.projects_dir : a.work_dir)) return badUsage(s + " needs a directory");
     } else if (s == "--lock-joints") {
       a.lock_joints = true;
     } else if (s == "--spin" || s == "--count") {
@@ -156,8 +172,14 @@ int parseArgs(int argc, char** argv, Args& a) {
       return badUsage("unexpected argument \"" + s + "\"");
     }
   }
-  if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study")
+  if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study" &&
+      a.command != "validate")
     return badUsage("unknown command \"" + a.command + "\"");
+  if (a.command == "validate") {
+    if (!a.project.empty()) return badUsage("validate takes no PROJECT (it runs the shipped ones: --projects DIR)");
+    if (a.out.empty()) return badUsage("validate needs --out FILE.md");
+    return -1;
+  }
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
   return -1;
 }
@@ -314,6 +336,50 @@ int study(const Args& a) {
   return exit_code;
 }
 
+int validate(const Args& a, const std::string& command) {
+  if (!fs::is_directory(a.projects_dir)) {
+    std::cerr << "flexarm-cli: " << a.projects_dir << " is not a directory of projects (give --projects DIR)\n";
+    return kExitBadInput;
+  }
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  ValidationOptions o;
+  o.projects_dir = a.projects_dir;
+  o.work_dir = a.work_dir.empty() ? fs::temp_directory_path() / "flexarm-validation" : fs::path(a.work_dir);
+  o.quick = a.quick;
+  o.cancel = &g_cancel;
+  std::vector<PaperValidation> papers;
+  using Fn = PaperValidation (*)(const ValidationOptions&);
+  int exit_code = kExitOk;
+  for (Fn f : {Fn(validateSpinUpBeam), Fn(validateCanadarmDrop), Fn(validateRigidFlexibleArm), Fn(validateInverseDynamics),
+               Fn(validateSlidingBeam), Fn(validateSpatialRrr)}) {
+    papers.push_back(f(o));
+    const PaperValidation& p = papers.back();
+    int agree = 0, differ = 0;
+    for (const ValidationRow& r : p.rows) {
+      agree += r.verdict == Verdict::Agree;
+      differ += r.verdict == Verdict::Differ;
+    }
+    std::cout << "seed " << p.seed << ": ";
+    if (!p.error.empty()) {
+      std::cout << "could not be run: " << p.error << "\n";
+      exit_code = kExitSolverFailure;
+    } else {
+      std::cout << agree << " agree, " << differ << " differ, " << formatShort(p.wall_time, 3) << " s\n";
+    }
+    std::cout.flush();
+    if (g_cancel) return kExitInterrupted;
+  }
+  std::ofstream out(a.out, std::ios::binary | std::ios::trunc);
+  out << validationMarkdown(papers, o, command);
+  if (!out) {
+    std::cerr << "flexarm-cli: cannot write \"" << a.out << "\"\n";
+    return kExitBadInput;
+  }
+  std::cout << "report: " << fs::absolute(a.out).string() << "\n";
+  return exit_code;
+}
+
 int run(const Args& a) {
   auto project = load(a);
   if (!project) return kExitBadInput;
@@ -370,6 +436,15 @@ int main(int argc, char** argv) {
     if (a.command == "check") return check(a);
     if (a.command == "modes") return modes(a);
     if (a.command == "study") return study(a);
+    if (a.command == "validate") {
+      std::string command = "flexarm-cli validate";
+      for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--work") ++i;  // a machine-specific folder: not part of the command to repeat
+        else command += " " + arg;
+      }
+      return validate(a, command);
+    }
     return run(a);
   } catch (const std::exception& e) {
     std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";
