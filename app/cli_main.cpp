@@ -3,6 +3,7 @@
 //   flexarm-cli run PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli study PROJECT --out DIR [--t-end T] [--set path=value ...]
+//   flexarm-cli compare PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels A,B] [--t-end T]
 //   flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
@@ -27,6 +28,7 @@
 #include "analysis/Validation.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
+#include "results/Comparison.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
@@ -66,6 +68,14 @@ const char* kUsage =
     "      Run the project's study (its variants, or every point of its grid) in parallel on the\n"
     "      machine's cores: DIR/<case>.csv for each case and DIR/summary.csv (status, divergence\n"
     "      and when, wall time, peak tip deflections, final joint values).\n"
+    "  flexarm-cli compare PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR\n"
+    "                    [--channels NAME,NAME...] [--t-end T] [--set PATH=VALUE ...]\n"
+    "      Run two or more variants of the project concurrently and set them side by side.\n"
+    "      SPEC is a variant the project defines, or overrides joined by ';' (e.g.\n"
+    "      'coupling=zero;joints[0].drive.omega0=8'); --zero-vs-high compares coupling=zero with\n"
+    "      coupling=high. Writes DIR/<variant>.csv, DIR/summary.csv, and DIR/compare.csv: each\n"
+    "      channel (default: all) of every variant on one time grid, then each later variant\n"
+    "      minus the first; a variant that stopped early (diverged) has empty cells after.\n"
     "  flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]\n"
     "      Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
     "      write the validation report: one table per paper, the paper's value or claim next to\n"
@@ -97,6 +107,8 @@ struct Args {
   std::optional<double> spin;
   int count = 10;
   bool quick = false;
+  std::vector<std::string> variants;
+  std::vector<std::string> channels;
   std::string projects_dir = "projects";
   std::string work_dir;
 };
@@ -142,6 +154,22 @@ int parseArgs(int argc, char** argv, Args& a) {
       if (end == v.c_str() || *end != '\0' || !(a.t_end > 0.0) || !std::isfinite(a.t_end))
         return badUsage("--t-end must be a positive number of seconds, got \"" + v + "\"");
       a.has_t_end = true;
+    } else if (s == "--variant") {
+      std::string v;
+      if (!value(v) || v.empty()) return badUsage("--variant needs a variant name or path=value[;path=value...]");
+      a.variants.push_back(v);
+    } else if (s == "--zero-vs-high") {
+      a.variants.push_back("coupling=zero");
+      a.variants.push_back("coupling=high");
+    } else if (s == "--channels") {
+      std::string v;
+      if (!value(v)) return badUsage("--channels needs channel names separated by commas");
+      std::size_t start = 0;
+      while (start <= v.size()) {
+        const std::size_t end = std::min(v.find(',', start), v.size());
+        if (end > start) a.channels.push_back(v.substr(start, end - start));
+        start = end + 1;
+      }
     } else if (s == "--quick") {
       a.quick = true;
     } else if (s == "--projects" || s == "--work") {
@@ -173,7 +201,7 @@ int parseArgs(int argc, char** argv, Args& a) {
     }
   }
   if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study" &&
-      a.command != "validate")
+      a.command != "validate" && a.command != "compare")
     return badUsage("unknown command \"" + a.command + "\"");
   if (a.command == "validate") {
     if (!a.project.empty()) return badUsage("validate takes no PROJECT (it runs the shipped ones: --projects DIR)");
@@ -336,6 +364,62 @@ int study(const Args& a) {
   return exit_code;
 }
 
+int compare(const Args& a) {
+  if (a.out.empty()) return badUsage("compare needs --out DIR");
+  if (a.variants.size() < 2) return badUsage("compare needs two or more --variant (or --zero-vs-high)");
+  auto project = load(a);
+  if (!project) return kExitBadInput;
+  std::vector<StudyCase> cases;
+  for (const std::string& spec : a.variants) {
+    std::string why;
+    cases.push_back(variantCase(*project, spec, why));
+    if (!why.empty()) {
+      std::cerr << "flexarm-cli: --variant " << spec << ": " << why << "\n";
+      return kExitBadInput;
+    }
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (cases[i].name == cases[j].name) return badUsage("variant \"" + cases[i].name + "\" is given twice");
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  const StudyOutcome o = runCases(a.project, a.sets, &cases, a.has_t_end ? a.t_end : 0.0, a.out, 0, &g_cancel);
+  if (!o.error.empty() && o.cases.empty()) {
+    std::cerr << "flexarm-cli: " << o.error << "\n";
+    return kExitBadInput;
+  }
+  std::vector<NamedRun> runs;
+  int exit_code = kExitOk;
+  for (const StudyCaseResult& c : o.cases) {
+    if (!c.load_error.empty()) {
+      std::cerr << "flexarm-cli: variant " << c.study_case.name << " is not a valid project:\n" << c.load_error;
+      return kExitBadInput;
+    }
+    const Results& r = c.results;
+    std::cout << c.study_case.name << ": " << runStatusName(r.status) << " at t = " << formatShort(r.end_time, 6) << " s"
+              << (r.message.empty() ? "" : " (" + r.message + ")") << "\n";
+    if (r.status == RunStatus::Cancelled) exit_code = kExitInterrupted;
+    runs.push_back({c.study_case.name, &r});
+  }
+  for (const std::string& ch : a.channels)
+    for (const NamedRun& r : runs)
+      if (r.results->channelIndex(ch) < 0) {
+        std::cerr << "flexarm-cli: --channels: variant " << r.name << " has no channel \"" << ch << "\"\n";
+        return kExitBadInput;
+      }
+  const fs::path file = fs::path(a.out) / "compare.csv";
+  Results comparison = compareRuns(runs, a.channels);
+  comparison.project_name = project->name + " [compare:";
+  for (const NamedRun& r : runs) comparison.project_name += " " + r.name + (&r == &runs.back() ? "]" : " |");
+  const std::string why = writeCsvFile(comparison, file);
+  if (!why.empty()) {
+    std::cerr << "flexarm-cli: " << why << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "comparison: " << fs::absolute(file).string() << "\n";
+  return exit_code;  // a diverged variant is a result of the comparison, not a failure
+}
+
 int validate(const Args& a, const std::string& command) {
   if (!fs::is_directory(a.projects_dir)) {
     std::cerr << "flexarm-cli: " << a.projects_dir << " is not a directory of projects (give --projects DIR)\n";
@@ -436,6 +520,7 @@ int main(int argc, char** argv) {
     if (a.command == "check") return check(a);
     if (a.command == "modes") return modes(a);
     if (a.command == "study") return study(a);
+    if (a.command == "compare") return compare(a);
     if (a.command == "validate") {
       std::string command = "flexarm-cli validate";
       for (int i = 2; i < argc; ++i) {

@@ -1,5 +1,6 @@
 #include "results/CsvWriter.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -25,8 +26,9 @@ void writeCsv(const Results& r, std::ostream& out) {
   char buf[32];
   for (std::size_t row = 0; row < r.rows(); ++row) {
     for (std::size_t c = 0; c < r.channels().size(); ++c) {
-      std::snprintf(buf, sizeof buf, "%.17g", r.value(row, c));
       if (c) out << ',';
+      if (std::isnan(r.value(row, c))) continue;  // no value (a compared run had ended): an empty cell
+      std::snprintf(buf, sizeof buf, "%.17g", r.value(row, c));
       out << buf;
     }
     out << '\n';

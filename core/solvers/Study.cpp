@@ -72,6 +72,38 @@ std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
   return out;
 }
 
+StudyCase variantCase(const Project& project, const std::string& spec, std::string& error) {
+  StudyCase c;
+  if (spec.find('=') != std::string::npos) {  // overrides joined by ';'
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+      const std::size_t end = std::min(spec.find(';', start), spec.size());
+      const std::string one = spec.substr(start, end - start);
+      if (!one.empty()) {
+        if (one.find('=') == std::string::npos) {
+          error = "\"" + one + "\" in variant \"" + spec + "\" is not path=value";
+          return {};
+        }
+        c.overrides.push_back(one);
+      }
+      start = end + 1;
+    }
+    c.name = spec;
+    return c;
+  }
+  for (const Variant& v : project.variants)
+    if (v.name == spec) {
+      c.name = spec;
+      for (const auto& [path, value] : v.sets) c.overrides.push_back(path + "=" + value);
+      return c;
+    }
+  std::string known;
+  for (const Variant& v : project.variants) known += (known.empty() ? "" : ", ") + v.name;
+  error = "the project has no variant named \"" + spec + "\"" +
+          (known.empty() ? std::string(" (it defines none; give overrides, e.g. coupling=zero)") : " (it defines: " + known + ")");
+  return {};
+}
+
 std::vector<StudyCase> studyCases(const Project& project) {
   std::vector<StudyCase> cases;
   if (!project.study) return cases;
@@ -109,6 +141,12 @@ std::vector<StudyCase> studyCases(const Project& project) {
 
 StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
                       const std::filesystem::path& out_dir, unsigned threads, const std::atomic<bool>* cancel) {
+  return runCases(project_file, overrides, nullptr, t_end, out_dir, threads, cancel);
+}
+
+StudyOutcome runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
+                      const std::vector<StudyCase>* given, double t_end, const std::filesystem::path& out_dir,
+                      unsigned threads, const std::atomic<bool>* cancel) {
   StudyOutcome out;
   std::ifstream in(project_file, std::ios::binary);
   if (!in) {
@@ -122,7 +160,11 @@ StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vect
     out.error = project_file.string() + " has errors:\n" + base.diagnostics.text();
     return out;
   }
-  const std::vector<StudyCase> cases = studyCases(*base.project);
+  const std::vector<StudyCase> cases = given ? *given : studyCases(*base.project);
+  if (cases.empty() && given) {
+    out.error = "no variants to run";
+    return out;
+  }
   if (cases.empty()) {
     out.error = project_file.string() + " defines no study (add \"study\": {\"variants\": [...]} or {\"grid\": {...}})";
     return out;

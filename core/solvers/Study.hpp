@@ -47,4 +47,13 @@ struct StudyOutcome {
 StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
                       const std::filesystem::path& out_dir, unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
 
+// Runs the given cases (not the project's study) in the same way: compare mode's variants.
+StudyOutcome runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
+                      const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,
+                      unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
+
+// A variant named on a command line: a variant of the project ("zero-order"), or overrides joined
+// by ';' ("coupling=zero;joints[0].drive.omega0=8", named by them). Empty name and a reason when unknown.
+StudyCase variantCase(const Project& project, const std::string& spec, std::string& error);
+
 }  // namespace flexarm
