@@ -33,18 +33,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double peakAbs(const std::vector<double>& x) {
-  double p = 0.0;
-  for (double v : x) p = std::max(p, std::abs(v));
-  return p;
-}
-
-double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) d = std::max(d, std::abs(a[k] - b[k]));
-  return d;
-}
-
 std::string num(double x, int digits = 3) { return formatShort(x, digits); }
 std::string mm(double metres) { return formatShort(1e3 * metres, 3) + " mm"; }
 
@@ -255,13 +243,9 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
     std::vector<double> excursion;
     for (const std::string& n : stiff_cases) {
       const StudyCaseResult* c = findCase(s, n);
-      double e = std::nan("");
-      if (c && c->results.status == RunStatus::Completed) {
-        const std::vector<double> q = c->results.column(std::string("q.") + joints[j]);
-        e = 0.0;
-        for (double x : q) e = std::max(e, std::abs(x - q.front()));
-      }
-      excursion.push_back(e);
+      excursion.push_back(c && c->results.status == RunStatus::Completed
+                              ? peakExcursion(c->results.column(std::string("q.") + joints[j]))
+                              : std::nan(""));
     }
     const bool softer_moves_more = strictlyIncreasing(std::vector<double>(excursion.rbegin(), excursion.rend()));
     v.rows.push_back({std::string("stiffness-") + joints[j],

@@ -1,5 +1,8 @@
 #include "results/Results.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace flexarm {
 
 const char* runStatusName(RunStatus status) {
@@ -10,6 +13,24 @@ const char* runStatusName(RunStatus status) {
     case RunStatus::Diverged: return "diverged";
   }
   return "?";
+}
+
+double peakAbs(const std::vector<double>& x) {
+  double peak = 0.0;
+  for (double v : x) peak = std::max(peak, std::abs(v));
+  return peak;
+}
+
+double peakExcursion(const std::vector<double>& x) {
+  double peak = 0.0;
+  for (double v : x) peak = std::max(peak, std::abs(v - x.front()));
+  return peak;
+}
+
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) d = std::max(d, std::abs(a[k] - b[k]));
+  return d;
 }
 
 void Results::setChannels(std::vector<Channel> channels) {

@@ -25,6 +25,11 @@ struct SolverStats {
 enum class RunStatus { Completed, Failed, Cancelled, Diverged };
 const char* runStatusName(RunStatus status);
 
+// Scalars of result columns. Each is 0 for empty columns.
+double peakAbs(const std::vector<double>& x);        // largest |x|
+double peakExcursion(const std::vector<double>& x);  // largest |x - x[0]|
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b);  // largest |a - b|, common length
+
 class Results {
  public:
   void setChannels(std::vector<Channel> channels);

@@ -28,19 +28,9 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
-// Largest |x| over a column (NaN when it is empty) and largest |x - x(0)|.
-double peakAbs(const std::vector<double>& x) {
-  if (x.empty()) return std::nan("");
-  double peak = 0.0;
-  for (double v : x) peak = std::max(peak, std::abs(v));
-  return peak;
-}
-
-double peakExcursion(const std::vector<double>& x) {
-  if (x.empty()) return std::nan("");
-  double peak = 0.0;
-  for (double v : x) peak = std::max(peak, std::abs(v - x.front()));
-  return peak;
+// A scalar of a column, NaN when the run has no such column (an empty summary cell).
+double orNone(const std::vector<double>& x, double (*scalar)(const std::vector<double>&)) {
+  return x.empty() ? std::nan("") : scalar(x);
 }
 
 // Peak of sqrt(v^2 + w^2) at a flexible link's tip over the run; NaN when the link has no tip channels.
@@ -61,10 +51,10 @@ std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
     if (l.flex) out.push_back({"peak_tip." + l.name + " [m]", r ? peakTip(*r, l.name) : none});
   for (const Joint& j : m.joints)
     if (j.flex) out.push_back({"peak_torsion." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
-                               r ? peakAbs(r->column("torsion." + j.name)) : none});
+                               r ? orNone(r->column("torsion." + j.name), peakAbs) : none});
   for (const Joint& j : m.joints)
     out.push_back({"peak_excursion.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
-                   r ? peakExcursion(r->column("q." + j.name)) : none});
+                   r ? orNone(r->column("q." + j.name), peakExcursion) : none});
   for (const Joint& j : m.joints) {
     const std::vector<double> q = r ? r->column("q." + j.name) : std::vector<double>{};
     out.push_back({"final.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"), q.empty() ? none : q.back()});

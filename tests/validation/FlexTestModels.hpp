@@ -8,15 +8,11 @@
 #include <vector>
 
 #include "io/ProjectFile.hpp"
+#include "results/Results.hpp"
 
 namespace flexarm::test {
 
-// Largest |x| of a result column.
-inline double peakAbs(const std::vector<double>& x) {
-  double p = 0.0;
-  for (double v : x) p = std::max(p, std::abs(v));
-  return p;
-}
+using flexarm::peakAbs;  // largest |x| of a result column (results/Results.hpp)
 
 inline Project parseOrFail(const std::string& text) {
   LoadedProject p = parseProjectText(text, ".");
