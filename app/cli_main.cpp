@@ -4,6 +4,7 @@
 //   flexarm-cli inverse PROJECT [--out FILE.csv] [--t-end T] [--set path=value ...] [--quiet]
 //   flexarm-cli study PROJECT --out DIR [--t-end T] [--set path=value ...]
 //   flexarm-cli compare PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels A,B] [--t-end T]
+//   flexarm-cli plot RESULTS.csv --channels A,B --out FILE.png|pdf|svg [--size WxH] [--dpi N] [--title T]
 //   flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
@@ -32,6 +33,11 @@
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
+#include "results/CsvReader.hpp"
+#ifdef FLEXARM_WITH_PLOTS
+#include "ui/PlotExport.hpp"
+#include "ui/ReportBundle.hpp"
+#endif
 
 namespace fs = std::filesystem;
 using namespace flexarm;
@@ -76,6 +82,15 @@ const char* kUsage =
     "      coupling=high. Writes DIR/<variant>.csv, DIR/summary.csv, and DIR/compare.csv: each\n"
     "      channel (default: all) of every variant on one time grid, then each later variant\n"
     "      minus the first; a variant that stopped early (diverged) has empty cells after.\n"
+    "      Also a report bundle in DIR: plots/<channel>.png|svg (variants overlaid) and\n"
+    "      plots/<channel>-difference.png|svg for the --channels (default: tip deflections and\n"
+    "      joint torsions), project.flexarm.json, and summary.md (settings, outcomes, metrics).\n"
+    "  flexarm-cli plot RESULTS.csv --channels NAME,NAME... --out FILE.png|pdf|svg\n"
+    "                   [--size WIDTHxHEIGHT] [--dpi N] [--title TEXT]\n"
+    "      Plot channels of a results CSV (from run, study or compare) against time, without a\n"
+    "      display. In a compare.csv, NAME selects that channel of every variant and\n"
+    "      'NAME[B - A]' a difference. --size in pixels (default 1200x700; PDF and SVG: points),\n"
+    "      --dpi is written into PNG files (default 150).\n"
     "  flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]\n"
     "      Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
     "      write the validation report: one table per paper, the paper's value or claim next to\n"
@@ -110,6 +125,9 @@ struct Args {
   std::vector<std::string> variants;
   std::vector<std::string> channels;
   std::string projects_dir = "projects";
+  int width = 1200, height = 700;
+  double dpi = 150;
+  std::string title;
   std::string work_dir;
 };
 
@@ -170,6 +188,24 @@ int parseArgs(int argc, char** argv, Args& a) {
         if (end > start) a.channels.push_back(v.substr(start, end - start));
         start = end + 1;
       }
+    } else if (s == "--size") {
+      std::string v;
+      if (!value(v)) return badUsage("--size needs WIDTHxHEIGHT in pixels, e.g. 1200x700");
+      int w = 0, h = 0;
+      char extra = 0;
+      if (std::sscanf(v.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 16 || h < 16 || w > 20000 || h > 20000)
+        return badUsage("--size must be WIDTHxHEIGHT in pixels between 16 and 20000, got \"" + v + "\"");
+      a.width = w;
+      a.height = h;
+    } else if (s == "--dpi") {
+      std::string v;
+      if (!value(v)) return badUsage("--dpi needs a number");
+      char* end = nullptr;
+      a.dpi = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(a.dpi >= 10 && a.dpi <= 2400))
+        return badUsage("--dpi must be a number between 10 and 2400, got \"" + v + "\"");
+    } else if (s == "--title") {
+      if (!value(a.title)) return badUsage("--title needs a text");
     } else if (s == "--quick") {
       a.quick = true;
     } else if (s == "--projects" || s == "--work") {
@@ -201,11 +237,17 @@ int parseArgs(int argc, char** argv, Args& a) {
     }
   }
   if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study" &&
-      a.command != "validate" && a.command != "compare")
+      a.command != "validate" && a.command != "compare" && a.command != "plot")
     return badUsage("unknown command \"" + a.command + "\"");
   if (a.command == "validate") {
     if (!a.project.empty()) return badUsage("validate takes no PROJECT (it runs the shipped ones: --projects DIR)");
     if (a.out.empty()) return badUsage("validate needs --out FILE.md");
+    return -1;
+  }
+  if (a.command == "plot") {
+    if (a.project.empty()) return badUsage("plot needs a RESULTS.csv file");
+    if (a.out.empty()) return badUsage("plot needs --out FILE.png|pdf|svg");
+    if (a.channels.empty()) return badUsage("plot needs --channels NAME,NAME...");
     return -1;
   }
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
@@ -364,7 +406,7 @@ int study(const Args& a) {
   return exit_code;
 }
 
-int compare(const Args& a) {
+int compare(const Args& a, const std::string& command_line) {
   if (a.out.empty()) return badUsage("compare needs --out DIR");
   if (a.variants.size() < 2) return badUsage("compare needs two or more --variant (or --zero-vs-high)");
   auto project = load(a);
@@ -409,15 +451,59 @@ int compare(const Args& a) {
       }
   const fs::path file = fs::path(a.out) / "compare.csv";
   Results comparison = compareRuns(runs, a.channels);
-  comparison.project_name = project->name + " [compare:";
-  for (const NamedRun& r : runs) comparison.project_name += " " + r.name + (&r == &runs.back() ? "]" : " |");
+  comparison.project_name = comparisonName(project->name, runs);
   const std::string why = writeCsvFile(comparison, file);
   if (!why.empty()) {
     std::cerr << "flexarm-cli: " << why << "\n";
     return kExitBadInput;
   }
   std::cout << "comparison: " << fs::absolute(file).string() << "\n";
+#ifdef FLEXARM_WITH_PLOTS
+  ensureQtApplication();
+  BundleRequest bundle;
+  bundle.dir = a.out;
+  bundle.project = &*project;
+  bundle.runs = runs;
+  bundle.channels = a.channels;
+  bundle.plot_channels = a.channels;
+  bundle.size = {a.width, a.height, a.dpi};
+  bundle.command = command_line;
+  const BundleOutcome b = writeReportBundle(bundle);
+  if (!b.error.empty()) {
+    std::cerr << "flexarm-cli: report: " << b.error << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "report: " << fs::absolute(fs::path(a.out) / "summary.md").string() << "\n";
+#endif
   return exit_code;  // a diverged variant is a result of the comparison, not a failure
+}
+
+int plot(const Args& a) {
+  std::string why;
+  const std::optional<Results> r = readCsvFile(a.project, why);
+  if (!r) {
+    std::cerr << "flexarm-cli: " << why << "\n";
+    return kExitBadInput;
+  }
+#ifdef FLEXARM_WITH_PLOTS
+  ensureQtApplication();
+  std::optional<Figure> figure = figureOf(*r, a.channels, why);
+  if (!figure) {
+    std::cerr << "flexarm-cli: " << a.project << ": " << why << "\n";
+    return kExitBadInput;
+  }
+  if (!a.title.empty()) figure->title = QString::fromStdString(a.title);
+  why = exportFigure(*figure, QString::fromStdString(a.out), {a.width, a.height, a.dpi});
+  if (!why.empty()) {
+    std::cerr << "flexarm-cli: " << why << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "plot of " << figure->series.size() << " curves written to " << fs::absolute(a.out).string() << "\n";
+  return kExitOk;
+#else
+  std::cerr << "flexarm-cli: this build has no plotting (configure with -DFLEXARM_BUILD_UI=ON)\n";
+  return kExitBadInput;
+#endif
 }
 
 int validate(const Args& a, const std::string& command) {
@@ -520,16 +606,16 @@ int main(int argc, char** argv) {
     if (a.command == "check") return check(a);
     if (a.command == "modes") return modes(a);
     if (a.command == "study") return study(a);
-    if (a.command == "compare") return compare(a);
-    if (a.command == "validate") {
-      std::string command = "flexarm-cli validate";
-      for (int i = 2; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--work") ++i;  // a machine-specific folder: not part of the command to repeat
-        else command += " " + arg;
-      }
-      return validate(a, command);
+    // The command to repeat, for reports: without --work (a machine-specific folder).
+    std::string command = "flexarm-cli";
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--work") ++i;
+      else command += " " + arg;
     }
+    if (a.command == "compare") return compare(a, command);
+    if (a.command == "plot") return plot(a);
+    if (a.command == "validate") return validate(a, command);
     return run(a);
   } catch (const std::exception& e) {
     std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";

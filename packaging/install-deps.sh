@@ -14,6 +14,8 @@ PACKAGES=(
   # tests and benchmarks: GoogleTest, Google Benchmark, Orocos KDL (independent rigid-body reference),
   # a virtual X server for UI tests and screenshots
   libgtest-dev googletest libbenchmark-dev liborocos-kdl-dev xvfb xauth
+  # export: SVG plots (Qt SVG), PDF checks in the tests (pdfinfo), MP4 animations (ffmpeg; optional at run time)
+  qt6-svg-dev poppler-utils ffmpeg
 )
 
 if [ "$(id -u)" -eq 0 ]; then

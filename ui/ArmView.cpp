@@ -25,6 +25,7 @@
 #include <vtkTubeFilter.h>
 
 #include <QMouseEvent>
+#include <QPainter>
 #include <QOpenGLWindow>
 #include <QVBoxLayout>
 #include <QSurfaceFormat>
@@ -442,6 +443,36 @@ void ArmView::fitArm() {
   scene_->grid->SetVisibility(true);
   scene_->renderer->ResetCameraClippingRange();
   requestRender();
+  emit cameraChanged();
+}
+
+Eigen::Vector3d ArmView::cameraPosition() const {
+  double p[3];
+  scene_->renderer->GetActiveCamera()->GetPosition(p);
+  return {p[0], p[1], p[2]};
+}
+
+void ArmView::setCameraFrom(const ArmView& other) {
+  if (&other == this) return;
+  vtkCamera* from = other.scene_->renderer->GetActiveCamera();
+  vtkCamera* to = scene_->renderer->GetActiveCamera();
+  to->SetPosition(from->GetPosition());
+  to->SetFocalPoint(from->GetFocalPoint());
+  to->SetViewUp(from->GetViewUp());
+  to->SetViewAngle(from->GetViewAngle());
+  scene_->renderer->ResetCameraClippingRange();
+  requestRender();
+}
+
+QImage grabWithViews(QWidget* widget, const std::vector<ArmView*>& views) {
+  QImage image = widget->grab().toImage();
+  QPainter painter(&image);
+  for (ArmView* v : views) {
+    if (!v->isVisible()) continue;
+    const QPoint at = v->mapTo(widget, QPoint(0, 0));
+    painter.drawImage(QRectF(at, QSizeF(v->size())), v->grabFramebuffer());
+  }
+  return image;
 }
 
 void ArmView::mousePress(QMouseEvent* e) { last_mouse_ = e->position().toPoint(); }
@@ -473,12 +504,14 @@ void ArmView::mouseMove(QMouseEvent* e) {
   }
   scene_->renderer->ResetCameraClippingRange();
   requestRender();
+  emit cameraChanged();
 }
 
 void ArmView::wheel(QWheelEvent* e) {
   scene_->renderer->GetActiveCamera()->Dolly(std::pow(1.0015, e->angleDelta().y()));
   scene_->renderer->ResetCameraClippingRange();
   requestRender();
+  emit cameraChanged();
 }
 
 }  // namespace flexarm

@@ -11,6 +11,7 @@
 #include <QWidget>
 #include <QPoint>
 #include <memory>
+#include <vector>
 
 #include "dynamics/DynamicsData.hpp"
 #include "model/Project.hpp"
@@ -41,6 +42,10 @@ class ArmView : public QWidget {
   void viewPreset(Preset preset);
   void fitArm();
 
+  Eigen::Vector3d cameraPosition() const;
+  // Takes the other view's camera (position, focal point, view-up, angle): synchronized views.
+  void setCameraFrom(const ArmView& other);
+
   // The view's current image (renders a frame); for tests and screenshots.
   QImage grabFramebuffer();
   // Frames rendered so far (paintGL calls that drew the scene).
@@ -49,6 +54,9 @@ class ArmView : public QWidget {
   Eigen::Vector3d drawnTip(int link) const;
   // The OpenGL format VTK needs (3.2 core); set as the default before QApplication exists.
   static void setDefaultSurfaceFormat();
+
+ signals:
+  void cameraChanged();  // the user moved the camera (orbit, pan, zoom, preset, fit)
 
  private:
   class Window;  // the QOpenGLWindow; forwards its GL callbacks and mouse events here
@@ -83,5 +91,9 @@ class ArmView : public QWidget {
   QPoint last_mouse_;
   long long frames_rendered_ = 0;
 };
+
+// The widget as the user sees it: its own grab with the native GL windows of `views` (children of it)
+// drawn in (a widget grab leaves them blank).
+QImage grabWithViews(QWidget* widget, const std::vector<ArmView*>& views);
 
 }  // namespace flexarm

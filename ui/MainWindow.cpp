@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QComboBox>
 #include <QDockWidget>
+#include <algorithm>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -30,6 +31,10 @@
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/ArmView.hpp"
+#include "ui/CompareDialog.hpp"
+#include "ui/CompareWindow.hpp"
+#include "ui/ExportDialogs.hpp"
+#include "ui/PlotExport.hpp"
 #include "ui/PlotPanel.hpp"
 #include "ui/SimulationController.hpp"
 #include "ui/Timeline.hpp"
@@ -157,15 +162,46 @@ void MainWindow::buildActions() {
     log("saved " + project_path_);
   });
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
-  file->addAction("Export results &CSV...", this, [this] {
-    if (!results_) return showBanner("Nothing to export yet: run the project first.", true);
-    const QString path = QFileDialog::getSaveFileName(this, "Export CSV", QString(), "CSV (*.csv)");
-    if (path.isEmpty()) return;
-    const std::string why = writeCsvFile(*results_, path.toStdString());
-    log(why.empty() ? "results written to " + path : QString::fromStdString(why));
+  QMenu* exports = file->addMenu("&Export");
+  auto needResults = [this] {
+    if (!results_) showBanner("Nothing to export yet: run the project first.", true);
+    return results_ != nullptr;
+  };
+  exports->addAction("Results &CSV...", this, [this, needResults] {
+    if (!needResults()) return;
+    const QString path = askSaveFile(this, "csv", "Export CSV", QString::fromStdString(caseFileName(project_->name)) + ".csv", "CSV (*.csv)");
+    if (!path.isEmpty()) exportCsvTo(path);
+  });
+  exports->addAction("&Plot (PNG, PDF, SVG)...", this, [this, needResults] {
+    QString path;
+    ExportSize size;
+    if (needResults() && askPlotExport(this, "main", path, size)) exportPlotTo(path, size);
+  });
+  exports->addAction("3D &view (PNG)...", this, [this] {
+    const QString path = askSaveFile(this, "view", "Export the 3D view", "view.png", "PNG (*.png)");
+    if (!path.isEmpty()) exportViewPng(path);
+  });
+  exports->addAction("&Animation (PNG frames, MP4)...", this, [this, needResults] {
+    QString dir;
+    AnimationSettings settings;
+    if (needResults() && askAnimationExport(this, dir, settings)) exportAnimationTo(dir, settings);
+  });
+  exports->addAction("&Report bundle...", this, [this, needResults] {
+    if (!needResults()) return;
+    const QString dir = askDirectory(this, "bundle", "Folder for the report bundle");
+    if (!dir.isEmpty()) exportBundleTo(dir);
   });
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* cmp = menuBar()->addMenu("&Compare");
+  cmp->addAction("&Zero vs high order", this, [this] { compareZeroVsHigh(); })
+      ->setToolTip("Run the project with zero- and high-order rigid-flexible coupling side by side");
+  cmp->addAction("Compare &variants...", this, [this] {
+    if (!project_) return;
+    CompareDialog d(*project_, projectDirectory(), this);
+    if (d.exec() == QDialog::Accepted) compare(d.cases());
+  });
 
   QToolBar* tb = addToolBar("Run");
   tb->setObjectName("toolbar.run");
@@ -334,16 +370,91 @@ void MainWindow::runSimulation() {
   poll_timer_->start();
 }
 
-QImage MainWindow::screenshot() {
-  QImage image = grab().toImage();
-  QPainter painter(&image);
-  const QImage view = view_->grabFramebuffer();
-  const QPoint at = view_->mapTo(this, QPoint(0, 0));
-  painter.drawImage(QRect(at, view_->size()), view);
-  return image;
-}
+QImage MainWindow::screenshot() { return grabWithViews(this, {view_}); }
 
 void MainWindow::stopSimulation() { controller_->stop(); }
+
+QString MainWindow::projectDirectory() const {
+  return project_path_.isEmpty() ? QDir::currentPath() : QFileInfo(project_path_).absolutePath();
+}
+
+CompareWindow* MainWindow::compare(std::vector<StudyCase> cases) {
+  if (!project_) return nullptr;
+  if (cases.size() < 2) {
+    showBanner("Compare needs two or more variants.", true);
+    return nullptr;
+  }
+  auto* w = new CompareWindow(*project_, projectDirectory(), std::move(cases), this);
+  w->setWindowFlag(Qt::Window);
+  QString why;
+  if (!w->start(&why)) {
+    showBanner("Cannot compare: " + why, true);
+    delete w;
+    return nullptr;
+  }
+  w->setAttribute(Qt::WA_DeleteOnClose);
+  w->show();
+  compares_.push_back(w);
+  log(QString("comparing %1 variants of %2").arg(w->variantCount()).arg(QString::fromStdString(project_->name)));
+  return w;
+}
+
+CompareWindow* MainWindow::compareZeroVsHigh() {
+  return compare({{"coupling=zero", {"coupling=zero"}}, {"coupling=high", {"coupling=high"}}});
+}
+
+std::string MainWindow::exportCsvTo(const QString& file) {
+  const std::string why = results_ ? writeCsvFile(*results_, file.toStdString()) : "nothing to export: run the project first";
+  log(why.empty() ? "results written to " + file : QString::fromStdString(why));
+  return why;
+}
+
+std::string MainWindow::exportPlotTo(const QString& file, const ExportSize& size) {
+  const std::string why = exportPlot(plots_->plot(), file, size);
+  log(why.empty() ? "plot written to " + file : QString::fromStdString(why));
+  return why;
+}
+
+std::string MainWindow::exportViewPng(const QString& file) {
+  const std::string why = view_->grabFramebuffer().save(file, "PNG") ? std::string() : "cannot write \"" + file.toStdString() + "\"";
+  log(why.empty() ? "3D view written to " + file : QString::fromStdString(why));
+  return why;
+}
+
+AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
+  AnimationOutcome o;
+  const std::vector<double> times = results_ ? results_->column("t") : std::vector<double>{};
+  if (times.empty() || isRunning()) {
+    o.error = "nothing to animate: run the project first";
+  } else {
+    timeline_->setPlaying(false);
+    o = exportAnimation(
+        [this, &times](double t) {
+          const auto at = std::upper_bound(times.begin(), times.end(), t + 1e-12);
+          timeline_->setRow(static_cast<int>(std::max<long>(0, at - times.begin() - 1)));
+          return view_->grabFramebuffer();
+        },
+        times.front(), times.back(), dir, settings);
+  }
+  log(describeAnimationOutcome(o, dir));
+  return o;
+}
+
+BundleOutcome MainWindow::exportBundleTo(const QString& dir) {
+  BundleOutcome o;
+  if (!results_ || !project_) {
+    o.error = "nothing to export: run the project first";
+  } else {
+    BundleRequest req;
+    req.dir = dir.toStdString();
+    req.project = &*project_;
+    req.runs = {{"", results_.get()}};
+    req.command = "FlexArm workbench";
+    o = writeReportBundle(req);
+  }
+  log(o.error.empty() ? QString("report bundle written to %1 (%2 files)").arg(dir).arg(o.files.size()) : QString::fromStdString(o.error));
+  return o;
+}
 
 bool MainWindow::isRunning() const { return controller_->isRunning() || poll_timer_->isActive(); }
 

@@ -3,6 +3,7 @@
 // its timeline, live plots, a message log, run controls and solver statistics. Simulations run on
 // a worker thread (SimulationController); views observe the results and never own them.
 #include <QMainWindow>
+#include <QPointer>
 #include <vector>
 #include <memory>
 #include <optional>
@@ -10,6 +11,9 @@
 #include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
+#include "solvers/Study.hpp"
+#include "ui/AnimationExport.hpp"
+#include "ui/ReportBundle.hpp"
 
 class QLabel;
 class QPlainTextEdit;
@@ -24,6 +28,7 @@ class QComboBox;
 namespace flexarm {
 
 class ArmView;
+class CompareWindow;
 class PlotPanel;
 class SimulationController;
 class Timeline;
@@ -55,6 +60,18 @@ class MainWindow : public QMainWindow {
   Timeline* timeline() const { return timeline_; }
   static QString examplesDirectory();
 
+  // Compare mode: a window that runs the variants of the open project concurrently (null, with a
+  // banner, when there is no project or a variant is invalid). "Zero vs high order" is the classic one.
+  CompareWindow* compare(std::vector<StudyCase> cases);
+  CompareWindow* compareZeroVsHigh();
+
+  // Exports of the last run; each returns "" or the reason (also shown in the log).
+  std::string exportCsvTo(const QString& file);
+  std::string exportPlotTo(const QString& file, const ExportSize& size);
+  std::string exportViewPng(const QString& file);
+  AnimationOutcome exportAnimationTo(const QString& dir, const AnimationSettings& settings);
+  BundleOutcome exportBundleTo(const QString& dir);
+
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
@@ -73,6 +90,7 @@ class MainWindow : public QMainWindow {
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void saveAs();
+  QString projectDirectory() const;  // where relative table files of the project resolve
 
   ArmView* view_;
   PlotPanel* plots_;
@@ -98,6 +116,7 @@ class MainWindow : public QMainWindow {
   std::vector<double> plot_backlog_;           // rows received but not yet plotted
   std::size_t shown_row_ = static_cast<std::size_t>(-1);
   unsigned poll_tick_ = 0;
+  std::vector<QPointer<CompareWindow>> compares_;
 };
 
 }  // namespace flexarm

@@ -1,5 +1,7 @@
 #include "ui/PlotPanel.hpp"
 
+#include "ui/PlotFigure.hpp"
+
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
@@ -10,19 +12,6 @@
 #include <set>
 
 namespace flexarm {
-
-std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channels) {
-  std::vector<std::string> out;
-  for (const Channel& c : channels) {
-    const std::string& n = c.name;
-    const bool deflection = n.rfind("tip.", 0) == 0 && (n.size() > 2 && (n.substr(n.size() - 2) == ".v" || n.substr(n.size() - 2) == ".w"));
-    if (deflection || n.rfind("torsion.", 0) == 0) out.push_back(n);
-  }
-  if (out.empty())
-    for (const Channel& c : channels)
-      if (c.name.rfind("q.", 0) == 0) out.push_back(c.name);
-  return out;
-}
 
 PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
@@ -84,8 +73,6 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels, const std::vec
 void PlotPanel::rebuildGraphs() {
   plot_->clearGraphs();
   plotted_.clear();
-  static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
-                                   QColor(148, 103, 189), QColor(140, 86, 75), QColor(23, 190, 207)};
   for (int i = 0; i < list_->count(); ++i) {
     QListWidgetItem* item = list_->item(i);
     if (item->checkState() != Qt::Checked) continue;
@@ -94,7 +81,7 @@ void PlotPanel::rebuildGraphs() {
       if (channels_[c].name != name) continue;
       QCPGraph* g = plot_->addGraph();
       g->setName(item->text());
-      g->setPen(QPen(colours[plotted_.size() % 7], 1.5));
+      g->setPen(QPen(seriesColour(plotted_.size()), 1.5));
       plotted_.push_back(static_cast<int>(c));
     }
   }
@@ -127,11 +114,9 @@ void PlotPanel::appendRows(const std::vector<double>& rows, std::size_t count) {
 }
 
 void PlotPanel::refreshAxes() {
-  std::set<std::string> units;
-  for (int c : plotted_) units.insert(channels_[static_cast<std::size_t>(c)].unit);
-  QString label;
-  for (const std::string& u : units) label += (label.isEmpty() ? "" : ", ") + QString::fromStdString(u);
-  plot_->yAxis->setLabel(units.empty() ? QString() : "value [" + label + "]");
+  std::vector<std::string> units;
+  for (int c : plotted_) units.push_back(channels_[static_cast<std::size_t>(c)].unit);
+  plot_->yAxis->setLabel(units.empty() ? QString() : unitsLabel(units));
   if (rows_ > 0) {
     plot_->xAxis->setRange(data_.front(), std::max(data_[(rows_ - 1) * channels_.size()], data_.front() + 1e-9));
     plot_->yAxis->rescale(true);

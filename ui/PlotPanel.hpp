@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "results/Results.hpp"
+#include "ui/PlotFigure.hpp"  // defaultPlotChannels
 
 class QCustomPlot;
 class QCPItemStraightLine;
@@ -41,8 +42,5 @@ class PlotPanel : public QWidget {
   std::vector<double> data_;            // all rows so far (row-major), to rebuild on selection change
   std::size_t rows_ = 0;
 };
-
-// The channels worth plotting by default: tip deflections, joint torsions, else joint angles.
-std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channels);
 
 }  // namespace flexarm

@@ -91,4 +91,10 @@ Results compareRuns(const std::vector<NamedRun>& runs, std::vector<std::string> 
   return out;
 }
 
+std::string comparisonName(const std::string& project, const std::vector<NamedRun>& runs) {
+  std::string name = project + " [compare:";
+  for (std::size_t i = 0; i < runs.size(); ++i) name += " " + runs[i].name + (i + 1 == runs.size() ? "]" : " |");
+  return name;
+}
+
 }  // namespace flexarm

@@ -21,6 +21,9 @@ struct NamedRun {
 // Completed and its message gives each run's outcome; project_name is left for the caller.
 Results compareRuns(const std::vector<NamedRun>& runs, std::vector<std::string> channels);
 
+// The project name a comparison's results carry: "<project> [compare: A | B]".
+std::string comparisonName(const std::string& project, const std::vector<NamedRun>& runs);
+
 // The channels every run has, in the first run's order (without "t").
 std::vector<std::string> commonChannels(const std::vector<NamedRun>& runs);
 

@@ -1,5 +1,6 @@
 #include "results/CsvWriter.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,8 +12,11 @@ namespace flexarm {
 void writeCsv(const Results& r, std::ostream& out) {
   out << "# FlexArm " << kVersion << "\n";
   out << "# project: " << r.project_name << "\n";
+  if (!r.variant.empty()) out << "# variant: " << r.variant << "\n";
   out << "# solver: " << r.solver_description << "\n";
-  out << "# status: " << runStatusName(r.status) << " at t = " << r.end_time << " s";
+  char end_time[32];  // shortest text that reads back to the same double
+  *std::to_chars(end_time, end_time + sizeof end_time - 1, r.end_time).ptr = '\0';
+  out << "# status: " << runStatusName(r.status) << " at t = " << end_time << " s";
   if (!r.message.empty()) out << " (" << r.message << ")";
   out << "\n";
   const SolverStats& s = r.stats;

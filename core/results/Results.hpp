@@ -46,6 +46,7 @@ class Results {
   double end_time = 0.0;      // simulated time reached [s]
   SolverStats stats;
   std::string project_name;
+  std::string variant;             // the compared or studied variant ("" for a plain run)
   std::string solver_description;  // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
 
  private:

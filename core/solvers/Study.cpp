@@ -8,18 +8,13 @@
 #include <thread>
 
 #include "io/JsonReader.hpp"
+#include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 
 namespace flexarm {
 namespace {
-
-std::string fileName(const std::string& name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=') ? c : '_';
-  return out.empty() ? "case" : out;
-}
 
 std::string csvField(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -190,8 +185,8 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
       RunControl control;
       control.cancel = cancel;
       r.results = simulate(project, control);
-      r.results.project_name = project.name + " [" + cases[k].name + "]";
-      r.csv = (out_dir / (fileName(cases[k].name) + ".csv")).string();
+      labelCaseResults(r.results, project.name, cases[k].name);
+      r.csv = (out_dir / (caseFileName(cases[k].name) + ".csv")).string();
       const std::string why = writeCsvFile(r.results, r.csv);
       if (!why.empty()) r.load_error = why;
     }
@@ -232,6 +227,28 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
   s << sum.str();
   if (!s) out.error = "cannot write \"" + out.summary_csv + "\"";
   return out;
+}
+
+std::optional<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c,
+                                   std::string& error) {
+  Json doc = projectToJson(base);
+  Diagnostics diag;
+  for (const std::string& o : c.overrides) applyOverride(doc, o, diag);
+  std::optional<Project> p;
+  if (!diag.hasErrors()) p = projectFromJson(doc, base_dir, diag);
+  if (!p) error = diag.text();
+  return p;
+}
+
+void labelCaseResults(Results& results, const std::string& project_name, const std::string& case_name) {
+  results.project_name = project_name + " [" + case_name + "]";
+  results.variant = case_name;
+}
+
+std::string caseFileName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=') ? c : '_';
+  return out.empty() ? "case" : out;
 }
 
 }  // namespace flexarm

@@ -3,6 +3,7 @@
 // one CSV of results per case and a summary CSV of scalar metrics.
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,19 @@ StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vect
 StudyOutcome runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
                       const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,
                       unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
+
+// Labels the results of a case's run as studies and comparisons write them: project "<name> [<case>]",
+// variant "<case>".
+void labelCaseResults(Results& results, const std::string& project_name, const std::string& case_name);
+
+// The file name (without extension) of a case's results: its name with characters other than
+// letters, digits, '-', '.', '=' replaced by '_'.
+std::string caseFileName(const std::string& name);
+
+// The project of one case built from a project in memory (the workbench's, possibly unsaved): the
+// case's overrides applied to its canonical JSON. Empty, with the loader's messages, when invalid.
+std::optional<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c,
+                                   std::string& error);
 
 // A variant named on a command line: a variant of the project ("zero-order"), or overrides joined
 // by ';' ("coupling=zero;joints[0].drive.omega0=8", named by them). Empty name and a reason when unknown.

@@ -13,6 +13,8 @@
 #include "ui/PlotPanel.hpp"
 #include "ui/Timeline.hpp"
 
+#include "ImageChecks.hpp"
+
 using namespace flexarm;
 
 namespace {
@@ -31,16 +33,6 @@ QString variant(const QTemporaryDir& dir, const char* name, const std::vector<st
   return path;
 }
 
-int nonBackgroundPixels(const QImage& img) {
-  const QRgb corner = img.pixel(2, 2);
-  int n = 0;
-  for (int y = 0; y < img.height(); y += 2)
-    for (int x = 0; x < img.width(); x += 2) {
-      const QRgb p = img.pixel(x, y);
-      if (std::abs(qRed(p) - qRed(corner)) + std::abs(qGreen(p) - qGreen(corner)) + std::abs(qBlue(p) - qBlue(corner)) > 60) ++n;
-    }
-  return n;
-}
 }  // namespace
 
 class WorkbenchTest : public QObject {

@@ -1,0 +1,270 @@
+// Export for reports (issue 8): CSV round trip, plots to PNG (size, DPI), PDF (checked with pdfinfo)
+// and SVG (an XML parser), report bundles. Runs headless on Qt's offscreen platform.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <QImage>
+#include <QFile>
+#include <QXmlStreamReader>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "io/ProjectFile.hpp"
+#include "results/Comparison.hpp"
+#include "results/CsvReader.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+#include "solvers/Study.hpp"
+#include "ui/PlotExport.hpp"
+#include "ui/ReportBundle.hpp"
+
+namespace fs = std::filesystem;
+using namespace flexarm;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-export-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+// A table with awkward numbers: thirds, tiny and huge magnitudes, negative zero, and no-value cells.
+Results awkwardTable() {
+  Results r;
+  r.setChannels({{"t", "s"}, {"tip.arm.v", "m"}, {"torsion.j1", "rad"}});
+  for (int k = 0; k < 50; ++k) {
+    const double t = k / 3.0;
+    const double row[] = {t, std::sin(t) * 1e-7 + 1.0 / 7.0, k == 7 ? -0.0 : (k > 40 ? std::nan("") : std::exp(k) * 1e-300)};
+    r.appendRow(row);
+  }
+  r.project_name = "awkward, with a comma";
+  r.variant = "coupling=zero";
+  r.solver_description = "CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero";
+  r.status = RunStatus::Diverged;
+  r.end_time = 13.0 + 2.0 / 3.0;
+  r.message = "diverged at t = 13.67 s: the tip (of link 'arm') ran away";
+  return r;
+}
+
+Figure sineFigure() {
+  Figure f;
+  f.title = "two sines";
+  f.y_label = "value [m]";
+  for (int s = 0; s < 2; ++s) {
+    PlotSeries p;
+    p.name = QString("curve %1").arg(s);
+    for (int k = 0; k <= 200; ++k) {
+      p.t.push_back(k * 0.05);
+      p.v.push_back(k > 150 && s == 1 ? std::nan("") : std::sin(k * 0.05 * (s + 1)));
+    }
+    f.series.push_back(p);
+  }
+  return f;
+}
+
+std::string commandOutput(const std::string& cmd, int& exit_code) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int status = ::pclose(p);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+class Export : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { ensureQtApplication(); }
+};
+
+}  // namespace
+
+TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
+  const Results r = awkwardTable();
+  std::stringstream text;
+  writeCsv(r, text);
+  std::string why;
+  const std::optional<Results> back = readCsv(text, why);
+  ASSERT_TRUE(back) << why;
+  ASSERT_EQ(back->channels().size(), 3u);
+  for (std::size_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(back->channels()[c].name, r.channels()[c].name);
+    EXPECT_EQ(back->channels()[c].unit, r.channels()[c].unit);
+  }
+  ASSERT_EQ(back->rows(), r.rows());
+  for (std::size_t k = 0; k < r.rows(); ++k)
+    for (std::size_t c = 0; c < 3; ++c) {
+      const double a = r.value(k, c), b = back->value(k, c);
+      if (std::isnan(a)) {
+        EXPECT_TRUE(std::isnan(b)) << "row " << k;  // an empty cell stays "no value"
+      } else {
+        EXPECT_EQ(a, b) << "row " << k << " column " << c;  // 17 digits: exact, beyond the 1e-12 asked
+        EXPECT_EQ(std::signbit(a), std::signbit(b));
+      }
+    }
+  EXPECT_EQ(back->project_name, r.project_name);
+  EXPECT_EQ(back->variant, r.variant);
+  EXPECT_EQ(back->solver_description, r.solver_description);
+  EXPECT_EQ(back->status, RunStatus::Diverged);
+  EXPECT_EQ(back->end_time, r.end_time);
+  EXPECT_EQ(back->message, r.message);
+  // The comment lines carry what a report needs to repeat the run.
+  const std::string s = text.str();
+  for (const char* line : {"# FlexArm ", "# project: awkward", "# variant: coupling=zero", "# solver: CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero",
+                           "# units: s,m,rad"})
+    EXPECT_NE(s.find(line), std::string::npos) << line;
+}
+
+TEST_F(Export, BrokenCsvIsRejectedWithTheLine) {
+  std::string why;
+  std::stringstream a("# x\nt,a\n0,1\n0.1,1,2\n");
+  EXPECT_FALSE(readCsv(a, why));
+  EXPECT_EQ(why, "line 4: 3 cells, the header has 2");
+  std::stringstream b("t,a\n0,abc\n");
+  EXPECT_FALSE(readCsv(b, why));
+  EXPECT_EQ(why, "line 2, column a: \"abc\" is not a number");
+  std::stringstream c("time,a\n");
+  EXPECT_FALSE(readCsv(c, why));
+  EXPECT_NE(why.find("must start with the channel \"t\""), std::string::npos);
+  EXPECT_FALSE(readCsvFile("/nonexistent/x.csv", why));
+  EXPECT_NE(why.find("cannot read"), std::string::npos);
+}
+
+TEST_F(Export, PngHasTheRequestedSizeAndResolution) {
+  const fs::path file = scratch("plot.png");
+  ASSERT_EQ(exportFigure(sineFigure(), QString::fromStdString(file.string()), {640, 480, 300}), "");
+  QImage img;
+  ASSERT_TRUE(img.load(QString::fromStdString(file.string())));
+  EXPECT_EQ(img.width(), 640);
+  EXPECT_EQ(img.height(), 480);
+  EXPECT_NEAR(img.dotsPerMeterX(), 300 / 0.0254, 1.0);
+  // Not blank: the two curves are drawn in their colours.
+  int blue = 0, red = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const QColor c = img.pixelColor(x, y);
+      blue += (c == seriesColour(0)) ? 1 : 0;
+      red += (c == seriesColour(1)) ? 1 : 0;
+    }
+  EXPECT_GT(blue, 200);
+  EXPECT_GT(red, 200);
+}
+
+TEST_F(Export, PdfIsValidForPdfinfo) {
+  const fs::path file = scratch("plot.pdf");
+  ASSERT_EQ(exportFigure(sineFigure(), QString::fromStdString(file.string()), {800, 500, 150}), "");
+  int code = -1;
+  const std::string info = commandOutput("pdfinfo '" + file.string() + "'", code);
+  ASSERT_EQ(code, 0) << info;
+  EXPECT_NE(info.find("Pages:           1"), std::string::npos) << info;
+  EXPECT_NE(info.find("Page size:       800 x 500 pts"), std::string::npos) << info;
+  EXPECT_NE(info.find("Creator:         FlexArm"), std::string::npos) << info;
+}
+
+TEST_F(Export, SvgIsWellFormedXmlWithTheCurves) {
+  const fs::path file = scratch("plot.svg");
+  ASSERT_EQ(exportFigure(sineFigure(), QString::fromStdString(file.string()), {900, 600, 150}), "");
+  QFile f(QString::fromStdString(file.string()));
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  QXmlStreamReader xml(&f);
+  QString root;
+  int shapes = 0, texts = 0;
+  bool legend = false;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (!xml.isStartElement()) {
+      if (xml.isCharacters() && xml.text().contains(QStringLiteral("curve 1"))) legend = true;
+      continue;
+    }
+    if (root.isEmpty()) {
+      root = xml.name().toString();
+      EXPECT_EQ(xml.attributes().value("width").toString(), "317.5mm") << "900 px at 72 dpi";
+    }
+    if (xml.name() == QStringLiteral("path") || xml.name() == QStringLiteral("polyline")) ++shapes;
+    if (xml.name() == QStringLiteral("text")) ++texts;
+  }
+  EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString() << " at line " << xml.lineNumber();
+  EXPECT_EQ(root, "svg");
+  EXPECT_GE(shapes, 2);
+  EXPECT_GT(texts, 5);  // tick labels, axis labels, legend
+  EXPECT_TRUE(legend);
+}
+
+TEST_F(Export, BadRequestsAreRefusedWithAReason) {
+  EXPECT_EQ(exportFigure(sineFigure(), "/tmp/x.jpg", {}), "cannot tell the format of \"/tmp/x.jpg\": use .png, .pdf or .svg");
+  EXPECT_NE(exportFigure(sineFigure(), "/tmp/x.png", {4, 4, 100}).find("outside 16..20000"), std::string::npos);
+  EXPECT_NE(exportFigure(sineFigure(), "/tmp/x.png", {100, 100, 0}).find("dpi"), std::string::npos);
+  EXPECT_NE(exportFigure(sineFigure(), "/nonexistent-dir/x.png", {}).find("failed"), std::string::npos);
+  std::string why;
+  EXPECT_FALSE(figureOf(awkwardTable(), {"tip.arm.w"}, why));
+  EXPECT_EQ(why, "no channel \"tip.arm.w\" in the results");
+}
+
+TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
+  // Zero- against high-order coupling of the spin-up beam at 8 rad/s, shortened: the zero-order model
+  // diverges at 6.5 s, the high-order one goes on.
+  LoadedProject base = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/spin-up-beam.flexarm.json",
+                                       {"joints[0].drive.omega0=8", "simulation.t_end=8"});
+  ASSERT_TRUE(base.project) << base.diagnostics.text();
+  std::vector<Results> runs;
+  std::vector<NamedRun> named;
+  for (const char* spec : {"coupling=zero", "coupling=high"}) {
+    std::string why;
+    const StudyCase c = variantCase(*base.project, spec, why);
+    const std::optional<Project> p = caseProject(*base.project, FLEXARM_PROJECTS_DIR, c, why);
+    ASSERT_TRUE(p) << why;
+    runs.push_back(simulate(*p));
+    runs.back().variant = spec;
+  }
+  for (std::size_t k = 0; k < runs.size(); ++k) named.push_back({runs[k].variant, &runs[k]});
+  ASSERT_EQ(runs[0].status, RunStatus::Diverged);
+  ASSERT_EQ(runs[1].status, RunStatus::Completed);
+  BundleRequest req;
+  req.dir = scratch("bundle");
+  req.project = &*base.project;
+  req.runs = named;
+  req.size = {600, 400, 96};
+  const BundleOutcome out = writeReportBundle(req);
+  ASSERT_EQ(out.error, "");
+  for (const char* f : {"project.flexarm.json", "coupling=zero.csv", "coupling=high.csv", "compare.csv", "summary.md",
+                        "plots/tip.beam.v.png", "plots/tip.beam.v.svg", "plots/tip.beam.v-difference.png"})
+    EXPECT_TRUE(fs::exists(req.dir / f)) << f;
+  // The project copy is the project; the comparison table is compareRuns of the runs, read back exactly.
+  const LoadedProject copy = loadProjectFile(req.dir / "project.flexarm.json");
+  ASSERT_TRUE(copy.project);
+  EXPECT_EQ(projectToText(*copy.project), projectToText(*base.project));
+  std::string why;
+  const std::optional<Results> table = readCsvFile(req.dir / "compare.csv", why);
+  ASSERT_TRUE(table) << why;
+  const Results expected = compareRuns(named, {});
+  ASSERT_EQ(table->rows(), expected.rows());
+  ASSERT_EQ(table->channels().size(), expected.channels().size());
+  for (std::size_t k = 0; k < expected.rows(); ++k)
+    for (std::size_t c = 0; c < expected.channels().size(); ++c) {
+      if (std::isnan(expected.value(k, c))) EXPECT_TRUE(std::isnan(table->value(k, c)));
+      else EXPECT_EQ(table->value(k, c), expected.value(k, c));
+    }
+  // The summary names the outcomes, the settings and the peak tip deflection of each run.
+  std::ifstream in(req.dir / "summary.md");
+  std::stringstream md;
+  md << in.rdbuf();
+  const std::string s = md.str();
+  EXPECT_NE(s.find("| coupling=zero | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=zero | diverged"), std::string::npos) << s;
+  EXPECT_NE(s.find("| coupling=high | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=high | completed"), std::string::npos) << s;
+  char row[128];
+  std::snprintf(row, sizeof row, "| peak_tip.beam [m] | %.6g | %.6g |", peakAbs(runs[0].column("tip.beam.v")),
+                peakAbs(runs[1].column("tip.beam.v")));
+  EXPECT_NE(s.find(row), std::string::npos) << row << "\n" << s;
+  EXPECT_NE(s.find("![tip.beam.v](plots/tip.beam.v.png)"), std::string::npos);
+  // A run without rows is refused, not plotted.
+  Results empty;
+  req.runs = {{"empty", &empty}};
+  EXPECT_EQ(writeReportBundle(req).error, "run \"empty\" has no results to export");
+  fs::remove_all(req.dir.parent_path());
+}

@@ -1,0 +1,63 @@
+#pragma once
+// A plot as data: named curves of result channels against time, with a title and a y label that
+// carries the units. The same figure is drawn in the workbench (live plots, compare mode) and by
+// `flexarm-cli plot` / report bundles, so a plot on screen and its exported file agree.
+#include <QColor>
+#include <QString>
+#include <QVector>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/Comparison.hpp"
+#include "results/Results.hpp"
+
+class QCustomPlot;
+
+namespace flexarm {
+
+struct PlotSeries {
+  QString name;  // legend entry, e.g. "tip.beam.v [m]" or "tip.beam.v[high-order]"
+  QVector<double> t, v;  // NaN values (a run that had ended) are gaps
+};
+
+// A vertical line with a label, e.g. where a run diverged.
+struct PlotMarker {
+  double t;
+  QString label;
+  std::size_t series;  // its colour is this curve's
+};
+
+struct Figure {
+  QString title;
+  QString y_label;
+  std::vector<PlotSeries> series;
+  std::vector<PlotMarker> markers;
+};
+
+// The columns that `names` select in r: an exact channel name, or a channel name that compare.csv
+// holds per variant ("tip.beam.v" selects "tip.beam.v[A]", "tip.beam.v[B]", not the differences).
+// Empty and a reason naming the first unknown channel.
+std::vector<std::string> selectChannels(const Results& r, const std::vector<std::string>& names, std::string& error);
+
+// The figure of the given columns of r (names as selectChannels takes them).
+std::optional<Figure> figureOf(const Results& r, const std::vector<std::string>& names, std::string& error);
+
+// Markers where runs of a comparison ended early: "<run> diverged at t = 6.53 s" in the run's colour
+// (the runs in the order of the figure's curves).
+void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs);
+
+// Replaces the plot's graphs by the figure's curves (legend, labels, axes fitted to the data; the
+// time axis spans every curve's times, gaps included, so plots of one comparison line up).
+void drawFigure(QCustomPlot* plot, const Figure& figure);
+
+// The colour of the i-th curve (a qualitative palette shared by every plot).
+QColor seriesColour(std::size_t i);
+
+// The channels worth plotting by default: tip deflections, joint torsions, else joint angles.
+std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channels);
+
+// The y label for a set of units: "value [m]", "value [m, rad]".
+QString unitsLabel(const std::vector<std::string>& units);
+
+}  // namespace flexarm
