@@ -37,6 +37,7 @@
 #ifdef FLEXARM_WITH_PLOTS
 #include "ui/PlotExport.hpp"
 #include "ui/ReportBundle.hpp"
+#include "ui/ValidationPlots.hpp"
 #endif
 
 namespace fs = std::filesystem;
@@ -540,6 +541,16 @@ int validate(const Args& a, const std::string& command) {
     std::cout.flush();
     if (g_cancel) return kExitInterrupted;
   }
+#ifdef FLEXARM_WITH_PLOTS
+  // The report's figures, beside it in validation/.
+  ensureQtApplication();
+  const fs::path report_dir = fs::absolute(a.out).parent_path();
+  for (PaperValidation& p : papers)
+    for (ValidationPlot& plot : p.plots) {
+      const std::string why = drawValidationPlot(plot, report_dir, {1000, 520, 110});
+      if (!why.empty()) std::cerr << "flexarm-cli: figure " << plot.stem << " not drawn: " << why << "\n";
+    }
+#endif
   std::ofstream out(a.out, std::ios::binary | std::ios::trunc);
   out << validationMarkdown(papers, o, command);
   if (!out) {

@@ -70,6 +70,15 @@ const StudyCaseResult* findCase(const StudyOutcome& s, const std::string& name) 
   return nullptr;
 }
 
+// A figure of `channel` for the named cases of a study (those that ran), legend names as given.
+void addPlot(PaperValidation& v, const StudyOutcome& s, const std::string& caption, const std::string& stem,
+             const std::string& channel, const std::vector<std::pair<std::string, std::string>>& cases) {
+  ValidationPlot plot{caption, stem, channel, {}, {}};
+  for (const auto& [legend, name] : cases)
+    if (const StudyCaseResult* c = findCase(s, name); c && !c->csv.empty()) plot.runs.emplace_back(legend, c->csv);
+  if (plot.runs.size() == cases.size()) v.plots.push_back(std::move(plot));
+}
+
 Project loadOrNote(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets,
                    PaperValidation& v, bool& ok) {
   const LoadedProject p = loadProjectFile(o.projects_dir / file, sets);
@@ -104,6 +113,11 @@ PaperValidation validateSpinUpBeam(const ValidationOptions& o) {
             " coupling orders, 30 s each (spin-up time T = 15 s), 10 planar elements";
   const StudyOutcome s = study(o, v.project, {grid}, 0.0, "seed000-spin-up", v);
   if (!v.error.empty()) return v;
+  addPlot(v, s, "Tip deflection at Ω0 = 8 rad/s: the zero-order model diverges, the high-order one stays bounded",
+          "seed000-spin-up-8", "tip.beam.v",
+          {{"zero-order", "coupling=zero,joints[0].drive.omega0=8"}, {"high-order", "coupling=high,joints[0].drive.omega0=8"}});
+  addPlot(v, s, "Tip deflection at Ω0 = 2 rad/s: both models bounded and close", "seed000-spin-up-2", "tip.beam.v",
+          {{"zero-order", "coupling=zero,joints[0].drive.omega0=2"}, {"high-order", "coupling=high,joints[0].drive.omega0=2"}});
 
   bool ok = false;
   const Project base = loadOrNote(o, v.project, {}, v, ok);
@@ -198,6 +212,10 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
   };
   std::vector<std::string> mass_cases;
   for (const std::string& m : masses) mass_cases.push_back("joint-mass-" + m + "kg");
+  std::vector<std::pair<std::string, std::string>> mass_legend;
+  for (const std::string& m : mass_cases) mass_legend.emplace_back(m, m);
+  addPlot(v, s, "Joint 1 torsion for joint masses 1, 5, 10, 15 kg (Fig. 9)", "seed000-canadarm2-torsion", "torsion.shoulder_pitch",
+          mass_legend);
   const std::vector<double> torsion = sweep(mass_cases, "torsion.shoulder_pitch");
   v.rows.push_back({"mass-torsion", "peak |torsion| of joint 1 (Fig. 9) for joint mass 1, 5, 10, 15 kg",
                     "the larger the joint mass, the larger the joint angles", joinValues(torsion, "rad"),
@@ -451,6 +469,11 @@ PaperValidation validateSpatialRrr(const ValidationOptions& o) {
   const StudyCaseResult* a = findCase(s, "rigid-links-rigid-joints");
   const StudyCaseResult* b = findCase(s, "flexible-links-rigid-joints");
   const StudyCaseResult* c = findCase(s, "flexible-links-flexible-joints");
+  for (const char* axis : {"x", "y", "z"})
+    addPlot(v, s, std::string("End-effector ") + axis + " of the three models", std::string("seed004-ee-") + axis,
+            std::string("ee.") + axis,
+            {{"rigid", "rigid-links-rigid-joints"}, {"flexible links", "flexible-links-rigid-joints"},
+             {"flexible links and joints", "flexible-links-flexible-joints"}});
   if (!a || !b || !c) {
     v.error = "the study lacks one of the three cases";
     return v;
@@ -547,6 +570,8 @@ std::string validationMarkdown(const std::vector<PaperValidation>& papers, const
       md << "| " << cell(r.quantity) << " | " << cell(r.reported) << " | " << cell(r.flexarm) << " | " << verdictName(r.verdict)
          << " | " << cell(r.reason) << " |\n";
     md << "\n";
+    for (const ValidationPlot& plot : p.plots)
+      if (!plot.image.empty()) md << "![" << plot.caption << "](" << plot.image << ")\n\n*" << plot.caption << ".*\n\n";
   }
   return md.str();
 }

@@ -26,12 +26,23 @@ struct ValidationRow {
   std::string reason;    // tolerance used, or why the two differ
 };
 
+// A figure of the report: one channel of several runs overlaid (their CSVs below the work dir).
+// `flexarm-cli validate` draws it when built with plotting and then sets `image`.
+struct ValidationPlot {
+  std::string caption;
+  std::string stem;     // image file name without extension, e.g. "seed000-spin-up-8"
+  std::string channel;  // e.g. "tip.beam.v"
+  std::vector<std::pair<std::string, std::string>> runs;  // legend name, CSV file
+  std::string image;    // the image's path relative to the report, once drawn
+};
+
 struct PaperValidation {
   std::string seed;     // "000 §4.1"
   std::string title;    // paper and example
   std::string project;  // shipped project file name(s)
   std::string setup;    // what was run (and the quick-mode shortening)
   std::vector<ValidationRow> rows;
+  std::vector<ValidationPlot> plots;
   std::string error;    // the runs could not be made (unreadable project, ...): no rows
   double wall_time = 0.0;
 

@@ -21,6 +21,7 @@
 #include "solvers/Study.hpp"
 #include "ui/PlotExport.hpp"
 #include "ui/ReportBundle.hpp"
+#include "ui/ValidationPlots.hpp"
 
 namespace fs = std::filesystem;
 using namespace flexarm;
@@ -267,4 +268,32 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   req.runs = {{"empty", &empty}};
   EXPECT_EQ(writeReportBundle(req).error, "run \"empty\" has no results to export");
   fs::remove_all(req.dir.parent_path());
+}
+
+TEST_F(Export, ValidationReportFiguresAreDrawnFromTheRunsCsvs) {
+  // Two runs as CSV files, one ending early (diverged): the figure overlays them and marks the end.
+  const fs::path dir = scratch("validation");
+  fs::create_directories(dir);
+  Results a = awkwardTable(), b = awkwardTable();
+  b.status = RunStatus::Completed;
+  for (Results* r : {&a, &b}) ASSERT_EQ(writeCsvFile(*r, dir / (r == &a ? "a.csv" : "b.csv")), "");
+  PaperValidation paper;
+  paper.seed = "999";
+  paper.title = "test paper";
+  paper.project = "x.flexarm.json";
+  paper.rows.push_back({"id", "quantity", "1", "1", Verdict::Agree, "exact"});
+  paper.plots.push_back({"Tip deflection of A and B", "fig-a-b", "tip.arm.v", {{"A", (dir / "a.csv").string()}, {"B", (dir / "b.csv").string()}}, {}});
+  ASSERT_EQ(drawValidationPlot(paper.plots[0], dir, {500, 300, 100}), "");
+  EXPECT_EQ(paper.plots[0].image, "validation/fig-a-b.png");
+  QImage img;
+  ASSERT_TRUE(img.load(QString::fromStdString((dir / "validation/fig-a-b.png").string())));
+  EXPECT_EQ(img.size(), QSize(500, 300));
+  ValidationOptions o;
+  const std::string md = validationMarkdown({paper}, o, "flexarm-cli validate");
+  EXPECT_NE(md.find("![Tip deflection of A and B](validation/fig-a-b.png)"), std::string::npos) << md;
+  // A missing CSV: no image, a reason, and the report has no broken link.
+  paper.plots[0].image.clear();
+  paper.plots[0].runs[1].second = (dir / "missing.csv").string();
+  EXPECT_NE(drawValidationPlot(paper.plots[0], dir, {500, 300, 100}).find("cannot read"), std::string::npos);
+  EXPECT_EQ(validationMarkdown({paper}, o, "x").find("fig-a-b"), std::string::npos);
 }
