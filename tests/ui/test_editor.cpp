@@ -3,7 +3,6 @@
 // undo the whole build step by step and redo it; invalid inputs are refused with the loader's
 // message; structure edits keep references; dirty marker, unsaved-changes prompt, autosave and
 // recovery after the process is killed.
-#include <dlfcn.h>
 #include <signal.h>
 
 #include <QComboBox>
@@ -20,6 +19,7 @@
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
 #include "solvers/Simulation.hpp"
+#include "tests/ui/UiTestSupport.hpp"
 #include "ui/ArmView.hpp"
 #include "ui/AutoSave.hpp"
 #include "ui/MainWindow.hpp"
@@ -29,6 +29,7 @@
 #include "ui/PropertyEditor.hpp"
 
 using namespace flexarm;
+using flexarm::test::nonBackgroundPixels;
 using Kind = ModelItem::Kind;
 
 namespace {
@@ -90,17 +91,6 @@ bool trigger(MainWindow& w, const char* action) {
   if (!a || !a->isEnabled()) return false;
   a->trigger();
   return true;
-}
-
-int nonBackgroundPixels(const QImage& img) {
-  const QRgb corner = img.pixel(2, 2);
-  int n = 0;
-  for (int y = 0; y < img.height(); y += 2)
-    for (int x = 0; x < img.width(); x += 2) {
-      const QRgb p = img.pixel(x, y);
-      if (std::abs(qRed(p) - qRed(corner)) + std::abs(qGreen(p) - qGreen(corner)) + std::abs(qBlue(p) - qBlue(corner)) > 60) ++n;
-    }
-  return n;
 }
 
 // Answers the window's questions with `answer` and records them.
@@ -541,17 +531,6 @@ class EditorTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-#if defined(__SANITIZE_ADDRESS__)
-  // As in test_workbench.cpp: keep Mesa's software driver loaded so LeakSanitizer can name its allocations.
-  dlopen("libGLX_mesa.so.0", RTLD_NOW | RTLD_NODELETE);
-  dlopen(FLEXARM_MESA_SWRAST, RTLD_NOW | RTLD_NODELETE);
-#endif
-  ArmView::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("FlexArmTests");
-  EditorTest t;
-  return QTest::qExec(&t, argc, argv);
-}
+int main(int argc, char** argv) { return flexarm::test::runUiTests<EditorTest>(argc, argv); }
 
 #include "test_editor.moc"
