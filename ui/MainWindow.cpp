@@ -125,7 +125,7 @@ void MainWindow::buildDocks() {
   };
   dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
   dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
-  properties_->setMinimumWidth(360);
+  properties_->setMinimumWidth(400);
   dock("Plots", plots_, Qt::BottomDockWidgetArea, "dock.plots");
   auto* logdock = dock("Messages", log_, Qt::BottomDockWidgetArea, "dock.log");
   tabifyDockWidget(logdock, findChild<QDockWidget*>("dock.plots"));

@@ -210,7 +210,7 @@ void PropertyEditor::rebuild() {
     row.editor->setToolTip(f.path);
     grid->addWidget(row.editor, line, 1);
     auto* unit = new QLabel(f.unit, form);
-    unit->setMinimumWidth(48);
+    unit->setMinimumWidth(unit->fontMetrics().horizontalAdvance(f.unit) + 4);
     grid->addWidget(unit, line++, 2);
     row.error = new QLabel(form);
     row.error->setWordWrap(true);
