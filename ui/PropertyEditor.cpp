@@ -165,6 +165,7 @@ void PropertyEditor::refresh(const MultibodySystem* system) {
 void PropertyEditor::rebuild() {
   ++generation_;
   if (QWidget* old = scroll_->takeWidget()) {
+    old->setParent(this);  // owned until it goes (also if the editor goes first)
     old->hide();
     old->deleteLater();  // a signal of one of its fields may be on the stack
   }
