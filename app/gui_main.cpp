@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   window.resize(1500, 950);
   window.show();
   if (!project.isEmpty() && !window.openProject(project) && quit) return 2;
+  if (project.isEmpty() && !quit) window.offerRecovery(QString());  // an untitled project left by a crash
   auto snap = [&] {
     if (!screenshot.isEmpty()) {
       window.screenshot().save(screenshot);

@@ -11,19 +11,17 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTableWidget>
 #include <QTimer>
 #include <QToolBar>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "dynamics/Centreline.hpp"
@@ -35,19 +33,17 @@
 #include "ui/CompareWindow.hpp"
 #include "ui/ExportDialogs.hpp"
 #include "ui/PlotExport.hpp"
+#include "ui/AutoSave.hpp"
+#include "ui/ModelTree.hpp"
 #include "ui/PlotPanel.hpp"
+#include "ui/ProjectDocument.hpp"
+#include "ui/PropertyEditor.hpp"
 #include "ui/SimulationController.hpp"
 #include "ui/Timeline.hpp"
 
 namespace flexarm {
 namespace {
 QString num(double x) { return QString::number(x, 'g', 6); }
-
-QTreeWidgetItem* item(QTreeWidgetItem* parent, const QString& text, const QStringList& properties) {
-  auto* it = new QTreeWidgetItem(parent, QStringList{text});
-  it->setData(0, Qt::UserRole, properties);
-  return it;
-}
 }  // namespace
 
 QString MainWindow::examplesDirectory() {
@@ -62,6 +58,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("FlexArm");
   setAcceptDrops(true);
   setObjectName("FlexArmMainWindow");
+  document_ = new ProjectDocument(this);
+  autosave_ = new AutoSave(document_, this);
   view_ = new ArmView(this);
   timeline_ = new Timeline(this);
   banner_ = new QLabel(this);
@@ -102,27 +100,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
   refreshRecentMenu();
+  connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
+  connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
+  onDocumentChanged();
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildDocks() {
-  tree_ = new QTreeWidget(this);
-  tree_->setHeaderLabel("Model");
-  properties_ = new QTableWidget(0, 2, this);
-  properties_->setHorizontalHeaderLabels({"property", "value"});
-  properties_->horizontalHeader()->setStretchLastSection(true);
-  properties_->verticalHeader()->setVisible(false);
-  properties_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) {
-    const QStringList props = it ? it->data(0, Qt::UserRole).toStringList() : QStringList{};
-    properties_->setRowCount(static_cast<int>(props.size()));
-    for (int r = 0; r < props.size(); ++r) {
-      const int eq = static_cast<int>(props[r].indexOf('='));
-      properties_->setItem(r, 0, new QTableWidgetItem(props[r].left(eq)));
-      properties_->setItem(r, 1, new QTableWidgetItem(props[r].mid(eq + 1)));
-    }
-  });
+  model_tree_ = new ModelTree(document_, this);
+  properties_ = new PropertyEditor(document_, this);
+  connect(model_tree_, &ModelTree::currentChanged, properties_, &PropertyEditor::showItem);
+  auto refused = [this](const QString& message) {
+    log("edit refused: " + message);
+    statusBar()->showMessage(message.section('\n', 0, 0), 8000);
+  };
+  connect(model_tree_, &ModelTree::refused, this, refused);
+  connect(properties_, &PropertyEditor::refused, this, refused);
   plots_ = new PlotPanel(this);
   log_ = new QPlainTextEdit(this);
   log_->setReadOnly(true);
@@ -134,8 +128,9 @@ void MainWindow::buildDocks() {
     addDockWidget(area, d);
     return d;
   };
-  dock("Model", tree_, Qt::LeftDockWidgetArea, "dock.model");
-  dock("Properties", properties_, Qt::LeftDockWidgetArea, "dock.properties");
+  dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
+  dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
+  properties_->setMinimumWidth(400);
   dock("Plots", plots_, Qt::BottomDockWidgetArea, "dock.plots");
   auto* logdock = dock("Messages", log_, Qt::BottomDockWidgetArea, "dock.log");
   tabifyDockWidget(logdock, findChild<QDockWidget*>("dock.plots"));
@@ -145,6 +140,7 @@ void MainWindow::buildDocks() {
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&New", QKeySequence::New, this, [this] { newProject(); });
+  file->addAction("New &Empty Project", this, [this] { newEmptyProject(); });
   file->addAction("&Open...", QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
     if (!path.isEmpty()) openProject(path);
@@ -155,12 +151,7 @@ void MainWindow::buildActions() {
     examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
   }
   recent_menu_ = file->addMenu("Open &Recent");
-  file->addAction("&Save", QKeySequence::Save, this, [this] {
-    if (project_path_.isEmpty()) return saveAs();
-    const std::string why = saveProjectFile(*project_, project_path_.toStdString());
-    if (!why.empty()) return showBanner(QString::fromStdString(why), true);
-    log("saved " + project_path_);
-  });
+  file->addAction("&Save", QKeySequence::Save, this, [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
   QMenu* exports = file->addMenu("&Export");
   auto needResults = [this] {
@@ -193,6 +184,12 @@ void MainWindow::buildActions() {
   });
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  edit->addAction(document_->createUndoAction(this));
+  edit->addAction(document_->createRedoAction(this));
+  edit->addSeparator();
+  edit->addActions(model_tree_->actions());
 
   QMenu* cmp = menuBar()->addMenu("&Compare");
   cmp->addAction("&Zero vs high order", this, [this] { compareZeroVsHigh(); })
@@ -246,13 +243,27 @@ bool MainWindow::newProject() {
     showBanner("Stop the running simulation before starting a new project.", true);
     return false;
   }
+  if (!maybeSave()) return false;
   // A single rigid rod on a free revolute joint, hanging in gravity: a valid start for editing.
-  LoadedProject fresh = parseProjectText(R"({"format": "flexarm-project", "schema_version": 1, "name": "Untitled",
+  const Json fresh = Json::parse(R"({"format": "flexarm-project", "schema_version": 1, "name": "Untitled",
     "links": [{"name": "link1", "length": 1.0, "mass": 1.0, "shape": {"type": "rod"}}],
-    "joints": [{"name": "joint1", "type": "revolute", "axis": [0, 1, 0]}]})", ".");
-  if (!fresh.project) return false;
-  setProject(std::move(*fresh.project), QString());
+    "joints": [{"name": "joint1", "type": "revolute", "axis": [0, 1, 0]}]})");
+  if (!document_->reset(fresh, QString())) return false;
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
   log("new project");
+  return true;
+}
+
+bool MainWindow::newEmptyProject() {
+  if (isRunning()) {
+    showBanner("Stop the running simulation before starting a new project.", true);
+    return false;
+  }
+  if (!maybeSave()) return false;
+  document_->resetEmpty();
+  banner_->setVisible(false);
+  log("new empty project: add links with + Link in the Model dock");
   return true;
 }
 
@@ -270,83 +281,86 @@ bool MainWindow::openProject(const QString& path) {
     showBanner(text, true);
     return false;
   }
-  setProject(std::move(*loaded.project), path);
+  if (!maybeSave()) return false;
+  QString error;
+  if (!document_->open(path, &error)) {
+    showBanner("Could not open " + QFileInfo(path).fileName() + ":\n" + error, true);
+    return false;
+  }
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
   addRecent(path);
   log("opened " + path);
+  offerRecovery(document_->path());
   return true;
 }
 
-void MainWindow::setProject(Project project, const QString& path) {
-  project_ = std::move(project);
-  project_path_ = path;
-  system_ = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(project_->model, project_->coupling));
-  results_.reset();
-  live_ = Results{};
-  banner_->setVisible(false);
-  setWindowTitle(QString::fromStdString(project_->name) + " - FlexArm");
-  view_->setProject(*project_);
-  view_->viewPreset(ArmView::Preset::Iso);
-  timeline_->setTimes({});
-  plots_->setChannels({}, {});
-  fillModelTree();
-  stats_->setText(QString("%1 coordinates, %2 s to simulate").arg(system_->nq).arg(num(project_->simulation.t_end)));
+bool MainWindow::offerRecovery(const QString& path) {
+  const std::optional<AutoSave::Recovery> r = AutoSave::find(path);
+  if (!r) return false;
+  const QString what = path.isEmpty() ? QString("an untitled project") : QFileInfo(path).fileName();
+  const QString when = r->saved_at.isValid() ? r->saved_at.toString("yyyy-MM-dd HH:mm:ss") : QString("an earlier session");
+  const int answer = ask("Recover unsaved changes",
+                         "FlexArm was closed without saving the changes to " + what + " (autosaved " + when +
+                             "). Restore them?",
+                         QMessageBox::Yes | QMessageBox::No);
+  if (answer != QMessageBox::Yes) {
+    AutoSave::discard(path);
+    log("recovery of " + what + " discarded");
+    return false;
+  }
+  if (path.isEmpty() && !document_->path().isEmpty()) document_->resetEmpty();
+  QString error;
+  if (!AutoSave::restore(*document_, *r, &error)) {
+    showBanner("Could not restore the unsaved changes to " + what + ":\n" + error, true);
+    return false;
+  }
+  log("restored the unsaved changes to " + what + " from " + when);
+  return true;
 }
 
-void MainWindow::fillModelTree() {
-  tree_->clear();
-  const Model& m = project_->model;
-  auto* links = new QTreeWidgetItem(tree_, QStringList{"Links"});
-  for (std::size_t i = 0; i < m.links.size(); ++i) {
-    const Link& l = m.links[i];
-    QStringList p{"name=" + QString::fromStdString(l.name), "length [m]=" + num(l.length), "mass [kg]=" + num(l.mass)};
-    if (l.flex) {
-      const FlexibleLink& f = *l.flex;
-      p << "E [Pa]=" + num(f.material.E) << "rho [kg/m^3]=" + num(f.material.rho) << "A [m^2]=" + num(f.section.A)
-        << "Iy [m^4]=" + num(f.section.Iy) << "Iz [m^4]=" + num(f.section.Iz);
-      const Body& b = system_->bodies[i];
-      p << "elastic coordinates=" + QString::number(b.e_count)
-        << "first clamped-free frequency [Hz]=" + num(b.flexible->frequencies.size() ? b.flexible->frequencies(0) / (2 * M_PI) : 0);
-    }
-    auto* li = item(links, QString::fromStdString(l.name) + (l.flex ? "  (flexible)" : "  (rigid)"), p);
-    if (l.flex) {
-      const LinkDiscretization& d = l.flex->discretization;
-      const QString text = d.kind == LinkDiscretization::Kind::AssumedModes
-                               ? QString("assumed modes: %1 axial, %2 bending y, %3 bending z, %4 torsion").arg(d.axial).arg(d.bending_y).arg(d.bending_z).arg(d.torsion)
-                               : QString("finite elements: %1 %2%3").arg(d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1)
-                                     .arg(d.planar ? "planar" : "spatial")
-                                     .arg(d.reduce_to > 0 ? QString(", reduced to %1 modes").arg(d.reduce_to) : QString());
-      item(li, text, {"discretization=" + text});
-    }
+void MainWindow::setQuestionHandler(std::function<int(const QString&, const QString&, int)> handler) {
+  question_handler_ = std::move(handler);
+}
+
+int MainWindow::ask(const QString& title, const QString& text, int buttons) {
+  if (question_handler_) return question_handler_(title, text, buttons);
+  return QMessageBox::question(this, title, text, QMessageBox::StandardButtons(buttons));
+}
+
+bool MainWindow::maybeSave() {
+  if (!document_->isDirty()) return true;
+  const int answer = ask("Unsaved changes", "Save the changes to " + document_->displayName() + "?",
+                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Save) return document_->path().isEmpty() ? saveAs() : saveProject(document_->path());
+  if (answer == QMessageBox::Discard) {
+    autosave_->removeCurrent();
+    return true;
   }
-  auto* joints = new QTreeWidgetItem(tree_, QStringList{"Joints"});
-  for (const Joint& j : m.joints) {
-    QStringList p{"name=" + QString::fromStdString(j.name), "type=" + QString(jointTypeName(j.type)),
-                  QString("axis=[%1, %2, %3]").arg(num(j.axis.x()), num(j.axis.y()), num(j.axis.z())),
-                  "q0=" + num(j.q0), "drive=" + QString(driveKindName(j.drive.kind))};
-    if (j.drive.kind != JointDrive::Kind::Free) p << "law=" + QString(lawName(j.drive.law.law));
-    if (j.flex) p << "stiffness=" + num(j.flex->stiffness) << "rotor inertia=" + num(j.flex->rotor_inertia) << "gear ratio=" + num(j.flex->gear_ratio);
-    auto* ji = item(joints, QString::fromStdString(j.name) + (j.flex ? "  (flexible)" : ""), p);
-    item(ji, "drive: " + QString(driveKindName(j.drive.kind)), {"drive=" + QString(driveKindName(j.drive.kind))});
-  }
-  auto* payloads = new QTreeWidgetItem(tree_, QStringList{"Payloads"});
-  for (const Payload& pl : m.payloads)
-    item(payloads, QString::fromStdString(pl.name), {"name=" + QString::fromStdString(pl.name), "mass [kg]=" + num(pl.mass),
-                                                     "link=" + QString::fromStdString(m.links[static_cast<std::size_t>(pl.link)].name)});
-  if (!m.constraints.empty()) {
-    auto* constraints = new QTreeWidgetItem(tree_, QStringList{"Constraints"});
-    for (const Constraint& c : m.constraints) {
-      QStringList p{"name=" + QString::fromStdString(c.name), "type=" + QString(constraintKindName(c.kind))};
-      if (c.link >= 0) p << "link=" + QString::fromStdString(m.links[static_cast<std::size_t>(c.link)].name);
-      if (c.kind == Constraint::Kind::SlidingSupport)
-        p << "position [m]=" + num(c.position) << QString("clamps slope=") + (c.clamp_slope ? "yes" : "no");
-      item(constraints, QString::fromStdString(c.name) + "  (" + constraintKindName(c.kind) + ")", p);
-    }
-  }
-  const SimulationSettings& s = project_->simulation;
-  item(tree_->invisibleRootItem(), "Simulation",
-       {"coupling=" + QString(couplingName(project_->coupling)), "t_end [s]=" + num(s.t_end), "output rate [Hz]=" + num(s.output_rate),
-        "method=" + QString(methodName(s.method)), "rtol=" + num(s.rtol), "atol=" + num(s.atol)});
-  tree_->expandAll();
+  return false;
+}
+
+void MainWindow::onDocumentChanged() {
+  const Project* p = document_->project();
+  project_ = p ? std::optional<Project>(*p) : std::nullopt;
+  project_path_ = document_->path();
+  system_ = p ? std::make_unique<MultibodySystem>(MultibodySystem::fromModel(p->model, p->coupling)) : nullptr;
+  results_.reset();  // they describe the model before the change
+  live_ = Results{};
+  view_->setProject(p ? *p : Project{});
+  timeline_->setTimes({});
+  plots_->setChannels({}, {});
+  properties_->refresh(system_.get());
+  model_tree_->refresh();
+  if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
+  run_action_->setEnabled(p != nullptr && !isRunning());
+  stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system_->nq).arg(num(p->simulation.t_end))
+                    : QString("no links yet: add one with + Link in the Model dock"));
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm");
 }
 
 void MainWindow::runSimulation() {
@@ -363,6 +377,9 @@ void MainWindow::runSimulation() {
   live_.setChannels(channels);
   plots_->setChannels(channels, defaultPlotChannels(channels));
   if (!controller_->start(*project_)) return;
+  document_->setLocked(true);  // the run, the view and the plots follow this model until it ends
+  model_tree_->setEnabled(false);
+  properties_->setEnabled(false);
   run_action_->setEnabled(false);
   pause_action_->setEnabled(true);
   stop_action_->setEnabled(true);
@@ -494,6 +511,9 @@ void MainWindow::onFinished(std::shared_ptr<const Results> results) {
     plots_->appendRows(plot_backlog_, plot_backlog_.size() / live_.channels().size());
   plot_backlog_.clear();
   results_ = std::move(results);
+  document_->setLocked(false);
+  model_tree_->setEnabled(true);
+  properties_->setEnabled(true);
   run_action_->setEnabled(true);
   pause_action_->setEnabled(false);
   pause_action_->setChecked(false);
@@ -558,15 +578,22 @@ void MainWindow::refreshRecentMenu() {
   recent_menu_->setEnabled(!recent_menu_->isEmpty());
 }
 
-void MainWindow::saveAs() {
-  if (!project_) return;
+bool MainWindow::saveAs() {
   const QString path = QFileDialog::getSaveFileName(this, "Save project", project_path_, "FlexArm projects (*.flexarm.json)");
-  if (path.isEmpty()) return;
-  const std::string why = saveProjectFile(*project_, path.toStdString());
-  if (!why.empty()) return showBanner(QString::fromStdString(why), true);
-  project_path_ = path;
+  return !path.isEmpty() && saveProject(path);
+}
+
+bool MainWindow::saveProject(const QString& path) {
+  QString why;
+  if (!document_->save(path, &why)) {
+    showBanner(why, true);
+    return false;
+  }
+  project_path_ = document_->path();
   addRecent(path);
+  updateTitle();
   log("saved " + path);
+  return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
@@ -579,6 +606,11 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  autosave_->removeCurrent();
   controller_->stop();
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());

@@ -1,9 +1,11 @@
 #pragma once
-// The FlexArm workbench window: model tree and properties (read-only for now), the 3D view with
-// its timeline, live plots, a message log, run controls and solver statistics. Simulations run on
-// a worker thread (SimulationController); views observe the results and never own them.
+// The FlexArm workbench window: the model editor (model tree with structure edits, property editor,
+// undo/redo, autosave), the 3D view with its timeline, live plots, a message log, run controls and
+// solver statistics. Simulations run on a worker thread (SimulationController); views observe the
+// results and never own them. The edited project is a ProjectDocument; every change redraws the arm.
 #include <QMainWindow>
 #include <QPointer>
+#include <functional>
 #include <vector>
 #include <memory>
 #include <optional>
@@ -18,8 +20,6 @@
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
-class QTreeWidget;
-class QTableWidget;
 class QTimer;
 class QMenu;
 class QDoubleSpinBox;
@@ -29,7 +29,11 @@ namespace flexarm {
 
 class ArmView;
 class CompareWindow;
+class AutoSave;
+class ModelTree;
 class PlotPanel;
+class ProjectDocument;
+class PropertyEditor;
 class SimulationController;
 class Timeline;
 
@@ -43,6 +47,15 @@ class MainWindow : public QMainWindow {
   // current project stays open.
   bool openProject(const QString& path);
   bool newProject();  // a minimal valid arm (one rigid rod), not yet saved
+  bool newEmptyProject();  // no links yet: build the arm in the editor
+  // Writes the project to path (the document as edited); false with the reason in the banner.
+  bool saveProject(const QString& path);
+  // If a recovery file (autosave of unsaved changes after a crash) exists for path ("" = untitled),
+  // asks whether to restore it and does so. True when restored.
+  bool offerRecovery(const QString& path);
+  // Answers the window's questions (unsaved changes, recovery) instead of a QMessageBox, for tests:
+  // gets title, text and the QMessageBox::StandardButtons offered; returns the button chosen.
+  void setQuestionHandler(std::function<int(const QString&, const QString&, int)> handler);
   void runSimulation();
   void stopSimulation();
   bool isRunning() const;
@@ -58,6 +71,10 @@ class MainWindow : public QMainWindow {
   const MultibodySystem* system() const { return system_.get(); }
   PlotPanel* plots() const { return plots_; }
   Timeline* timeline() const { return timeline_; }
+  ProjectDocument* document() const { return document_; }
+  ModelTree* modelTree() const { return model_tree_; }
+  PropertyEditor* propertyEditor() const { return properties_; }
+  AutoSave* autoSave() const { return autosave_; }
   static QString examplesDirectory();
 
   // Compare mode: a window that runs the variants of the open project concurrently (null, with a
@@ -79,9 +96,11 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
-  void setProject(Project project, const QString& path);
+  void onDocumentChanged();
+  void updateTitle();
+  bool maybeSave();  // before unsaved changes would be lost: false when the user cancels
+  int ask(const QString& title, const QString& text, int buttons);
   void buildDocks();
-  void fillModelTree();
   void showBanner(const QString& text, bool error);
   void log(const QString& text);
   void poll();
@@ -89,15 +108,18 @@ class MainWindow : public QMainWindow {
   void showRow(int row);
   void addRecent(const QString& path);
   void refreshRecentMenu();
-  void saveAs();
   QString projectDirectory() const;  // where relative table files of the project resolve
+  bool saveAs();
 
   ArmView* view_;
   PlotPanel* plots_;
   Timeline* timeline_;
   SimulationController* controller_;
-  QTreeWidget* tree_;
-  QTableWidget* properties_;
+  ProjectDocument* document_;
+  AutoSave* autosave_;
+  ModelTree* model_tree_;
+  PropertyEditor* properties_;
+  std::function<int(const QString&, const QString&, int)> question_handler_;
   QPlainTextEdit* log_;
   QLabel* banner_;
   QLabel* stats_;

@@ -25,7 +25,9 @@
 #include "ui/MainWindow.hpp"
 #include "ui/Timeline.hpp"
 
-#include "ImageChecks.hpp"
+#include "tests/ui/UiTestSupport.hpp"
+
+using flexarm::test::nonBackgroundPixels;
 
 using namespace flexarm;
 
@@ -241,5 +243,5 @@ class CompareTest : public QObject {
   }
 };
 
-QTEST_MAIN(CompareTest)
+int main(int argc, char** argv) { return flexarm::test::runUiTests<CompareTest>(argc, argv); }
 #include "test_compare.moc"

@@ -1,6 +1,5 @@
 // The workbench as a user drives it (Qt Test, under xvfb-run): open, run, watch the arm and the
 // plots; stay responsive during a long run and stop quickly; show divergence and broken files.
-#include <dlfcn.h>
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -8,14 +7,14 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "tests/ui/UiTestSupport.hpp"
 #include "ui/ArmView.hpp"
 #include "ui/MainWindow.hpp"
 #include "ui/PlotPanel.hpp"
 #include "ui/Timeline.hpp"
 
-#include "ImageChecks.hpp"
-
 using namespace flexarm;
+using flexarm::test::nonBackgroundPixels;
 
 namespace {
 QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
@@ -148,18 +147,6 @@ class WorkbenchTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-#if defined(__SANITIZE_ADDRESS__)
-  // Keep Mesa's software driver loaded until exit (libGLX unloads it when the display closes), so
-  // that LeakSanitizer can name its one-off allocations and tests/ui/lsan.supp can suppress them.
-  dlopen("libGLX_mesa.so.0", RTLD_NOW | RTLD_NODELETE);
-  dlopen(FLEXARM_MESA_SWRAST, RTLD_NOW | RTLD_NODELETE);
-#endif
-  ArmView::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("FlexArmTests");
-  WorkbenchTest t;
-  return QTest::qExec(&t, argc, argv);
-}
+int main(int argc, char** argv) { return flexarm::test::runUiTests<WorkbenchTest>(argc, argv); }
 
 #include "test_workbench.moc"

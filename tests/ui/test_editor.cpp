@@ -1,0 +1,536 @@
+// The model editor as a user drives it (Qt Test, under xvfb-run): build the seed 004 RRR arm from an
+// empty project in the editor's widgets, save it and compare it with the shipped project, run both;
+// undo the whole build step by step and redo it; invalid inputs are refused with the loader's
+// message; structure edits keep references; dirty marker, unsaved-changes prompt, autosave and
+// recovery after the process is killed.
+#include <signal.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QtTest>
+#include <map>
+
+#include "io/ProjectFile.hpp"
+#include "results/Results.hpp"
+#include "solvers/Simulation.hpp"
+#include "tests/ui/UiTestSupport.hpp"
+#include "ui/ArmView.hpp"
+#include "ui/AutoSave.hpp"
+#include "ui/MainWindow.hpp"
+#include "ui/ModelEdits.hpp"
+#include "ui/ModelTree.hpp"
+#include "ui/ProjectDocument.hpp"
+#include "ui/PropertyEditor.hpp"
+
+using namespace flexarm;
+using flexarm::test::nonBackgroundPixels;
+using Kind = ModelItem::Kind;
+
+namespace {
+const char* kSeed004 = "spatial-rrr-flexible-seed004.flexarm.json";
+QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
+
+// A copy of a shipped example in dir (edits must not touch the shipped file).
+QString copyOf(const QTemporaryDir& dir, const char* name) {
+  const QString path = dir.filePath(name);
+  QFile::remove(path);
+  return QFile::copy(example(name), path) ? path : QString();
+}
+
+// The model as the loader reads it, in canonical JSON. Variants and the study are not edited by this
+// increment of the editor, so they are left out of the comparison.
+Json canonical(const Project& p) {
+  Json j = projectToJson(p);
+  j.erase("variants");
+  j.erase("study");
+  return j;
+}
+
+Project load(const QString& path) {
+  LoadedProject l = loadProjectFile(path.toStdString());
+  if (!l.project) qWarning("%s", l.diagnostics.text().c_str());
+  return l.project ? *l.project : Project{};
+}
+
+QLineEdit* lineEdit(MainWindow& w, const QString& path) { return qobject_cast<QLineEdit*>(w.propertyEditor()->field(path)); }
+QComboBox* combo(MainWindow& w, const QString& path) { return qobject_cast<QComboBox*>(w.propertyEditor()->field(path)); }
+
+// Types text into the field of `path` as a user does (replace, then Return).
+bool type(MainWindow& w, const QString& path, const QString& text) {
+  QLineEdit* e = lineEdit(w, path);
+  if (!e) {
+    qWarning("no text field %s among %s", qPrintable(path), qPrintable(w.propertyEditor()->paths().join(" ")));
+    return false;
+  }
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClick(e, Qt::Key_Delete);
+  QTest::keyClicks(e, text);
+  QTest::keyClick(e, Qt::Key_Return);
+  return w.propertyEditor()->fieldError(path).isEmpty();
+}
+
+bool choose(MainWindow& w, const QString& path, const QString& text) {
+  QComboBox* c = combo(w, path);
+  if (!c || c->findText(text) < 0) {
+    qWarning("no choice %s in %s", qPrintable(text), qPrintable(path));
+    return false;
+  }
+  c->setCurrentIndex(c->findText(text));
+  return w.propertyEditor()->fieldError(path).isEmpty();
+}
+
+bool trigger(MainWindow& w, const char* action) {
+  QAction* a = w.modelTree()->action(action);
+  if (!a || !a->isEnabled()) return false;
+  a->trigger();
+  return true;
+}
+
+// Answers the window's questions with `answer` and records them.
+struct Answers {
+  int answer = 0;
+  QStringList asked;
+  void install(MainWindow& w) {
+    w.setQuestionHandler([this](const QString& title, const QString& text, int) {
+      asked << title + ": " + text;
+      return answer;
+    });
+  }
+};
+}  // namespace
+
+class EditorTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir recovery_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(recovery_.isValid());
+    qputenv("FLEXARM_RECOVERY_DIR", recovery_.path().toLocal8Bit());  // the crash helper inherits it
+  }
+  void init() {  // no recovery file from an earlier test offers itself
+    QDir(recovery_.path()).removeRecursively();
+    QDir().mkpath(recovery_.path());
+  }
+
+  void documentEditsUndoRedoAndRefusals() {
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    QString error;
+    QVERIFY2(doc.open(copyOf(dir, kSeed004), &error), qPrintable(error));
+    const Json original = doc.json();
+    QVERIFY(!doc.isDirty());
+    QVERIFY(doc.setValue("links[1].flex.material.E", 7e10, &error, "Pa"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set links[1].flex.material.E to 7e+10 Pa"));
+    QCOMPARE(doc.project()->model.links[1].flex->material.E, 7e10);
+    QVERIFY(doc.isDirty());
+    // Refused: the loader's message, with its path; nothing changes and nothing is pushed.
+    const Json edited = doc.json();
+    QVERIFY(!doc.setValue("links[2].flex.material.E", 0.0, &error));
+    QVERIFY2(error.startsWith("links[2].flex.material.E: must be > 0"), qPrintable(error));
+    QVERIFY(!doc.setValue("links[0].length", -1.0, &error));
+    QVERIFY2(error.contains("links[0].length") && error.contains("-1"), qPrintable(error));
+    QVERIFY(!doc.setValue("links[0].length", std::nan(""), &error));
+    QVERIFY2(error.contains("links[0].length"), qPrintable(error));
+    QVERIFY(!doc.setValue("joints[0].axis", Json::array({0.0, 0.0, 0.0}), &error));
+    QVERIFY2(error.contains("joints[0].axis: must not be the zero vector"), qPrintable(error));
+    QCOMPARE(doc.json(), edited);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undo();
+    QCOMPARE(doc.json(), original);
+    QVERIFY(!doc.isDirty());
+    doc.redo();
+    QCOMPARE(doc.json(), edited);
+    // Locked while a simulation runs.
+    doc.setLocked(true);
+    QVERIFY(!doc.setValue("links[0].length", 2.0, &error));
+    QVERIFY(error.contains("simulation is running"));
+    doc.undo();
+    QCOMPARE(doc.json(), edited);
+  }
+
+  void invalidInputsAreRefusedWithAMessage() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    w.modelTree()->select({Kind::Link, 0});
+    QCOMPARE(w.propertyEditor()->item().kind, Kind::Link);
+    const Json before = w.document()->json();
+    const struct {
+      const char* path;
+      const char* text;
+      const char* message;
+    } cases[] = {
+        {"links[0].length", "-1", "links[0].length: must be >= 0, got -1"},
+        {"links[0].length", "abc", "links[0].length: \"abc\" is not a number"},
+        {"links[0].length", "nan", "links[0].length: must be a finite number, got nan"},
+        {"links[0].length", "1e999", "links[0].length: "},
+        {"links[0].length", "", "links[0].length: needs a value"},
+        {"links[0].flex.material.E", "0", "links[0].flex.material.E: must be > 0, got 0"},
+        {"links[0].flex.section.A", "-0.028", "links[0].flex.section.A: must be > 0, got -0.028"},
+        {"links[0].flex.elements", "2.5", "links[0].flex.elements: must be a whole number, got 2.5"},
+        {"links[0].flex.elements", "0", "links[0].flex.elements"},
+        {"links[0].name", "link 1", "links[0].name: \"link 1\" may contain only letters, digits"},
+        {"links[0].name", "link2", "links[1].name: \"link2\" is used twice in links"},
+    };
+    for (const auto& c : cases) {
+      QVERIFY2(!type(w, c.path, c.text), c.text);
+      const QString shown = w.propertyEditor()->fieldError(c.path);
+      QVERIFY2(shown.contains(c.message), qPrintable(QString("%1 = '%2': %3").arg(c.path, c.text, shown)));
+      QVERIFY(!lineEdit(w, c.path)->styleSheet().isEmpty());  // the field is marked
+      QCOMPARE(w.document()->json(), before);
+      QCOMPARE(w.document()->undoStack()->count(), 0);
+      QVERIFY(!w.windowTitle().contains('*'));
+    }
+    // A joint's vector and a combo box that the loader refuses.
+    w.modelTree()->select({Kind::Joint, 1});
+    QVERIFY(!type(w, "joints[1].axis", "0, 0, 0"));
+    QVERIFY(w.propertyEditor()->fieldError("joints[1].axis").contains("must not be the zero vector"));
+    QVERIFY(!type(w, "joints[1].axis", "1, 0"));
+    QVERIFY(w.propertyEditor()->fieldError("joints[1].axis").contains("needs 3 numbers"));
+    QCOMPARE(w.document()->json(), before);
+    // A valid value is applied, clears the mark and redraws the arm at once.
+    w.modelTree()->select({Kind::Link, 2});
+    const Eigen::Vector3d tip = w.armView()->drawnTip(2);
+    QVERIFY(type(w, "links[2].length", "5"));
+    QCOMPARE(w.document()->project()->model.links[2].length, 5.0);
+    QVERIFY(lineEdit(w, "links[2].length")->styleSheet().isEmpty());
+    QVERIFY2(std::abs((w.armView()->drawnTip(2) - tip).norm() - 1.5) < 1e-9, "the view did not redraw the longer link");
+    QVERIFY(w.windowTitle().contains('*'));
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Set links[2].length to 5 m"));
+  }
+
+  void buildSeed004FromEmptyUndoAndRedo() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.newEmptyProject());
+    QVERIFY(w.document()->isEmptyChain());
+    const Project shipped = load(example(kSeed004));
+    QVERIFY(!shipped.model.links.empty());
+    // Every state of the build, by undo-stack index.
+    std::map<int, Json> states;
+    states[0] = w.document()->json();
+    connect(w.document()->undoStack(), &QUndoStack::indexChanged, this, [&](int i) {
+      if (!states.count(i)) states[i] = w.document()->json();
+    });
+
+    // The project: name, description, no gravity.
+    w.modelTree()->select({Kind::Project, -1});
+    QVERIFY(type(w, "name", QString::fromStdString(shipped.name)));
+    QVERIFY(lineEdit(w, "description"));
+    lineEdit(w, "description")->setText(QString::fromStdString(shipped.description));  // 1800 characters: not typed key by key
+    lineEdit(w, "description")->setModified(true);
+    QTest::keyClick(lineEdit(w, "description"), Qt::Key_Return);
+    QVERIFY(type(w, "gravity", "0, 0, 0"));
+
+    // Three flexible links on three flexible joints (Table 1).
+    const char* length[] = {"1", "4.0", "3.5"};
+    const char* area[] = {"0.028", "0.0020", "0.0008"};
+    const char* inertia[] = {"8.33e-7", "6.24e-7", "5.37e-7"};
+    const char* polar[] = {"1.66e-6", "1.24e-6", "1.07e-6"};
+    const char* axis[] = {"1, 0, 0", "0, 1, 0", "0, 1, 0"};
+    const char* rpy[] = {"0, -1.5707963267948966, 0", "0, 1.5707963267948966, 0", nullptr};
+    for (int k = 0; k < 3; ++k) {
+      QVERIFY(trigger(w, "addLink"));
+      QCOMPARE(w.modelTree()->current().kind, Kind::Link);
+      QCOMPARE(w.modelTree()->current().index, k);
+      const QString l = QString("links[%1]").arg(k), j = QString("joints[%1]").arg(k);
+      QVERIFY(choose(w, l + ".flex", "flexible"));
+      QVERIFY(type(w, l + ".length", length[k]));
+      QVERIFY(choose(w, l + ".flex.section.preset", "explicit"));
+      QVERIFY(type(w, l + ".flex.section.A", area[k]));
+      QVERIFY(type(w, l + ".flex.section.Iy", inertia[k]));
+      QVERIFY(type(w, l + ".flex.section.Iz", inertia[k]));
+      QVERIFY(type(w, l + ".flex.section.J", polar[k]));
+      QVERIFY(choose(w, l + ".flex.material.preset", "explicit"));
+      QVERIFY(type(w, l + ".flex.material.E", "206000e6"));
+      QVERIFY(type(w, l + ".flex.material.G", "79300e6"));
+      QVERIFY(type(w, l + ".flex.material.rho", "8253"));
+      QCOMPARE(combo(w, l + ".flex.basis")->currentText(), QString("fem"));
+      QVERIFY(type(w, l + ".flex.elements", "2"));
+      QCOMPARE(combo(w, l + ".flex.layout")->currentText(), QString("spatial"));
+
+      w.modelTree()->select({Kind::Joint, k});
+      QVERIFY(type(w, j + ".axis", axis[k]));
+      if (rpy[k]) QVERIFY(type(w, j + ".placement.rpy", rpy[k]));
+      QVERIFY(choose(w, j + ".flex", "flexible"));
+      QVERIFY(type(w, j + ".flex.stiffness", "5000"));
+      QVERIFY(type(w, j + ".flex.rotor_inertia", "1"));
+      QVERIFY(choose(w, j + ".drive.type", "effort"));
+      QCOMPARE(combo(w, j + ".drive.law")->currentText(), QString("constant"));
+      QVERIFY(type(w, j + ".drive.value", "400"));
+      QCOMPARE(w.propertyEditor()->previewPoints(), 401);  // the drive law's preview over t_end
+      QCOMPARE(w.propertyEditor()->previewLastValue(), 400.0);
+    }
+    w.modelTree()->select({Kind::Simulation, -1});
+    QVERIFY(type(w, "simulation.t_end", "1.0"));
+    QVERIFY(type(w, "simulation.output_rate", "200"));
+    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("bdf"));
+    QVERIFY(type(w, "simulation.solver.rtol", "1e-7"));
+    QVERIFY(type(w, "simulation.solver.atol", "1e-9"));
+    QCOMPARE(combo(w, "coupling")->currentText(), QString("high"));
+
+    // The view shows three links, the title is dirty, and the commands read well.
+    QVERIFY(w.windowTitle().startsWith(QString::fromStdString(shipped.name) + "* - FlexArm"));
+    QVERIFY(nonBackgroundPixels(w.armView()->grabFramebuffer()) > 500);
+    QUndoStack* stack = w.document()->undoStack();
+    QStringList texts;
+    for (int i = 0; i < stack->count(); ++i) texts << stack->text(i);
+    QVERIFY2(texts.contains("Add link link2 with joint joint2"), qPrintable(texts.join("\n")));
+    QVERIFY(texts.contains("Make link link3 flexible"));
+    QVERIFY(texts.contains("Set links[1].flex.section to explicit A, Iy, Iz, J"));
+    QVERIFY(texts.contains("Set links[2].flex.material.E to 2.06e+11 Pa"));
+    QVERIFY(texts.contains("Set joints[0].placement.rpy to [0.0,-1.5707963267948966,0.0] rad"));
+    QVERIFY(texts.contains("Set joints[2].drive.value to 400 N m"));
+
+    // Save; the saved model is the shipped one.
+    const QString saved = dir.filePath("built.flexarm.json");
+    QVERIFY(w.saveProject(saved));
+    QVERIFY(!w.windowTitle().contains('*'));
+    const Project built = load(saved);
+    QCOMPARE(QString::fromStdString(canonical(built).dump(1)), QString::fromStdString(canonical(shipped).dump(1)));
+
+    // Both run to the same results (shortened to 0.05 s).
+    Project a = shipped, b = built;
+    a.simulation.t_end = b.simulation.t_end = 0.05;
+    const Results ra = simulate(a), rb = simulate(b);
+    QCOMPARE(ra.status, RunStatus::Completed);
+    QCOMPARE(rb.status, RunStatus::Completed);
+    QCOMPARE(ra.rows(), std::size_t(11));
+    QCOMPARE(rb.rows(), ra.rows());
+    QCOMPARE(rb.channels().size(), ra.channels().size());
+    for (const Channel& c : ra.channels()) QCOMPARE(maxDifference(ra.column(c.name), rb.column(c.name)), 0.0);
+    QVERIFY(peakAbs(ra.column("torsion.joint2")) > 1e-6);  // the arm moved: the comparison means something
+
+    // Undo the whole build step by step, back to the empty project, then redo it.
+    const int n = stack->count();
+    QCOMPARE(static_cast<int>(states.size()), n + 1);
+    for (int i = n - 1; i >= 0; --i) {
+      w.document()->undo();
+      QCOMPARE(stack->index(), i);
+      QVERIFY2(w.document()->json() == states[i], qPrintable(QString("after undoing %1").arg(stack->text(i))));
+      const int links = static_cast<int>(states[i]["links"].size());
+      QCOMPARE(w.document()->project() ? static_cast<int>(w.document()->project()->model.links.size()) : 0, links);
+      QCOMPARE(w.modelTree()->tree()->topLevelItem(1)->childCount(), links);  // the tree follows
+    }
+    QVERIFY(w.document()->isEmptyChain());
+    for (int i = 1; i <= n; ++i) {
+      w.document()->redo();
+      QVERIFY2(w.document()->json() == states[i], qPrintable(QString("after redoing %1").arg(stack->text(i - 1))));
+    }
+    QCOMPARE(canonical(*w.document()->project()), canonical(shipped));
+    QVERIFY(!w.document()->isDirty());  // back at the saved state
+  }
+
+  void structureEditsKeepReferences() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    const Json original = w.document()->json();
+    ProjectDocument& doc = *w.document();
+    auto variant = [&doc](int v) { return doc.json()["variants"][v]["set"]; };
+    QVERIFY(variant(0).contains("links[2].flex"));
+
+    w.modelTree()->select({Kind::Link, 1});
+    QVERIFY(trigger(w, "addPayload"));
+    QCOMPARE(w.modelTree()->current().kind, Kind::Payload);
+    QVERIFY(type(w, "payloads[0].mass", "5"));
+    QVERIFY(type(w, "payloads[0].offset", "0.1, 0, 0"));
+    QCOMPARE(doc.project()->model.payloads[0].link, 1);
+
+    // Rename a link: the payload follows the new name.
+    w.modelTree()->select({Kind::Link, 1});
+    QVERIFY(type(w, "links[1].name", "upper_arm"));
+    QCOMPARE(doc.json()["payloads"][0]["link"], Json("upper_arm"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Rename link link2 to upper_arm"));
+    QVERIFY(w.modelTree()->tree()->topLevelItem(1)->child(1)->text(0).startsWith("upper_arm"));
+
+    // Duplicate: a fourth link after it; the variants' paths follow the links they named.
+    QVERIFY(trigger(w, "duplicate"));
+    QCOMPARE(doc.project()->model.links.size(), std::size_t(4));
+    QCOMPARE(doc.project()->model.links[2].name, std::string("link4"));
+    QCOMPARE(doc.project()->model.joints[2].name, std::string("joint4"));
+    QCOMPARE(doc.project()->model.links[2].length, 4.0);
+    QVERIFY(variant(0).contains("links[3].flex") && !variant(0).contains("links[2].flex"));
+    QCOMPARE(w.modelTree()->current().index, 2);
+
+    // Move it to the tip, insert one at the base, then delete them.
+    QVERIFY(trigger(w, "moveDown"));
+    QCOMPARE(doc.project()->model.links[3].name, std::string("link4"));
+    QCOMPARE(doc.project()->model.links[2].name, std::string("link3"));
+    QVERIFY(variant(0).contains("links[2].flex"));
+    QVERIFY(!w.modelTree()->action("moveDown")->isEnabled());
+    w.modelTree()->select({Kind::Link, 0});
+    QVERIFY(!w.modelTree()->action("moveUp")->isEnabled());
+    QVERIFY(trigger(w, "insertLink"));
+    QCOMPARE(doc.project()->model.links.size(), std::size_t(5));
+    QCOMPARE(doc.project()->model.links[0].name, std::string("link5"));
+    QVERIFY(!doc.project()->model.links[0].flex);
+    QVERIFY(variant(0).contains("links[1].flex") && variant(0).contains("links[3].flex"));
+
+    // Deleting the renamed link deletes its payload too.
+    w.modelTree()->select({Kind::Link, 2});
+    QCOMPARE(doc.project()->model.links[2].name, std::string("upper_arm"));
+    QVERIFY(trigger(w, "remove"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Delete link upper_arm and joint joint2, payload payload1"));
+    QVERIFY(doc.project()->model.payloads.empty());
+    // link1 is links[1] now and link3 links[2]; the deleted link's overrides are gone.
+    const Json& set0 = original["variants"][0]["set"];
+    QCOMPARE(variant(0)["links[1].mass"], set0["links[0].mass"]);
+    QCOMPARE(variant(0)["links[2].mass"], set0["links[2].mass"]);
+    QVERIFY(!variant(0).contains("links[3].mass") && !variant(0).contains("links[0].mass"));
+
+    // Rigid <-> flexible joint, and the whole sequence undone.
+    w.modelTree()->select({Kind::Joint, 0});
+    QVERIFY(choose(w, "joints[0].flex", "flexible"));
+    QVERIFY(doc.project()->model.joints[0].flex.has_value());
+    while (doc.undoStack()->canUndo()) doc.undo();
+    QCOMPARE(doc.json(), original);
+    QVERIFY(!w.windowTitle().contains('*'));
+  }
+
+  void dirtyMarkerAndUnsavedChangesPrompt() {
+    QTemporaryDir dir;
+    const QString path = copyOf(dir, kSeed004);
+    MainWindow w;
+    Answers answers;
+    answers.install(w);
+    w.show();
+    QVERIFY(w.openProject(path));
+    QVERIFY(!w.windowTitle().contains('*'));
+    QVERIFY(w.document()->setValue("simulation.t_end", 0.5, nullptr, "s"));
+    QVERIFY(w.windowTitle().contains("* - FlexArm"));
+    // Autosaved at once to the project's recovery file.
+    const std::optional<AutoSave::Recovery> r = AutoSave::find(path);
+    QVERIFY(r.has_value());
+    QCOMPARE(r->recovers, QFileInfo(path).absoluteFilePath());
+    QCOMPARE(r->document["simulation"]["t_end"], Json(0.5));
+    // Cancel keeps everything; Save writes the project; Discard drops the changes and the recovery.
+    answers.answer = QMessageBox::Cancel;
+    QVERIFY(!w.newEmptyProject());
+    QCOMPARE(answers.asked.size(), 1);
+    QVERIFY2(answers.asked[0].contains("Save the changes"), qPrintable(answers.asked[0]));
+    QCOMPARE(w.document()->json()["simulation"]["t_end"], Json(0.5));
+    w.close();  // cancelled too
+    QVERIFY(w.isVisible());
+    answers.answer = QMessageBox::Save;
+    QVERIFY(w.newEmptyProject());
+    QCOMPARE(load(path).simulation.t_end, 0.5);
+    QVERIFY(!AutoSave::find(path));
+    QVERIFY(w.openProject(path));
+    QVERIFY(w.document()->setValue("simulation.t_end", 0.25));
+    QVERIFY(AutoSave::find(path));
+    answers.answer = QMessageBox::Discard;
+    QVERIFY(w.newProject());
+    QCOMPARE(load(path).simulation.t_end, 0.5);
+    QVERIFY(!AutoSave::find(path));
+    // Undoing back to the saved state is clean again: no recovery file.
+    QVERIFY(w.openProject(path));
+    QVERIFY(w.document()->setValue("links[0].length", 1.5));
+    QVERIFY(AutoSave::find(path));
+    w.document()->undo();
+    QVERIFY(!w.document()->isDirty());
+    QVERIFY(!AutoSave::find(path));
+    QVERIFY(!w.windowTitle().contains('*'));
+  }
+
+  void recoveryAfterTheProcessIsKilled() {
+    QTemporaryDir dir;
+    const QString path = copyOf(dir, kSeed004);
+    for (const QString& arg : {path, QString("--untitled")}) {
+      QProcess child;
+      child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+      child.start(FLEXARM_EDITOR_CRASH_HELPER, {arg});
+      QVERIFY(child.waitForStarted(10000));
+      QByteArray out;
+      QElapsedTimer waited;
+      waited.start();
+      while (!out.contains('\n') && waited.elapsed() < 60000 && child.state() == QProcess::Running) {
+        child.waitForReadyRead(500);
+        out += child.readAllStandardOutput();
+      }
+      QCOMPARE(out.trimmed(), QByteArray("edited"));
+      ::kill(static_cast<pid_t>(child.processId()), SIGKILL);  // a crash: no clean close
+      QVERIFY(child.waitForFinished(10000));
+      QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+
+      const QString project = arg == path ? path : QString();
+      QVERIFY2(AutoSave::find(project).has_value(), qPrintable(AutoSave::recoveryFileFor(project)));
+      MainWindow w;
+      Answers answers;
+      answers.answer = QMessageBox::Yes;
+      answers.install(w);
+      w.show();
+      if (project.isEmpty()) {
+        QVERIFY(w.offerRecovery(QString()));
+        QCOMPARE(w.document()->project()->model.links.size(), std::size_t(2));
+      } else {
+        QVERIFY(w.openProject(path));  // offers the recovery
+        QCOMPARE(w.document()->project()->model.links[1].length, 4.5);
+      }
+      QCOMPARE(answers.asked.size(), 1);
+      QVERIFY2(answers.asked[0].contains("Restore them?"), qPrintable(answers.asked[0]));
+      QVERIFY(w.document()->isDirty());
+      QVERIFY(w.document()->undoStack()->undoText().startsWith("Restore unsaved changes from "));
+      w.document()->undo();  // the project as it was on disk
+      if (!project.isEmpty()) QCOMPARE(w.document()->project()->model.links[1].length, 4.0);
+      else QVERIFY(w.document()->isEmptyChain());
+    }
+  }
+
+  void declinedRecoveryIsRemoved() {
+    QTemporaryDir dir;
+    const QString path = copyOf(dir, kSeed004);
+    {
+      ProjectDocument doc;
+      AutoSave autosave(&doc);
+      QVERIFY(doc.open(path));
+      QVERIFY(doc.setValue("links[0].length", 2.0));
+      QVERIFY(AutoSave::find(path));
+    }  // destroyed without a clean close: the file stays, as after a crash
+    MainWindow w;
+    Answers answers;
+    answers.answer = QMessageBox::No;
+    answers.install(w);
+    QVERIFY(w.openProject(path));
+    QCOMPARE(answers.asked.size(), 1);
+    QCOMPARE(w.document()->project()->model.links[0].length, 1.0);
+    QVERIFY(!AutoSave::find(path));
+  }
+
+  void screenshots() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    w.modelTree()->select({Kind::Link, 1});
+    QVERIFY(!type(w, "links[1].flex.material.E", "0"));
+    QTest::qWait(200);
+    const QString out = qEnvironmentVariable("FLEXARM_EDITOR_SCREENSHOTS", QDir::tempPath());
+    const QImage link = w.screenshot();
+    QVERIFY(nonBackgroundPixels(link) > 5000);
+    QVERIFY(link.save(out + "/editor-link.png"));
+    w.modelTree()->select({Kind::Joint, 1});
+    QTest::qWait(200);
+    QVERIFY(w.screenshot().save(out + "/editor-joint.png"));
+  }
+};
+
+int main(int argc, char** argv) { return flexarm::test::runUiTests<EditorTest>(argc, argv); }
+
+#include "test_editor.moc"

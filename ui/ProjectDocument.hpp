@@ -1,0 +1,100 @@
+#pragma once
+// The project being edited: its JSON document (what the file holds, in the user's own layout) and the
+// Project the loader interprets from it. Every edit is one undoable command that replaces the whole
+// document (projects are a few kilobytes: whole snapshots are small and obviously correct). An edit is
+// applied only when the loader (projectFromJson) accepts the new document; otherwise it is refused
+// with the loader's message, which names the JSON path ("links[2].flex.material.E: must be > 0,
+// got 0"), and nothing changes. The one state the loader refuses but the editor accepts is the empty
+// chain (no links yet), where every edit of a project starts.
+#include <QObject>
+#include <QString>
+#include <filesystem>
+#include <optional>
+
+#include "io/JsonReader.hpp"
+#include "model/Project.hpp"
+
+class QAction;
+class QUndoStack;
+
+namespace flexarm {
+
+// An item of the model, as the tree and the property editor name it.
+struct ModelItem {
+  enum class Kind { None, Project, Link, Joint, Payload, Constraint, Simulation };
+  Kind kind = Kind::None;
+  int index = -1;  // for links, joints, payloads and constraints
+  bool operator==(const ModelItem& o) const { return kind == o.kind && index == o.index; }
+};
+
+class ProjectDocument : public QObject {
+  Q_OBJECT
+ public:
+  explicit ProjectDocument(QObject* parent = nullptr);
+  ~ProjectDocument() override;
+
+  // Replace the whole document: no undo history, clean. On failure (the loader's messages in
+  // *error) the document is unchanged.
+  bool open(const QString& path, QString* error = nullptr);
+  bool reset(const Json& doc, const QString& path, QString* error = nullptr);
+  void resetEmpty();  // "Untitled", no links yet
+  // Writes the document (atomically) and marks it clean; the path becomes the document's path.
+  bool save(const QString& path, QString* error = nullptr);
+
+  const Json& json() const { return doc_; }
+  const Project* project() const { return project_ ? &*project_ : nullptr; }  // nullptr: empty chain
+  bool isEmptyChain() const { return !project_; }
+  const QString& path() const { return path_; }
+  QString displayName() const;  // the project's name, or "Untitled"
+  bool isDirty() const;
+  QUndoStack* undoStack() const { return stack_; }
+  std::filesystem::path baseDir() const;
+
+  // The value at a loader path ("links[1].flex.material.E"); nullptr when absent.
+  const Json* value(const QString& path) const;
+
+  // Sets one value. The command reads "Set <path> to <value> <unit>".
+  bool setValue(const QString& path, const Json& value, QString* error = nullptr, const QString& unit = {});
+  // Removes a key (the format's default applies again).
+  bool removeValue(const QString& path, QString* error = nullptr);
+  // The primitive every edit goes through: interpret new_doc; push one command named `text` when
+  // the loader accepts it; nothing when it equals the current document. Returns false and the
+  // loader's errors (those about `focus` first, when given) when refused.
+  bool apply(const QString& text, const Json& new_doc, QString* error = nullptr, const QString& focus = {});
+
+  // While locked (a simulation runs on the model) every edit, undo and redo is refused.
+  void setLocked(bool locked) { locked_ = locked; }
+  bool isLocked() const { return locked_; }
+  void undo();
+  void redo();
+  // Edit menu actions that follow the stack ("Undo Set links[0].length to 2 m") and respect the lock.
+  QAction* createUndoAction(QObject* parent);
+  QAction* createRedoAction(QObject* parent);
+
+  // Loader path -> JSON pointer ("links[1].flex.E" -> "/links/1/flex/E").
+  static Json::json_pointer pointer(const QString& path);
+
+ signals:
+  void changed();  // after every edit, undo, redo and reset
+  void dirtyChanged(bool dirty);
+  void pathChanged(const QString& path);
+
+ private:
+  friend class SnapshotCommand;
+  void install(const Json& doc);  // a document the loader accepted
+  QAction* createStackAction(QObject* parent, bool redo);
+  struct Verdict {
+    bool accepted = false;
+    std::optional<Project> project;
+    std::string errors;  // one "path: message" per line
+  };
+  Verdict interpret(const Json& doc, const QString& focus = {}) const;
+
+  Json doc_;
+  std::optional<Project> project_;
+  QString path_;
+  QUndoStack* stack_;
+  bool locked_ = false;
+};
+
+}  // namespace flexarm

@@ -1,0 +1,262 @@
+#include "ui/PropertyForms.hpp"
+
+#include <cmath>
+
+#include "dynamics/MultibodySystem.hpp"
+#include "ui/ModelEdits.hpp"
+
+namespace flexarm {
+namespace {
+
+using Kind = FieldSpec::Kind;
+using Commit = std::function<bool(ProjectDocument&, const Json&, QString*)>;
+
+FieldSpec field(Kind kind, const QString& path, const QString& label, const QString& unit = {}, Json fallback = {}) {
+  FieldSpec f;
+  f.kind = kind;
+  f.path = path;
+  f.label = label;
+  f.unit = unit;
+  f.fallback = std::move(fallback);
+  return f;
+}
+FieldSpec number(const QString& path, const QString& label, const QString& unit, Json fallback = {}) {
+  return field(Kind::Number, path, label, unit, std::move(fallback));
+}
+FieldSpec integer(const QString& path, const QString& label, Json fallback = {}) {
+  return field(Kind::Integer, path, label, {}, std::move(fallback));
+}
+FieldSpec numbers(const QString& path, const QString& label, const QString& unit, int count, Json fallback = {}) {
+  FieldSpec f = field(Kind::Numbers, path, label, unit, std::move(fallback));
+  f.count = count;
+  return f;
+}
+FieldSpec choice(const QString& path, const QString& label, const QStringList& choices, Json fallback, Commit commit = {}) {
+  FieldSpec f = field(Kind::Choice, path, label, {}, std::move(fallback));
+  f.choices = choices;
+  f.commit = std::move(commit);
+  return f;
+}
+FieldSpec heading(const QString& label) { return field(Kind::Heading, {}, label); }
+FieldSpec info(const QString& label, const QString& text) {
+  FieldSpec f = field(Kind::Info, {}, label);
+  f.info = text;
+  return f;
+}
+FieldSpec nameField(const QString& path, const ModelItem& item) {
+  FieldSpec f = field(Kind::Text, path, "name");
+  f.commit = [item](ProjectDocument& d, const Json& v, QString* e) { return edits::rename(d, item, QString::fromStdString(v.get<std::string>()), e); };
+  return f;
+}
+
+QString num(double x) { return QString::number(x, 'g', 6); }
+QString at(const char* array, int i) { return QString("%1[%2]").arg(array).arg(i); }
+std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+// "explicit" in a preset choice stands for no preset (explicit values).
+std::string presetOf(const Json& v) { return str(v) == "explicit" ? std::string() : str(v); }
+
+std::string stringAt(const ProjectDocument& d, const QString& path, const std::string& fallback) {
+  const Json* v = d.value(path);
+  return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
+  out.push_back(nameField("name", {ModelItem::Kind::Project, -1}));
+  out.push_back(field(Kind::Text, "description", "description", {}, ""));
+  out.push_back(numbers("gravity", "gravity", "m/s²", 3, Json::array({0.0, 0.0, -9.81})));
+}
+
+void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
+  out.push_back(number("simulation.t_end", "end time", "s", 5.0));
+  out.push_back(number("simulation.output_rate", "output rate", "Hz", 100.0));
+  out.push_back(choice("coupling", "coupling order", {"zero", "geometric", "high"}, "high"));
+  out.push_back(choice("simulation.solver.method", "solver", {"bdf", "adams", "ida", "newmark"}, "bdf"));
+  out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", 1e-6));
+  out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", 1e-8));
+  out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", 0.0));
+  out.push_back(number("simulation.solver.step", "Newmark step", "s", 1e-3));
+  out.push_back(integer("simulation.solver.max_steps", "step limit", 1000000));
+  out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", 0.5));
+}
+
+void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {
+  const QString s = p + ".flex.section";
+  const std::string preset = stringAt(d, s + ".preset", "explicit");
+  out.push_back(choice(s + ".preset", "section", {"explicit", "rectangle", "tube", "ibeam"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); }));
+  if (preset == "explicit") {
+    out.push_back(number(s + ".A", "area A", "m²"));
+    out.push_back(number(s + ".Iy", "Iy (bending in x-z)", "m⁴"));
+    out.push_back(number(s + ".Iz", "Iz (bending in x-y)", "m⁴"));
+    out.push_back(number(s + ".J", "torsion constant J", "m⁴"));
+  } else if (preset == "tube") {
+    out.push_back(number(s + ".outer_diameter", "outer diameter", "m"));
+    out.push_back(number(s + ".inner_diameter", "inner diameter", "m"));
+  } else {
+    out.push_back(number(s + ".width", "width (along y)", "m"));
+    out.push_back(number(s + ".height", "height (along z)", "m"));
+    if (preset == "ibeam") {
+      out.push_back(number(s + ".flange_thickness", "flange thickness", "m"));
+      out.push_back(number(s + ".web_thickness", "web thickness", "m"));
+    }
+  }
+}
+
+void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i, const MultibodySystem* sys) {
+  out.push_back(heading("Section"));
+  sectionFields(out, d, p, i);
+  out.push_back(heading("Material"));
+  const QString m = p + ".flex.material";
+  out.push_back(choice(m + ".preset", "material", {"explicit", "steel", "aluminium", "cfrp"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setMaterialPreset(doc, i, presetOf(v), e); }));
+  if (stringAt(d, m + ".preset", "explicit") == "explicit") {
+    out.push_back(number(m + ".E", "Young's modulus E", "Pa"));
+    out.push_back(number(m + ".G", "shear modulus G", "Pa"));
+    out.push_back(number(m + ".rho", "density rho", "kg/m³"));
+  } else if (const Project* pr = d.project(); pr && pr->model.links[static_cast<std::size_t>(i)].flex) {
+    const Material& mat = pr->model.links[static_cast<std::size_t>(i)].flex->material;
+    out.push_back(info("E, G, rho", QString("%1 Pa, %2 Pa, %3 kg/m³").arg(num(mat.E), num(mat.G), num(mat.rho))));
+  }
+  out.push_back(heading("Discretization"));
+  const QString f = p + ".flex";
+  out.push_back(choice(f + ".basis", "basis", {"fem", "modes"}, {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setBasis(doc, i, str(v), e); }));
+  if (stringAt(d, f + ".basis", "fem") == "modes") {
+    out.push_back(integer(f + ".modes.axial", "axial modes", 0));
+    out.push_back(integer(f + ".modes.bending_y", "bending modes along y", 0));
+    out.push_back(integer(f + ".modes.bending_z", "bending modes along z", 0));
+    out.push_back(integer(f + ".modes.torsion", "torsion modes", 0));
+  } else {
+    out.push_back(integer(f + ".elements", "elements", 10));
+    out.push_back(choice(f + ".layout", "layout", {"spatial", "planar"}, "spatial"));
+    out.push_back(integer(f + ".reduce_to", "modal reduction (0: none)", 0));
+  }
+  out.push_back(heading("Damping"));
+  out.push_back(numbers(f + ".rayleigh", "Rayleigh alpha, beta", "1/s, s", 2, Json::array({0.0, 0.0})));
+  out.push_back(numbers(f + ".modal_damping", "modal damping ratios", "-", 0, Json::array()));
+  if (sys && i < static_cast<int>(sys->bodies.size()) && d.project()) {
+    const Body& b = sys->bodies[static_cast<std::size_t>(i)];
+    out.push_back(heading("Computed"));
+    out.push_back(info("mass (rho A L)", num(d.project()->model.links[static_cast<std::size_t>(i)].mass) + " kg"));
+    out.push_back(info("elastic coordinates", QString::number(b.e_count)));
+    if (b.flexible && b.flexible->frequencies.size() > 0)
+      out.push_back(info("first clamped-free frequency", num(b.flexible->frequencies(0) / (2 * M_PI)) + " Hz"));
+  }
+}
+
+void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const MultibodySystem* sys) {
+  const QString p = at("links", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Link, i}));
+  FieldSpec kind = choice(p + ".flex", "link", {"rigid", "flexible"}, {},
+                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLinkFlexible(doc, i, str(v) == "flexible", e); });
+  kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
+  out.push_back(kind);
+  out.push_back(number(p + ".length", "length", "m"));
+  if (d.value(p + ".flex")) return flexibleLinkFields(out, d, p, i, sys);
+  out.push_back(number(p + ".mass", "mass", "kg"));
+  const std::string shape = stringAt(d, p + ".shape.type", "explicit");
+  out.push_back(choice(p + ".shape.type", "shape", {"rod", "box", "cylinder", "tube", "explicit"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setShape(doc, i, presetOf(v), e); }));
+  if (shape == "box") {
+    out.push_back(number(p + ".shape.width", "width (along y)", "m"));
+    out.push_back(number(p + ".shape.height", "height (along z)", "m"));
+  } else if (shape == "cylinder" || shape == "tube") {
+    out.push_back(number(p + ".shape.radius", "radius", "m"));
+    if (shape == "tube") out.push_back(number(p + ".shape.inner_radius", "inner radius", "m"));
+  } else if (shape == "explicit") {
+    out.push_back(numbers(p + ".com", "centre of mass", "m", 3));
+    out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0));
+  }
+}
+
+void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("joints", i);
+  const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
+  const QString q = revolute ? "rad" : "m", effort = revolute ? "N m" : "N";
+  const QString stiff = revolute ? "N m/rad" : "N/m", damp = revolute ? "N m s/rad" : "N s/m";
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Joint, i}));
+  out.push_back(choice(p + ".type", "type", {"revolute", "prismatic"}, {}));
+  out.push_back(numbers(p + ".axis", "axis (joint frame)", "-", 3));
+  out.push_back(numbers(p + ".placement.xyz", "placement xyz", "m", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(numbers(p + ".placement.rpy", "placement roll, pitch, yaw", "rad", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(number(p + ".q0", "initial q", q, 0.0));
+  out.push_back(number(p + ".qd0", "initial rate", q + "/s", 0.0));
+  out.push_back(number(p + ".damping", "damping", damp, 0.0));
+  out.push_back(number(p + ".mass", "joint mass", "kg", 0.0));
+  out.push_back(heading("Flexibility"));
+  FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {},
+                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setJointFlexible(doc, i, str(v) == "flexible", e); });
+  kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
+  out.push_back(kind);
+  if (d.value(p + ".flex")) {
+    out.push_back(number(p + ".flex.stiffness", "stiffness k", stiff));
+    out.push_back(number(p + ".flex.damping", "damping c", damp, 0.0));
+    out.push_back(number(p + ".flex.rotor_inertia", "rotor inertia J", revolute ? "kg m²" : "kg"));
+    out.push_back(number(p + ".flex.gear_ratio", "gear ratio N", "-", 1.0));
+  }
+  out.push_back(heading("Drive"));
+  out.push_back(choice(p + ".drive.type", "drive", {"free", "effort", "pd", "prescribed"}, "free",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setDriveType(doc, i, str(v), e); }));
+  const std::string type = stringAt(d, p + ".drive.type", "free");
+  if (type == "pd") {
+    out.push_back(number(p + ".drive.kp", "kp", stiff));
+    out.push_back(number(p + ".drive.kd", "kd", damp));
+  }
+  const QString law = edits::lawPath(d, i);
+  if (law.isEmpty()) return;
+  QStringList laws;
+  for (const std::string& l : edits::lawNames()) laws << QString::fromStdString(l);
+  out.push_back(choice(law + ".law", type == "pd" ? "set-point law" : "law", laws, {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLaw(doc, i, str(v), e); }));
+  const QString f = type == "effort" ? effort : q;
+  for (const edits::LawParam& lp : edits::lawParams(stringAt(d, law + ".law", ""))) {
+    QString unit = QString(lp.unit);
+    unit = unit == "f" ? f : unit == "f/s" ? f + "/s" : unit;
+    if (lp.list) out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
+    else out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
+  }
+  if (stringAt(d, law + ".law", "") == "table") out.push_back(info("table", "points or file: edit in the project file"));
+}
+
+void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("payloads", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Payload, i}));
+  QStringList links;
+  if (const Project* pr = d.project())
+    for (const Link& l : pr->model.links) links << QString::fromStdString(l.name);
+  out.push_back(choice(p + ".link", "link", links, {}));
+  out.push_back(choice(p + ".frame", "offset frame", {"body", "distal"}, "body"));
+  out.push_back(numbers(p + ".offset", "offset", "m", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(number(p + ".mass", "mass", "kg"));
+  out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0, Json::array({0.0, 0.0, 0.0})));
+}
+
+void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const Json* c = d.value(at("constraints", i));
+  out.push_back(info("constraint", c ? QString::fromStdString(c->dump()) : QString()));
+  out.push_back(info("editing", "constraints are edited in the project file for now"));
+}
+
+}  // namespace
+
+std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item, const MultibodySystem* system) {
+  std::vector<FieldSpec> out;
+  switch (item.kind) {
+    case ModelItem::Kind::Project: projectForm(out, doc); break;
+    case ModelItem::Kind::Simulation: simulationForm(out, doc); break;
+    case ModelItem::Kind::Link:
+      if (doc.value(at("links", item.index))) linkForm(out, doc, item.index, system);
+      break;
+    case ModelItem::Kind::Joint:
+      if (doc.value(at("joints", item.index))) jointForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Payload:
+      if (doc.value(at("payloads", item.index))) payloadForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Constraint: constraintForm(out, doc, item.index); break;
+    case ModelItem::Kind::None: break;
+  }
+  return out;
+}
+
+}  // namespace flexarm
