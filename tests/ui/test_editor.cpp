@@ -211,6 +211,9 @@ class EditorTest : public QObject {
 
   void buildSeed004FromEmptyUndoAndRedo() {
     QTemporaryDir dir;
+    // Every state of the build, by undo-stack index. Declared before the window: the undo stack
+    // reports its last index change while the window is destroyed.
+    std::map<int, Json> states;
     MainWindow w;
     w.resize(1400, 900);
     w.show();
@@ -219,8 +222,6 @@ class EditorTest : public QObject {
     QVERIFY(w.document()->isEmptyChain());
     const Project shipped = load(example(kSeed004));
     QVERIFY(!shipped.model.links.empty());
-    // Every state of the build, by undo-stack index.
-    std::map<int, Json> states;
     states[0] = w.document()->json();
     connect(w.document()->undoStack(), &QUndoStack::indexChanged, this, [&](int i) {
       if (!states.count(i)) states[i] = w.document()->json();
