@@ -208,6 +208,13 @@ bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_c
 QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }
 ArmView* CompareWindow::view(int i) const { return variants_[static_cast<std::size_t>(i)]->view; }
 
+std::vector<double> CompareWindow::commonTimes() const {
+  const Results* longest = nullptr;
+  for (const auto& v : variants_)
+    if (v->results && (!longest || v->results->end_time > longest->end_time)) longest = v->results.get();
+  return longest ? longest->column("t") : std::vector<double>{};
+}
+
 std::vector<NamedRun> CompareWindow::runs() const {
   std::vector<NamedRun> out;
   for (const auto& v : variants_) out.push_back({v->study_case.name, v->results ? v->results.get() : &v->live});
@@ -235,7 +242,7 @@ void CompareWindow::poll() {
 
 void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
   Variant& v = *variants_[static_cast<std::size_t>(i)];
-  // The last rows, then the final results labelled as `flexarm-cli compare` labels them.
+  // The final results, labelled as `flexarm-cli compare` labels them.
   auto labelled = std::make_shared<Results>(*results);
   labelCaseResults(*labelled, v.project->name, v.study_case.name);
   v.results = std::move(labelled);
@@ -254,11 +261,7 @@ void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
   if (!all) return;
   poll_timer_->stop();
   plot_->setRuns(runs());
-  // One time axis: the times of the run that went furthest.
-  const Results* longest = nullptr;
-  for (const auto& other : variants_)
-    if (!longest || other->results->end_time > longest->end_time) longest = other->results.get();
-  const std::vector<double> times = longest->column("t");
+  const std::vector<double> times = commonTimes();
   timeline_->setTimes(times);
   QString text;
   for (const auto& other : variants_)
@@ -306,12 +309,7 @@ std::string CompareWindow::exportViewsPng(const QString& file) {
 }
 
 AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
-  const std::vector<double> times = [&] {
-    const Results* longest = nullptr;
-    for (const auto& v : variants_)
-      if (v->results && (!longest || v->results->end_time > longest->end_time)) longest = v->results.get();
-    return longest ? longest->column("t") : std::vector<double>{};
-  }();
+  const std::vector<double> times = commonTimes();
   if (times.empty() || isRunning()) {
     AnimationOutcome o;
     o.error = "nothing to animate yet: wait for the runs to finish";

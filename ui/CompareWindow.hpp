@@ -68,6 +68,7 @@ class CompareWindow : public QMainWindow {
   void onFinished(int i, std::shared_ptr<const Results> results);
   void showTime(double t);
   std::vector<NamedRun> runs() const;  // finished results, else the live ones
+  std::vector<double> commonTimes() const;  // the times of the finished run that went furthest
 
   Project base_;
   QString base_dir_;
