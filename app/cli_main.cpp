@@ -451,15 +451,8 @@ int compare(const Args& a, const std::string& command_line) {
         return kExitBadInput;
       }
   const fs::path file = fs::path(a.out) / "compare.csv";
-  Results comparison = compareRuns(runs, a.channels);
-  comparison.project_name = comparisonName(project->name, runs);
-  const std::string why = writeCsvFile(comparison, file);
-  if (!why.empty()) {
-    std::cerr << "flexarm-cli: " << why << "\n";
-    return kExitBadInput;
-  }
-  std::cout << "comparison: " << fs::absolute(file).string() << "\n";
 #ifdef FLEXARM_WITH_PLOTS
+  // The report bundle writes compare.csv with its plots; runCases has written the variants' CSVs.
   ensureQtApplication();
   BundleRequest bundle;
   bundle.dir = a.out;
@@ -469,12 +462,24 @@ int compare(const Args& a, const std::string& command_line) {
   bundle.plot_channels = a.channels;
   bundle.size = {a.width, a.height, a.dpi};
   bundle.command = command_line;
+  bundle.run_csvs_written = true;
   const BundleOutcome b = writeReportBundle(bundle);
   if (!b.error.empty()) {
     std::cerr << "flexarm-cli: report: " << b.error << "\n";
     return kExitBadInput;
   }
+  std::cout << "comparison: " << fs::absolute(file).string() << "\n";
   std::cout << "report: " << fs::absolute(fs::path(a.out) / "summary.md").string() << "\n";
+#else
+  (void)command_line;
+  Results comparison = compareRuns(runs, a.channels);
+  comparison.project_name = comparisonName(project->name, runs);
+  const std::string why = writeCsvFile(comparison, file);
+  if (!why.empty()) {
+    std::cerr << "flexarm-cli: " << why << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "comparison: " << fs::absolute(file).string() << "\n";
 #endif
   return exit_code;  // a diverged variant is a result of the comparison, not a failure
 }

@@ -87,7 +87,7 @@ std::optional<Figure> figureOf(const Results& r, const std::vector<std::string>&
   return f;
 }
 
-void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs) {
+void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool difference) {
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const Results& r = *runs[k].results;
     if (r.status != RunStatus::Diverged && r.status != RunStatus::Failed) continue;
@@ -95,7 +95,7 @@ void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs) {
                               QString("%1 %2 at t = %3 s")
                                   .arg(QString::fromStdString(runs[k].name), r.status == RunStatus::Diverged ? "diverged" : "failed")
                                   .arg(r.end_time, 0, 'g', 4),
-                              k});
+                              difference ? (k == 0 ? 0 : k - 1) : k});
   }
 }
 

@@ -44,8 +44,10 @@ std::vector<std::string> selectChannels(const Results& r, const std::vector<std:
 std::optional<Figure> figureOf(const Results& r, const std::vector<std::string>& names, std::string& error);
 
 // Markers where runs of a comparison ended early: "<run> diverged at t = 6.53 s" in the run's colour
-// (the runs in the order of the figure's curves).
-void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs);
+// (the runs in the order of the figure's curves). In a difference figure the curves are run k minus
+// run 0 for k >= 1: run k's marker takes curve k - 1's colour, and run 0's (which ends every
+// difference) the first curve's.
+void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool difference = false);
 
 // Replaces the plot's graphs by the figure's curves (legend, labels, axes fitted to the data; the
 // time axis spans every curve's times, gaps included, so plots of one comparison line up).

@@ -58,7 +58,11 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
   std::vector<std::string> csv_names;
   for (const NamedRun& r : req.runs) {
     const std::string name = (many || !r.name.empty() ? caseFileName(r.name) : std::string("results")) + ".csv";
-    if (std::string why = writeCsvFile(*r.results, req.dir / name); !why.empty()) return fail(why);
+    if (req.run_csvs_written) {
+      if (!std::filesystem::exists(req.dir / name)) return fail("run \"" + r.name + "\": \"" + (req.dir / name).string() + "\" is missing");
+    } else {
+      if (std::string why = writeCsvFile(*r.results, req.dir / name); !why.empty()) return fail(why);
+    }
     out.files.push_back(name);
     csv_names.push_back(name);
   }
@@ -78,12 +82,13 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
       if (req.channels.empty() || std::find(req.channels.begin(), req.channels.end(), ch) != req.channels.end())
         plotted.push_back(ch);
   std::vector<std::pair<std::string, std::string>> images;  // caption, file
-  auto plot = [&](const std::vector<std::string>& columns, const std::string& caption, const std::string& stem) -> std::string {
+  auto plot = [&](const std::vector<std::string>& columns, const std::string& caption, const std::string& stem,
+                  bool difference) -> std::string {
     std::string why;
     std::optional<Figure> f = figureOf(table, columns, why);
     if (!f) return why;
     f->title = QString::fromStdString(req.project->name + ": " + caption);
-    if (many) markEarlyEnds(*f, req.runs);
+    if (many) markEarlyEnds(*f, req.runs, difference);
     for (const char* ext : {".png", ".svg"}) {
       const std::string file = "plots/" + stem + ext;
       why = exportFigure(*f, QString::fromStdString((req.dir / file).string()), req.size);
@@ -94,11 +99,11 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     return {};
   };
   for (const std::string& ch : plotted) {
-    if (std::string why = plot({ch}, ch, caseFileName(ch)); !why.empty()) return fail("plot of " + ch + ": " + why);
+    if (std::string why = plot({ch}, ch, caseFileName(ch), false); !why.empty()) return fail("plot of " + ch + ": " + why);
     if (!many) continue;
     std::vector<std::string> differences;
     for (std::size_t k = 1; k < req.runs.size(); ++k) differences.push_back(ch + "[" + req.runs[k].name + " - " + req.runs[0].name + "]");
-    if (std::string why = plot(differences, ch + " difference", caseFileName(ch) + "-difference"); !why.empty())
+    if (std::string why = plot(differences, ch + " difference", caseFileName(ch) + "-difference", true); !why.empty())
       return fail("difference plot of " + ch + ": " + why);
   }
 

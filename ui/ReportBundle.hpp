@@ -25,6 +25,8 @@ struct BundleRequest {
   std::vector<std::string> plot_channels; // plotted (empty: the default plot channels)
   ExportSize size;
   std::string command;                    // how the bundle was made, quoted in the summary
+  bool run_csvs_written = false;          // the caller already wrote each run's CSV into dir (as
+                                          // caseFileName(name).csv, e.g. runCases): not written again
 };
 
 struct BundleOutcome {

@@ -263,6 +263,20 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
                 peakAbs(runs[1].column("tip.beam.v")));
   EXPECT_NE(s.find(row), std::string::npos) << row << "\n" << s;
   EXPECT_NE(s.find("![tip.beam.v](plots/tip.beam.v.png)"), std::string::npos);
+  // A caller that wrote the runs' CSVs itself (flexarm-cli compare, through runCases) gets them kept,
+  // not written twice; a missing one is named.
+  { std::ofstream(req.dir / "coupling=zero.csv", std::ios::app) << "# kept\n"; }
+  req.run_csvs_written = true;
+  ASSERT_EQ(writeReportBundle(req).error, "");
+  {
+    std::ifstream kept(req.dir / "coupling=zero.csv");
+    std::stringstream text;
+    text << kept.rdbuf();
+    EXPECT_NE(text.str().find("# kept"), std::string::npos);
+  }
+  fs::remove(req.dir / "coupling=high.csv");
+  EXPECT_EQ(writeReportBundle(req).error, "run \"coupling=high\": \"" + (req.dir / "coupling=high.csv").string() + "\" is missing");
+  req.run_csvs_written = false;
   // A run without rows is refused, not plotted.
   Results empty;
   req.runs = {{"empty", &empty}};
@@ -296,4 +310,26 @@ TEST_F(Export, ValidationReportFiguresAreDrawnFromTheRunsCsvs) {
   paper.plots[0].runs[1].second = (dir / "missing.csv").string();
   EXPECT_NE(drawValidationPlot(paper.plots[0], dir, {500, 300, 100}).find("cannot read"), std::string::npos);
   EXPECT_EQ(validationMarkdown({paper}, o, "x").find("fig-a-b"), std::string::npos);
+}
+
+TEST(ExportMarkers, EarlyEndsTakeTheColourOfTheirCurve) {
+  // Three runs: the reference (0) and run 2 diverge. In the overlay, run k's curve is curve k; in the
+  // difference figure, curve k - 1 is run k minus run 0, and run 0's end ends every difference.
+  Results r[3];
+  for (int k = 0; k < 3; ++k) {
+    r[k].status = k == 1 ? RunStatus::Completed : RunStatus::Diverged;
+    r[k].end_time = 1.0 + k;
+  }
+  const std::vector<NamedRun> runs = {{"a", &r[0]}, {"b", &r[1]}, {"c", &r[2]}};
+  Figure overlay, difference;
+  markEarlyEnds(overlay, runs);
+  markEarlyEnds(difference, runs, true);
+  ASSERT_EQ(overlay.markers.size(), 2u);
+  ASSERT_EQ(difference.markers.size(), 2u);
+  EXPECT_EQ(overlay.markers[0].series, 0u);
+  EXPECT_EQ(overlay.markers[1].series, 2u);
+  EXPECT_EQ(overlay.markers[1].label, "c diverged at t = 3 s");
+  EXPECT_EQ(difference.markers[0].series, 0u);
+  EXPECT_EQ(difference.markers[1].series, 1u);
+  EXPECT_EQ(difference.markers[1].t, 3.0);
 }
