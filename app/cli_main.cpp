@@ -6,6 +6,7 @@
 //   flexarm-cli compare PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels A,B] [--t-end T]
 //   flexarm-cli plot RESULTS.csv --channels A,B --out FILE.png|pdf|svg [--size WxH] [--dpi N] [--title T]
 //   flexarm-cli validate --out FILE.md [--quick] [--projects DIR] [--work DIR]
+//   flexarm-cli new TEMPLATE|EXAMPLE --out FILE.flexarm.json [--name NAME] [--set path=value ...]
 // Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
 // 130 interrupted (results so far are written).
 #include <unistd.h>
@@ -27,6 +28,8 @@
 #include "analysis/InverseDynamics.hpp"
 #include "analysis/Linearization.hpp"
 #include "analysis/Validation.hpp"
+#include "io/Overrides.hpp"
+#include "io/ProjectTemplates.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Comparison.hpp"
@@ -98,6 +101,11 @@ const char* kUsage =
     "      FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
     "      shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
     "      folder in the system's temporary directory). docs/validation.md is made this way.\n"
+    "  flexarm-cli new TEMPLATE|EXAMPLE.flexarm.json --out FILE.flexarm.json [--name NAME]\n"
+    "                  [--set PATH=VALUE ...]\n"
+    "      Start a project from a template (single-flexible-link, planar-two-link) or a copy of\n"
+    "      an example project, with the --set values applied and checked; the workbench's\n"
+    "      File > New offers the same. Without TEMPLATE: the templates and their parameters.\n"
     "  flexarm-cli --help | --version\n"
     "\n"
     "options:\n"
@@ -130,6 +138,7 @@ struct Args {
   double dpi = 150;
   std::string title;
   std::string work_dir;
+  std::string name;
 };
 
 int badUsage(const std::string& why) {
@@ -207,6 +216,8 @@ int parseArgs(int argc, char** argv, Args& a) {
         return badUsage("--dpi must be a number between 10 and 2400, got \"" + v + "\"");
     } else if (s == "--title") {
       if (!value(a.title)) return badUsage("--title needs a text");
+    } else if (s == "--name") {
+      if (!value(a.name) || a.name.empty()) return badUsage("--name needs a project name");
     } else if (s == "--quick") {
       a.quick = true;
     } else if (s == "--projects" || s == "--work") {
@@ -238,7 +249,7 @@ int parseArgs(int argc, char** argv, Args& a) {
     }
   }
   if (a.command != "check" && a.command != "run" && a.command != "modes" && a.command != "inverse" && a.command != "study" &&
-      a.command != "validate" && a.command != "compare" && a.command != "plot")
+      a.command != "validate" && a.command != "compare" && a.command != "plot" && a.command != "new")
     return badUsage("unknown command \"" + a.command + "\"");
   if (a.command == "validate") {
     if (!a.project.empty()) return badUsage("validate takes no PROJECT (it runs the shipped ones: --projects DIR)");
@@ -249,6 +260,10 @@ int parseArgs(int argc, char** argv, Args& a) {
     if (a.project.empty()) return badUsage("plot needs a RESULTS.csv file");
     if (a.out.empty()) return badUsage("plot needs --out FILE.png|pdf|svg");
     if (a.channels.empty()) return badUsage("plot needs --channels NAME,NAME...");
+    return -1;
+  }
+  if (a.command == "new") {
+    if (!a.project.empty() && a.out.empty()) return badUsage("new needs --out FILE.flexarm.json");
     return -1;
   }
   if (a.project.empty()) return badUsage(a.command + " needs a PROJECT file");
@@ -484,6 +499,62 @@ int compare(const Args& a, const std::string& command_line) {
   return exit_code;  // a diverged variant is a result of the comparison, not a failure
 }
 
+int newProject(const Args& a) {
+  if (a.project.empty()) {
+    std::cout << "templates (flexarm-cli new TEMPLATE --out FILE.flexarm.json [--set PATH=VALUE ...]):\n";
+    for (const ProjectTemplate& t : projectTemplates()) {
+      if (t.parameters.empty()) continue;  // the empty base is the editor's (a project needs a link)
+      std::cout << "\n  " << t.id << ": " << t.title << "\n      " << t.description << "\n";
+      for (const TemplateParameter& p : t.parameters) {
+        std::cout << "      ";
+        for (std::size_t k = 0; k < p.paths.size(); ++k) std::cout << (k ? ", " : "") << p.paths[k];
+        std::cout << "  " << p.label << (p.unit.empty() || p.unit == "-" ? "" : " [" + p.unit + "]");
+        if (const Json* v = valueAtPath(t.doc, p.paths.front())) std::cout << " (default " << v->dump() << ")";
+        if (!p.choices.empty()) {
+          std::cout << ", one of:";
+          for (const std::string& c : p.choices) std::cout << " " << c;
+        }
+        std::cout << "\n";
+      }
+    }
+    return kExitOk;
+  }
+  Diagnostics diag;
+  std::optional<Json> doc;
+  if (const ProjectTemplate* t = findTemplate(a.project)) {
+    if (t->parameters.empty())
+      return badUsage("the \"" + t->id + "\" template has no links, which a project file needs: build it in the workbench");
+    doc = instantiateTemplate(*t, a.name, a.sets, diag);
+  } else if (fs::exists(a.project)) {
+    doc = projectFromExample(a.project, diag);
+    if (doc) {
+      if (!a.name.empty()) (*doc)["name"] = a.name;
+      for (const std::string& s : a.sets) applyOverride(*doc, s, diag);
+    }
+  } else {
+    std::string names;
+    for (const ProjectTemplate& t : projectTemplates())
+      if (!t.parameters.empty()) names += (names.empty() ? "" : ", ") + t.id;
+    return badUsage("\"" + a.project + "\" is neither a template (" + names + ") nor a project file");
+  }
+  const fs::path out = a.out;
+  if (doc && !diag.hasErrors()) projectFromJson(*doc, fs::absolute(out).parent_path(), diag);
+  for (const Diagnostic& d : diag.all()) std::cerr << a.project << ": " << d.text() << "\n";
+  if (!doc || diag.hasErrors()) {
+    std::cerr << "flexarm-cli: nothing was written\n";
+    return kExitBadInput;
+  }
+  std::ofstream file(out, std::ios::binary | std::ios::trunc);
+  file << doc->dump(2) << "\n";
+  file.flush();
+  if (!file) {
+    std::cerr << "flexarm-cli: cannot write \"" << out.string() << "\"\n";
+    return kExitBadInput;
+  }
+  std::cout << "project: " << fs::absolute(out).string() << "\n";
+  return kExitOk;
+}
+
 int plot(const Args& a) {
   std::string why;
   const std::optional<Results> r = readCsvFile(a.project, why);
@@ -631,6 +702,7 @@ int main(int argc, char** argv) {
     }
     if (a.command == "compare") return compare(a, command);
     if (a.command == "plot") return plot(a);
+    if (a.command == "new") return newProject(a);
     if (a.command == "validate") return validate(a, command);
     return run(a);
   } catch (const std::exception& e) {

@@ -45,6 +45,24 @@ bool tokenize(const std::string& path, std::vector<Token>& out, std::string& why
 
 }  // namespace
 
+const Json* valueAtPath(const Json& doc, const std::string& path) {
+  std::vector<Token> tokens;
+  std::string why;
+  if (!tokenize(path, tokens, why)) return nullptr;
+  const Json* node = &doc;
+  for (const Token& t : tokens) {
+    if (const auto* key = std::get_if<std::string>(&t)) {
+      if (!node->is_object() || !node->contains(*key)) return nullptr;
+      node = &(*node)[*key];
+    } else {
+      const std::size_t i = std::get<std::size_t>(t);
+      if (!node->is_array() || i >= node->size()) return nullptr;
+      node = &(*node)[i];
+    }
+  }
+  return node;
+}
+
 bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos) {

@@ -12,4 +12,7 @@ namespace flexarm {
 // Applies one override "path=value". Reports problems to diag (path "--set <path>") and returns false.
 bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag);
 
+// The value at a path of that form; nullptr when the path is malformed or names nothing.
+const Json* valueAtPath(const Json& doc, const std::string& path);
+
 }  // namespace flexarm

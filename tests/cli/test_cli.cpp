@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/ProjectFile.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -377,3 +379,45 @@ TEST(Cli, PlotWritesPngPdfAndSvgWithoutADisplay) {
   fs::remove_all(dir);
 }
 #endif
+
+TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {
+  using flexarm::LoadedProject;
+  using flexarm::loadProjectFile;
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-cli-new-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  // Without a template: the list, with each parameter's path and default.
+  CliRun r = runCli("new");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("single-flexible-link"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("links[0].length  upper link length [m] (default 0.8)"), std::string::npos) << r.output;
+  // A template with values set: the written project is what `check` reads, with those values.
+  const fs::path arm = dir / "arm.flexarm.json";
+  r = runCli("new single-flexible-link --name 'Long boom' --set links[0].length=2.5 --set payloads[0].mass=1 --out " + quote(arm.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = runCli("check " + quote(arm.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Long boom"), std::string::npos) << r.output;
+  const LoadedProject loaded = loadProjectFile(arm);
+  ASSERT_TRUE(loaded.project);
+  EXPECT_EQ(loaded.project->model.links[0].length, 2.5);
+  // A copy of an example, renamed.
+  const fs::path copy = dir / "copy.flexarm.json";
+  r = runCli("new " + quote(projectsDir() + "/cantilever.flexarm.json") + " --name mine --out " + quote(copy.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const LoadedProject copied = loadProjectFile(copy);
+  ASSERT_TRUE(copied.project);
+  EXPECT_EQ(copied.project->name, "mine");
+  // Bad values are named and nothing is written; unknown templates and the link-less base are refused.
+  const fs::path bad = dir / "bad.flexarm.json";
+  r = runCli("new planar-two-link --set links[1].length=-2 --out " + quote(bad.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("links[1].length"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(bad));
+  r = runCli("new three-link --out " + quote(bad.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("neither a template (single-flexible-link, planar-two-link) nor a project file"), std::string::npos) << r.output;
+  r = runCli("new empty --out " + quote(bad.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(fs::exists(bad));
+  fs::remove_all(dir);
+}
