@@ -35,6 +35,7 @@
 #include "ui/PlotExport.hpp"
 #include "ui/AutoSave.hpp"
 #include "ui/ModelTree.hpp"
+#include "ui/NewProjectWizard.hpp"
 #include "ui/PlotPanel.hpp"
 #include "ui/ProjectDocument.hpp"
 #include "ui/PropertyEditor.hpp"
@@ -139,8 +140,7 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&New", QKeySequence::New, this, [this] { newProject(); });
-  file->addAction("New &Empty Project", this, [this] { newEmptyProject(); });
+  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); });
   file->addAction("&Open...", QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
     if (!path.isEmpty()) openProject(path);
@@ -264,6 +264,35 @@ bool MainWindow::newEmptyProject() {
   document_->resetEmpty();
   banner_->setVisible(false);
   log("new empty project: add links with + Link in the Model dock");
+  return true;
+}
+
+bool MainWindow::newProjectWizard() {
+  if (isRunning()) {
+    showBanner("Stop the running simulation before starting a new project.", true);
+    return false;
+  }
+  if (!maybeSave()) return false;
+  NewProjectWizard wizard(examplesDirectory(), this);
+  if (wizard.exec() != QDialog::Accepted) return false;
+  const std::optional<Json> doc = wizard.document();
+  return doc && newProjectFrom(*doc);
+}
+
+bool MainWindow::newProjectFrom(const Json& doc) {
+  if (isRunning()) {
+    showBanner("Stop the running simulation before starting a new project.", true);
+    return false;
+  }
+  QString error;
+  if (!document_->reset(doc, QString(), &error)) {
+    showBanner("Could not start the new project:\n" + error, true);
+    log("new project refused: " + error);
+    return false;
+  }
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
+  log("new project \"" + document_->displayName() + "\" (untitled: File > Save asks where)");
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "dynamics/MultibodySystem.hpp"
+#include "io/JsonReader.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
 #include "solvers/Study.hpp"
@@ -48,6 +49,13 @@ class MainWindow : public QMainWindow {
   bool openProject(const QString& path);
   bool newProject();  // a minimal valid arm (one rigid rod), not yet saved
   bool newEmptyProject();  // no links yet: build the arm in the editor
+  // File > New: the wizard (an empty base, a template with its first values, or a copy of an example),
+  // then newProjectFrom its document.
+  bool newProjectWizard();
+  // Starts an untitled project from a document (a template's or an example's copy); an empty chain
+  // (no links) is the editor's empty project. False, with the loader's message in the banner, when
+  // the document is not a valid project; nothing changes then.
+  bool newProjectFrom(const Json& doc);
   // Writes the project to path (the document as edited); false with the reason in the banner.
   bool saveProject(const QString& path);
   // If a recovery file (autosave of unsaved changes after a crash) exists for path ("" = untitled),
