@@ -1,8 +1,11 @@
 #include "ui/ModelEdits.hpp"
 
+#include <QFileInfo>
 #include <QStringList>
 #include <functional>
 #include <set>
+
+#include "io/TableFile.hpp"
 
 namespace flexarm::edits {
 namespace {
@@ -433,6 +436,47 @@ bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* erro
   if (obj.contains("type")) fresh["type"] = obj["type"];  // the drive's own key (a set-point has none)
   obj = fresh;
   return d.apply("Set " + path + ".law to " + q(law), doc, error, path + ".law");
+}
+
+namespace {
+// The table law of joint `index` in doc (nullptr, with the reason, when it has none).
+Json* tableLaw(ProjectDocument& d, Json& doc, int index, QString& path, QString* error) {
+  path = lawPath(d, index);
+  Json* law = path.isEmpty() ? nullptr : &doc[ProjectDocument::pointer(path)];
+  if (!law || law->value("law", std::string()) != "table") {
+    if (error) *error = at("joints", index) + ".drive: the drive has no table law";
+    return nullptr;
+  }
+  return law;
+}
+}  // namespace
+
+bool importTable(ProjectDocument& d, int index, const QString& file, QString* error) {
+  Json doc = d.json();
+  QString path;
+  Json* law = tableLaw(d, doc, index, path, error);
+  if (!law) return false;
+  std::vector<double> t, v;
+  std::string why;
+  if (!readTableFile(file.toStdString(), t, v, why)) {
+    if (error) *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(why);
+    return false;
+  }
+  Json points = Json::array();
+  for (std::size_t k = 0; k < t.size(); ++k) points.push_back(Json::array({t[k], v[k]}));
+  law->erase("file");
+  (*law)["points"] = points;
+  return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error, path);
+}
+
+bool setTableFile(ProjectDocument& d, int index, const QString& file, QString* error) {
+  Json doc = d.json();
+  QString path;
+  Json* law = tableLaw(d, doc, index, path, error);
+  if (!law) return false;
+  law->erase("points");
+  (*law)["file"] = file.toStdString();
+  return d.apply("Set " + path + ".file to " + q(file.toStdString()), doc, error, path);
 }
 
 }  // namespace flexarm::edits

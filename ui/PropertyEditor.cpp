@@ -3,6 +3,8 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QPushButton>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -191,7 +193,17 @@ void PropertyEditor::rebuild() {
       grid->addWidget(text, line++, 1, 1, 2);
       continue;
     }
-    if (f.kind == FieldSpec::Kind::Choice) {
+    if (f.kind == FieldSpec::Kind::File) {
+      auto* button = new QPushButton(f.info, form);
+      connect(button, &QPushButton::clicked, this, [this, r, generation] {
+        if (generation != generation_ || r >= rows_.size()) return;
+        const QString file = choose_file_ ? choose_file_(rows_[r].spec.label)
+                                          : QFileDialog::getOpenFileName(this, rows_[r].spec.label, QString::fromStdString(doc_->baseDir().string()),
+                                                                         "Tables (*.csv *.txt *.dat);;All files (*)");
+        if (!file.isEmpty() && generation == generation_) commitValue(r, Json(file.toStdString()));
+      });
+      row.editor = button;
+    } else if (f.kind == FieldSpec::Kind::Choice) {
       auto* combo = new QComboBox(form);
       combo->addItems(f.choices);
       connect(combo, &QComboBox::currentIndexChanged, this, [this, r, generation] {
@@ -273,6 +285,11 @@ void PropertyEditor::commit(std::size_t r) {
     emit refused(spec.path + ": " + why);
     return;
   }
+  commitValue(r, value);
+}
+
+void PropertyEditor::commitValue(std::size_t r, const Json& value) {
+  const FieldSpec spec = rows_[r].spec;  // rows_ may be rebuilt by the edit
   const unsigned generation = generation_;
   QString error;
   const bool ok = spec.commit ? spec.commit(*doc_, value, &error) : doc_->setValue(spec.path, value, &error, spec.unit);
@@ -328,6 +345,8 @@ QStringList PropertyEditor::paths() const {
     if (!row.spec.path.isEmpty()) out << row.spec.path;
   return out;
 }
+
+void PropertyEditor::setFileChooser(std::function<QString(const QString&)> chooser) { choose_file_ = std::move(chooser); }
 
 int PropertyEditor::previewPoints() const { return preview_->isVisibleTo(this) ? preview_->graph(0)->dataCount() : 0; }
 

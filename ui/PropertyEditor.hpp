@@ -6,6 +6,7 @@
 // way the field is marked, the message (naming the JSON path) is shown under it, and the project
 // is unchanged. Drives with a time law get a preview plot of the law over the simulated time.
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 #include "ui/PropertyForms.hpp"
@@ -35,6 +36,9 @@ class PropertyEditor : public QWidget {
   // The drive-law preview: samples plotted (0 when hidden) and the value at the last sample.
   int previewPoints() const;
   double previewLastValue() const;
+  // Asks for the file of a File field (default: an open-file dialog in the project's directory);
+  // "" is cancel. Tests answer instead of the dialog.
+  void setFileChooser(std::function<QString(const QString& title)> chooser);
 
  signals:
   void refused(const QString& message);
@@ -49,6 +53,7 @@ class PropertyEditor : public QWidget {
   void fill();
   void fillRow(Row& row);
   void commit(std::size_t row);
+  void commitValue(std::size_t row, const Json& value);
   void setError(Row& row, const QString& message);
   void updatePreview();
 
@@ -60,6 +65,7 @@ class PropertyEditor : public QWidget {
   QCustomPlot* preview_;
   std::vector<Row> rows_;
   QStringList signature_;
+  std::function<QString(const QString&)> choose_file_;
   unsigned generation_ = 0;  // increases with every rebuild: late signals of old widgets are ignored
 };
 

@@ -1,5 +1,6 @@
 #include "ui/PropertyForms.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
@@ -169,6 +170,27 @@ void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, cons
   }
 }
 
+// A table law: its interpolation, what it holds, and where its points come from.
+void tableFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& law, const QString& unit) {
+  out.push_back(choice(law + ".interpolation", "interpolation", {"linear", "cubic"}, "linear"));
+  if (const Project* p = d.project()) {
+    const TimeFunction& f = p->model.joints[static_cast<std::size_t>(i)].drive.law;
+    if (!f.table_t.empty()) {
+      const auto [lo, hi] = std::minmax_element(f.table_value.begin(), f.table_value.end());
+      out.push_back(info("points", QString("%1 points, t from %2 to %3 s, values from %4 to %5 %6")
+                                       .arg(f.table_t.size())
+                                       .arg(num(f.table_t.front()), num(f.table_t.back()), num(*lo), num(*hi), unit)));
+    }
+  }
+  FieldSpec file = field(Kind::Text, law + ".file", "table file (read at load)", {}, "");
+  file.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setTableFile(doc, i, QString::fromStdString(str(v)), e); };
+  out.push_back(file);
+  FieldSpec import = field(Kind::File, law + ".points", "copy points from");
+  import.info = "Import CSV...";
+  import.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::importTable(doc, i, QString::fromStdString(str(v)), e); };
+  out.push_back(import);
+}
+
 void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("joints", i);
   const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
@@ -215,7 +237,7 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
     if (lp.list) out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
     else out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
   }
-  if (stringAt(d, law + ".law", "") == "table") out.push_back(info("table", "points or file: edit in the project file"));
+  if (stringAt(d, law + ".law", "") == "table") tableFields(out, d, i, law, f);
 }
 
 void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {

@@ -23,6 +23,7 @@ struct FieldSpec {
     Choice,   // one of `choices`
     Heading,  // a group title
     Info,     // read-only text (values the loader or the discretization computed)
+    File,     // a button (text: `info`) that asks for a file and commits its path (a string)
   };
   Kind kind = Kind::Number;
   QString path;   // loader path of the value ("links[0].flex.material.E"); names the widget too
