@@ -205,7 +205,22 @@ bool duplicateLink(ProjectDocument& d, int index, QString* error) {
   doc["links"].insert(doc["links"].begin() + index + 1, link);
   doc["joints"].insert(doc["joints"].begin() + index + 1, joint);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i > index ? i + 1 : i; });
-  return d.apply("Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint)), doc, error);
+  // What is carried by the link goes with the copy: its payloads, renamed.
+  QStringList copied;
+  if (doc.contains("payloads") && doc["payloads"].is_array()) {
+    const Json originals = doc["payloads"];
+    for (const Json& p : originals)
+      if (p.is_object() && p.value("link", std::string()) == from) {
+        Json copy = p;
+        copy["link"] = nameOf(link);
+        copy["name"] = uniqueName(doc, "payloads", "payload");
+        copied << q(nameOf(copy));
+        doc["payloads"].push_back(copy);
+      }
+  }
+  QString text = "Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint));
+  if (!copied.isEmpty()) text += " and payload " + copied.join(", ");
+  return d.apply(text, doc, error);
 }
 
 bool deleteLink(ProjectDocument& d, int index, QString* error) {

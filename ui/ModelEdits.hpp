@@ -15,7 +15,8 @@ namespace flexarm::edits {
 
 // A new rigid link (1 m rod of 1 kg) and its revolute joint, at `index` (the end when -1).
 bool addLink(ProjectDocument& doc, int index = -1, QString* error = nullptr);
-// A copy of link `index` and its joint, with new names, right after it (payloads are not copied).
+// A copy of link `index` and its joint, with new names, right after it; the payloads on the link are
+// copied onto the copy (new names).
 bool duplicateLink(ProjectDocument& doc, int index, QString* error = nullptr);
 // Deletes link `index`, its joint, its payloads and the constraints that refer to either.
 bool deleteLink(ProjectDocument& doc, int index, QString* error = nullptr);

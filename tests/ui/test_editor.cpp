@@ -365,6 +365,12 @@ class EditorTest : public QObject {
     QCOMPARE(doc.project()->model.links[2].name, std::string("link4"));
     QCOMPARE(doc.project()->model.joints[2].name, std::string("joint4"));
     QCOMPARE(doc.project()->model.links[2].length, 4.0);
+    // The payload on the link is copied onto the copy.
+    QCOMPARE(doc.project()->model.payloads.size(), std::size_t(2));
+    QCOMPARE(doc.json()["payloads"][1]["link"], Json("link4"));
+    QCOMPARE(doc.json()["payloads"][1]["mass"], doc.json()["payloads"][0]["mass"]);
+    QVERIFY2(doc.undoStack()->undoText().endsWith(" and payload " + QString::fromStdString(doc.json()["payloads"][1]["name"].get<std::string>())),
+             qPrintable(doc.undoStack()->undoText()));
     QVERIFY(variant(0).contains("links[3].flex") && !variant(0).contains("links[2].flex"));
     QCOMPARE(w.modelTree()->current().index, 2);
 
@@ -387,7 +393,8 @@ class EditorTest : public QObject {
     QCOMPARE(doc.project()->model.links[2].name, std::string("upper_arm"));
     QVERIFY(trigger(w, "remove"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Delete link upper_arm and joint joint2, payload payload1"));
-    QVERIFY(doc.project()->model.payloads.empty());
+    QCOMPARE(doc.project()->model.payloads.size(), std::size_t(1));  // the copy's, on link4
+    QCOMPARE(doc.json()["payloads"][0]["link"], Json("link4"));
     // link1 is links[1] now and link3 links[2]; the deleted link's overrides are gone.
     const Json& set0 = original["variants"][0]["set"];
     QCOMPARE(variant(0)["links[1].mass"], set0["links[0].mass"]);
