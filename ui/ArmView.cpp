@@ -201,7 +201,8 @@ void ArmView::paintGL() {
   ++frames_rendered_;
 }
 
-void ArmView::setProject(const Project& project) {
+void ArmView::setProject(const Project& project, bool keep_camera) {
+  const double before = reach_;
   system_ = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(project.model, project.coupling));
   supports_.clear();
   for (const Constraint& c : project.model.constraints)
@@ -215,7 +216,12 @@ void ArmView::setProject(const Project& project) {
   rebuildScene();
   resetColourRange();
   updateGeometry();
-  fitArm();
+  if (!keep_camera || frames_rendered_ == 0 || reach_ >= 1.5 * before || reach_ <= before / 3) {
+    fitArm();
+  } else {
+    scene_->renderer->ResetCameraClippingRange();
+    requestRender();
+  }
 }
 
 void ArmView::rebuildScene() {

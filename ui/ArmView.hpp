@@ -26,8 +26,11 @@ class ArmView : public QWidget {
   explicit ArmView(QWidget* parent = nullptr);
   ~ArmView() override;
 
-  // A new arm: drawn undeformed at its initial configuration, camera fitted.
-  void setProject(const Project& project);
+  // A new arm: drawn undeformed at its initial configuration, the camera fitted to it. With
+  // keep_camera (an edit of the same arm) the user's view stays, unless the arm's reach grew by half
+  // or shrank to a third, where the view would lose the arm or show a speck.
+  void setProject(const Project& project, bool keep_camera = false);
+  double reach() const { return reach_; }  // summed link lengths of the arm drawn [m]
   // Draws the arm at full coordinates q (joint, motor and elastic, as in the system's layout).
   void showState(const Eigen::VectorXd& q);
   const Eigen::VectorXd& state() const { return q_; }

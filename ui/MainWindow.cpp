@@ -376,7 +376,8 @@ void MainWindow::onDocumentChanged() {
   system_ = p ? std::make_unique<MultibodySystem>(MultibodySystem::fromModel(p->model, p->coupling)) : nullptr;
   results_.reset();  // they describe the model before the change
   live_ = Results{};
-  view_->setProject(p ? *p : Project{});
+  // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
+  view_->setProject(p ? *p : Project{}, /*keep_camera=*/!document_->wasReplaced());
   timeline_->setTimes({});
   plots_->setChannels({}, {});
   properties_->refresh(system_.get());

@@ -90,6 +90,7 @@ void ProjectDocument::install(const Json& doc) {
   Q_ASSERT(v.accepted);
   doc_ = doc;
   project_ = std::move(v.project);
+  replaced_ = false;
   emit changed();
 }
 
@@ -106,6 +107,7 @@ bool ProjectDocument::reset(const Json& doc, const QString& path, QString* error
   doc_ = doc;
   project_ = std::move(v.project);
   stack_->setClean();
+  replaced_ = true;
   emit changed();
   emit dirtyChanged(false);
   if (old_path != path_) emit pathChanged(path_);

@@ -47,6 +47,9 @@ class ProjectDocument : public QObject {
   const QString& path() const { return path_; }
   QString displayName() const;  // the project's name, or "Untitled"
   bool isDirty() const;
+  // Whether the last change replaced the whole document (open, new, reset) rather than edited it
+  // (an edit, undo or redo): views fit a replaced project and keep their view of an edited one.
+  bool wasReplaced() const { return replaced_; }
   QUndoStack* undoStack() const { return stack_; }
   std::filesystem::path baseDir() const;
 
@@ -93,6 +96,7 @@ class ProjectDocument : public QObject {
   Json doc_;
   std::optional<Project> project_;
   QString path_;
+  bool replaced_ = true;
   QUndoStack* stack_;
   bool locked_ = false;
 };

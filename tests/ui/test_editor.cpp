@@ -519,6 +519,37 @@ class EditorTest : public QObject {
     QVERIFY(!AutoSave::find(path));
   }
 
+  void cameraStaysWhileEditing() {
+    QTemporaryDir dir;
+    MainWindow w;
+    Answers answers;
+    answers.answer = QMessageBox::Discard;
+    answers.install(w);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QTRY_VERIFY_WITH_TIMEOUT(w.armView()->framesRendered() > 0, 10000);
+    const Eigen::Vector3d fitted = w.armView()->cameraPosition();
+    // The user turns the view; an edit that changes the arm a little keeps it.
+    w.armView()->viewPreset(ArmView::Preset::Top);
+    w.armView()->setCameraFrom(*w.armView());
+    const Eigen::Vector3d chosen = w.armView()->cameraPosition();
+    QVERIFY((chosen - fitted).norm() > 1e-6);
+    const double length = w.document()->project()->model.links[0].length;
+    QVERIFY(w.document()->setValue("links[0].length", 1.1 * length));
+    QCOMPARE(w.armView()->cameraPosition(), chosen);
+    w.document()->undo();
+    QCOMPARE(w.armView()->cameraPosition(), chosen);
+    // An arm three times as long would leave the view: the camera is fitted again.
+    QVERIFY(w.document()->setValue("links[0].length", 3 * w.armView()->reach()));
+    QVERIFY((w.armView()->cameraPosition() - chosen).norm() > 1e-6);
+    // Opening a project fits it: fitting again moves nothing.
+    QVERIFY(w.openProject(copyOf(dir, "double-pendulum.flexarm.json")));
+    const Eigen::Vector3d opened = w.armView()->cameraPosition();
+    w.armView()->fitArm();
+    QVERIFY((w.armView()->cameraPosition() - opened).norm() < 1e-9 * opened.norm());
+  }
+
   void screenshots() {
     QTemporaryDir dir;
     MainWindow w;
