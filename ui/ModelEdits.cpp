@@ -146,6 +146,8 @@ const FlexibleLink* flexibleLink(const ProjectDocument& d, int index, QString* e
   return nullptr;
 }
 
+}  // namespace
+
 Json defaultLaw(const std::string& law) {
   if (law == "constant") return {{"law", law}, {"value", 0.0}};
   if (law == "step") return {{"law", law}, {"t_step", 0.5}, {"before", 0.0}, {"after", 1.0}, {"rise_time", 0.2}};
@@ -157,8 +159,6 @@ Json defaultLaw(const std::string& law) {
   if (law == "table") return {{"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
   return {{"law", law}};
 }
-
-}  // namespace
 
 const std::vector<std::string>& lawNames() {
   static const std::vector<std::string> names = {"constant", "step", "sine", "polynomial", "spinup", "out_and_back", "cycloidal", "table"};
@@ -426,8 +426,16 @@ bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* erro
     if (error) *error = at("joints", index) + ".drive: a free drive has no law";
     return false;
   }
+  return setLawAt(d, path, law, error);
+}
+
+bool setLawAt(ProjectDocument& d, const QString& path, const std::string& law, QString* error) {
   Json doc = d.json();
   const Json::json_pointer p = ProjectDocument::pointer(path);
+  if (!doc.contains(p) || !doc[p].is_object()) {
+    if (error) *error = path + ": there is no time law here";
+    return false;
+  }
   Json& obj = doc[p];
   Json fresh = defaultLaw(law);
   if (obj.contains("type")) fresh["type"] = obj["type"];  // the drive's own key (a set-point has none)

@@ -37,6 +37,11 @@ bool setBasis(ProjectDocument& doc, int link, const std::string& basis, QString*
 bool setShape(ProjectDocument& doc, int link, const std::string& shape, QString* error = nullptr);
 bool setDriveType(ProjectDocument& doc, int joint, const std::string& type, QString* error = nullptr);
 bool setLaw(ProjectDocument& doc, int joint, const std::string& law, QString* error = nullptr);
+// Replaces the time law at `path` (a drive, a set-point, a constraint's value) by `law` with default
+// parameters; a key of the object that is not part of the law ("type" of a drive) is kept.
+bool setLawAt(ProjectDocument& doc, const QString& path, const std::string& law, QString* error = nullptr);
+// A time law with default parameters ({"law": "constant", "value": 0}, ...).
+Json defaultLaw(const std::string& law);
 
 // Where the time law of joint `joint`'s drive is ("joints[0].drive" or "joints[0].drive.setpoint");
 // empty for a free drive.
