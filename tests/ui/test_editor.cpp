@@ -786,6 +786,17 @@ class EditorTest : public QObject {
     QCOMPARE(doc.undoStack()->undoText(), QString("Remove the study"));
     QVERIFY(!doc.json().contains("study"));
 
+    // A later edit of the model can leave a variant invalid: the tree marks it and its form says why.
+    w.modelTree()->select({Kind::Joint, 2});
+    QVERIFY(choose(w, "joints[2].flex", "rigid"));
+    QVERIFY2(w.modelTree()->tree()->topLevelItem(5)->child(1)->text(0).endsWith("invalid"),
+             qPrintable(w.modelTree()->tree()->topLevelItem(5)->child(1)->text(0)));
+    QVERIFY(!w.modelTree()->tree()->topLevelItem(5)->child(2)->text(0).endsWith("invalid"));
+    QString why;
+    for (const FieldSpec& f : formFor(doc, {Kind::Variant, 1}, nullptr))
+      if (f.kind == FieldSpec::Kind::Info && f.label == "check") why = f.info;
+    QVERIFY2(why.contains("joints[2].flex: \"flex\" does not exist in joints[2], so it cannot be removed"), qPrintable(why));
+
     // Undo all, redo all; the panels follow the document.
     const int n = doc.undoStack()->count();
     for (int i = n - 1; i >= 0; --i) {
