@@ -113,6 +113,12 @@ void ModelTree::refresh() {
       QString text = QString::fromStdString(nameAt(doc, g.array, i));
       if (p && g.kind == ModelItem::Kind::Link) text += "  (" + linkSummary(p->model.links[i]) + ")";
       if (p && g.kind == ModelItem::Kind::Joint) text += "  (" + jointSummary(p->model.joints[i]) + ")";
+      if (g.kind == ModelItem::Kind::Constraint && doc[g.array][i].is_object()) {
+        const Json& c = doc[g.array][i];
+        const std::string type = c.value("type", std::string("?"));
+        text += "  (" + QString::fromStdString(type) +
+                (c.contains("link") && c["link"].is_string() ? " on " + QString::fromStdString(c["link"].get<std::string>()) : QString()) + ")";
+      }
       if (p && g.kind == ModelItem::Kind::Payload)
         text += QString("  (%1 kg on %2)").arg(num(p->model.payloads[i].mass),
                                                 QString::fromStdString(p->model.links[static_cast<std::size_t>(p->model.payloads[i].link)].name));
@@ -236,10 +242,6 @@ void ModelTree::onAddPayload() {
   const int n = doc_->json().contains("payloads") ? static_cast<int>(doc_->json()["payloads"].size()) : 0;
   report(edits::addPayload(*doc_, link, &error), error, {ModelItem::Kind::Payload, n});
 }
-
-}  // namespace flexarm
-
-namespace flexarm {
 
 void ModelTree::onAddConstraint() {
   QString error;

@@ -503,6 +503,7 @@ class EditorTest : public QObject {
     QVERIFY(choose(w, "constraints[1].type", "sliding_support"));
     QVERIFY(type(w, "constraints[1].position", "0.975"));
     QVERIFY(type(w, "constraints[1].name", "support2"));
+    QCOMPARE(w.modelTree()->tree()->topLevelItem(4)->child(1)->text(0), QString("support2  (sliding_support on beam)"));
     // A sleeve instead of a pin, then back.
     QVERIFY(choose(w, "constraints[1].clamp_slope", "true"));
     QVERIFY(doc.project()->model.constraints[1].clamp_slope);
