@@ -149,6 +149,8 @@ const FlexibleLink* flexibleLink(const ProjectDocument& d, int index, QString* e
   return nullptr;
 }
 
+}  // namespace
+
 Json defaultLaw(const std::string& law) {
   if (law == "constant") return {{"law", law}, {"value", 0.0}};
   if (law == "step") return {{"law", law}, {"t_step", 0.5}, {"before", 0.0}, {"after", 1.0}, {"rise_time", 0.2}};
@@ -160,8 +162,6 @@ Json defaultLaw(const std::string& law) {
   if (law == "table") return {{"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
   return {{"law", law}};
 }
-
-}  // namespace
 
 const std::vector<std::string>& lawNames() {
   static const std::vector<std::string> names = {"constant", "step", "sine", "polynomial", "spinup", "out_and_back", "cycloidal", "table"};
@@ -444,8 +444,16 @@ bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* erro
     if (error) *error = at("joints", index) + ".drive: a free drive has no law";
     return false;
   }
+  return setLawAt(d, path, law, error);
+}
+
+bool setLawAt(ProjectDocument& d, const QString& path, const std::string& law, QString* error) {
   Json doc = d.json();
   const Json::json_pointer p = ProjectDocument::pointer(path);
+  if (!doc.contains(p) || !doc[p].is_object()) {
+    if (error) *error = path + ": there is no time law here";
+    return false;
+  }
   Json& obj = doc[p];
   Json fresh = defaultLaw(law);
   if (obj.contains("type")) fresh["type"] = obj["type"];  // the drive's own key (a set-point has none)
@@ -454,22 +462,24 @@ bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* erro
 }
 
 namespace {
-// The table law of joint `index` in doc (nullptr, with the reason, when it has none).
-Json* tableLaw(ProjectDocument& d, Json& doc, int index, QString& path, QString* error) {
-  path = lawPath(d, index);
-  Json* law = path.isEmpty() ? nullptr : &doc[ProjectDocument::pointer(path)];
-  if (!law || law->value("law", std::string()) != "table") {
-    if (error) *error = at("joints", index) + ".drive: the drive has no table law";
+// The table law at `path` in doc (nullptr, with the reason, when there is none).
+Json* tableLaw(Json& doc, const QString& path, QString* error) {
+  Json* law = nullptr;
+  try {
+    law = &doc.at(ProjectDocument::pointer(path));
+  } catch (const std::exception&) {
+  }
+  if (!law || !law->is_object() || law->value("law", std::string()) != "table") {
+    if (error) *error = path + ": there is no table law here";
     return nullptr;
   }
   return law;
 }
 }  // namespace
 
-bool importTable(ProjectDocument& d, int index, const QString& file, QString* error) {
+bool importTable(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
   Json doc = d.json();
-  QString path;
-  Json* law = tableLaw(d, doc, index, path, error);
+  Json* law = tableLaw(doc, path, error);
   if (!law) return false;
   std::vector<double> t, v;
   std::string why;
@@ -484,10 +494,9 @@ bool importTable(ProjectDocument& d, int index, const QString& file, QString* er
   return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error, path);
 }
 
-bool setTableFile(ProjectDocument& d, int index, const QString& file, QString* error) {
+bool setTableFile(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
   Json doc = d.json();
-  QString path;
-  Json* law = tableLaw(d, doc, index, path, error);
+  Json* law = tableLaw(doc, path, error);
   if (!law) return false;
   law->erase("points");
   (*law)["file"] = file.toStdString();

@@ -38,12 +38,17 @@ bool setBasis(ProjectDocument& doc, int link, const std::string& basis, QString*
 bool setShape(ProjectDocument& doc, int link, const std::string& shape, QString* error = nullptr);
 bool setDriveType(ProjectDocument& doc, int joint, const std::string& type, QString* error = nullptr);
 bool setLaw(ProjectDocument& doc, int joint, const std::string& law, QString* error = nullptr);
-// A table law's data: the points of a CSV file (core/io/TableFile's format) copied into the project
+// Replaces the time law at `path` (a drive, a set-point, a constraint's value) by `law` with default
+// parameters; a key of the object that is not part of the law ("type" of a drive) is kept.
+bool setLawAt(ProjectDocument& doc, const QString& path, const std::string& law, QString* error = nullptr);
+// A time law with default parameters ({"law": "constant", "value": 0}, ...).
+Json defaultLaw(const std::string& law);
+// The data of the table law at `path` (a drive, a set-point, a constraint's value): the points of a CSV file (core/io/TableFile's format) copied into the project
 // (the file is not needed afterwards), or a reference to the file (read when the project loads; a
 // relative path is against the project's directory). Refused with the reader's or the loader's
 // message (a malformed line, times that do not increase, a missing file).
-bool importTable(ProjectDocument& doc, int joint, const QString& file, QString* error = nullptr);
-bool setTableFile(ProjectDocument& doc, int joint, const QString& file, QString* error = nullptr);
+bool importTable(ProjectDocument& doc, const QString& path, const QString& file, QString* error = nullptr);
+bool setTableFile(ProjectDocument& doc, const QString& path, const QString& file, QString* error = nullptr);
 
 // Where the time law of joint `joint`'s drive is ("joints[0].drive" or "joints[0].drive.setpoint");
 // empty for a free drive.

@@ -6,7 +6,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "ui/ConstraintEdits.hpp"
 #include "ui/ModelEdits.hpp"
+#include "ui/VariantEdits.hpp"
 
 namespace flexarm {
 namespace {
@@ -56,11 +58,17 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   toolbar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
   addAction("addLink", "+ Link", "Add a link with its joint at the end of the chain", &ModelTree::onAddLink);
   addAction("insertLink", "Insert", "Insert a link with its joint before the selected one", &ModelTree::onInsertLink);
-  addAction("duplicate", "Duplicate", "Copy the selected link with its joint after it", &ModelTree::onDuplicate);
-  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload", &ModelTree::onRemove);
+  addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it", &ModelTree::onDuplicate);
+  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, constraint or variant", &ModelTree::onRemove);
   addAction("moveUp", "Up", "Move the selected link with its joint towards the base", &ModelTree::onMoveUp);
   addAction("moveDown", "Down", "Move the selected link with its joint towards the tip", &ModelTree::onMoveDown);
   addAction("addPayload", "+ Payload", "Add a payload at the tip of the selected link (or the last link)", &ModelTree::onAddPayload);
+  addAction("addConstraint", "+ Constraint",
+            "Add a constraint (it holds the last joint where it starts; choose its type in the properties). "
+            "Constraints need the ida or newmark solver: bdf and adams are switched to ida",
+            &ModelTree::onAddConstraint);
+  addAction("addVariant", "+ Variant", "Add a variant: a named set of overrides of the project, for studies and compare mode",
+            &ModelTree::onAddVariant);
   tree_ = new QTreeWidget(this);
   tree_->setHeaderLabel("Model");
   tree_->setObjectName("modelTree");
@@ -105,6 +113,12 @@ void ModelTree::refresh() {
       QString text = QString::fromStdString(nameAt(doc, g.array, i));
       if (p && g.kind == ModelItem::Kind::Link) text += "  (" + linkSummary(p->model.links[i]) + ")";
       if (p && g.kind == ModelItem::Kind::Joint) text += "  (" + jointSummary(p->model.joints[i]) + ")";
+      if (g.kind == ModelItem::Kind::Constraint && doc[g.array][i].is_object()) {
+        const Json& c = doc[g.array][i];
+        const std::string type = c.value("type", std::string("?"));
+        text += "  (" + QString::fromStdString(type) +
+                (c.contains("link") && c["link"].is_string() ? " on " + QString::fromStdString(c["link"].get<std::string>()) : QString()) + ")";
+      }
       if (p && g.kind == ModelItem::Kind::Payload)
         text += QString("  (%1 kg on %2)").arg(num(p->model.payloads[i].mass),
                                                 QString::fromStdString(p->model.links[static_cast<std::size_t>(p->model.payloads[i].link)].name));
@@ -113,9 +127,24 @@ void ModelTree::refresh() {
     if (n == 0 && g.kind == ModelItem::Kind::Link) group->setText(0, "Links (empty: add one with + Link)");
   }
   makeItem(tree_->invisibleRootItem(), "Simulation", {ModelItem::Kind::Simulation, -1});
+  const std::size_t variants = doc.contains("variants") && doc["variants"].is_array() ? doc["variants"].size() : 0;
+  auto* group = makeItem(tree_->invisibleRootItem(), variants ? "Variants" : "Variants (none: add one with + Variant)", {});
+  for (std::size_t i = 0; i < variants; ++i) {
+    const Json* set = doc_->value(QString("variants[%1].set").arg(i));
+    const std::size_t n = set && set->is_object() ? set->size() : 0;
+    QString text = QString::fromStdString(nameAt(doc, "variants", i)) +
+                   (n == 0 ? QString("  (baseline)") : QString("  (%1 override%2)").arg(n).arg(n == 1 ? "" : "s"));
+    if (!edits::variantProblem(*doc_, static_cast<int>(i)).isEmpty()) text += "  invalid";
+    makeItem(group, text, {ModelItem::Kind::Variant, static_cast<int>(i)});
+  }
+  const QString kind = edits::studyKind(*doc_);
+  const int cases = kind == "none" ? 0 : static_cast<int>(edits::studyCaseNames(*doc_).size());
+  makeItem(tree_->invisibleRootItem(), kind == "none" ? QString("Study (none)") : QString("Study (%1, %2 cases)").arg(kind).arg(cases),
+           {ModelItem::Kind::Study, -1});
   tree_->expandAll();
   QTreeWidgetItem* again = findItem(keep);
-  if (!again && (keep.kind == ModelItem::Kind::Link || keep.kind == ModelItem::Kind::Joint || keep.kind == ModelItem::Kind::Payload))
+  if (!again && (keep.kind == ModelItem::Kind::Link || keep.kind == ModelItem::Kind::Joint || keep.kind == ModelItem::Kind::Payload ||
+                 keep.kind == ModelItem::Kind::Constraint || keep.kind == ModelItem::Kind::Variant))
     again = findItem({keep.kind, keep.index - 1});
   tree_->setCurrentItem(again ? again : tree_->topLevelItem(0));
   filling_ = false;
@@ -144,12 +173,15 @@ int ModelTree::selectedLink() const {
 void ModelTree::updateActions() {
   const int link = selectedLink();
   const int links = doc_->json().contains("links") ? static_cast<int>(doc_->json()["links"].size()) : 0;
+  const ModelItem::Kind kind = current().kind;
   action("insertLink")->setEnabled(link >= 0);
-  action("duplicate")->setEnabled(link >= 0);
-  action("remove")->setEnabled(link >= 0 || current().kind == ModelItem::Kind::Payload);
+  action("duplicate")->setEnabled(link >= 0 || kind == ModelItem::Kind::Variant);
+  action("remove")->setEnabled(link >= 0 || kind == ModelItem::Kind::Payload || kind == ModelItem::Kind::Constraint ||
+                               kind == ModelItem::Kind::Variant);
   action("moveUp")->setEnabled(link > 0);
   action("moveDown")->setEnabled(link >= 0 && link + 1 < links);
   action("addPayload")->setEnabled(links > 0);
+  action("addConstraint")->setEnabled(links > 0);
 }
 
 void ModelTree::report(bool ok, const QString& error, const ModelItem& then) {
@@ -174,6 +206,8 @@ void ModelTree::onInsertLink() {
 
 void ModelTree::onDuplicate() {
   QString error;
+  const ModelItem c = current();
+  if (c.kind == ModelItem::Kind::Variant) return report(edits::duplicateVariant(*doc_, c.index, &error), error, {c.kind, c.index + 1});
   const int i = selectedLink();
   report(edits::duplicateLink(*doc_, i, &error), error, {ModelItem::Kind::Link, i + 1});
 }
@@ -182,6 +216,9 @@ void ModelTree::onRemove() {
   QString error;
   const ModelItem c = current();
   if (c.kind == ModelItem::Kind::Payload) return report(edits::deletePayload(*doc_, c.index, &error), error, {c.kind, c.index - 1});
+  if (c.kind == ModelItem::Kind::Constraint)
+    return report(edits::deleteConstraint(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
+  if (c.kind == ModelItem::Kind::Variant) return report(edits::deleteVariant(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
   const int link = selectedLink();
   report(edits::deleteLink(*doc_, link, &error), error, {ModelItem::Kind::Link, std::max(link - 1, 0)});
 }
@@ -204,6 +241,18 @@ void ModelTree::onAddPayload() {
   const int link = selectedLink() >= 0 ? selectedLink() : links - 1;
   const int n = doc_->json().contains("payloads") ? static_cast<int>(doc_->json()["payloads"].size()) : 0;
   report(edits::addPayload(*doc_, link, &error), error, {ModelItem::Kind::Payload, n});
+}
+
+void ModelTree::onAddConstraint() {
+  QString error;
+  const int n = doc_->json().contains("constraints") ? static_cast<int>(doc_->json()["constraints"].size()) : 0;
+  report(edits::addConstraint(*doc_, &error), error, {ModelItem::Kind::Constraint, n});
+}
+
+void ModelTree::onAddVariant() {
+  QString error;
+  const int n = doc_->json().contains("variants") ? static_cast<int>(doc_->json()["variants"].size()) : 0;
+  report(edits::addVariant(*doc_, &error), error, {ModelItem::Kind::Variant, n});
 }
 
 }  // namespace flexarm

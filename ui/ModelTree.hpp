@@ -1,7 +1,7 @@
 #pragma once
-// The model tree of the editor: project, links, joints, payloads, constraints and simulation settings,
-// with a toolbar for the structure edits (add, insert, duplicate, delete, move a link with its joint;
-// add a payload). Selecting an item shows it in the property editor. The tree follows the document:
+// The model tree of the editor: project, links, joints, payloads, constraints, simulation settings,
+// variants and the study, with a toolbar for the structure edits (add, insert, duplicate, delete, move
+// a link with its joint; add a payload, a constraint, a variant; duplicate and delete a variant). Selecting an item shows it in the property editor. The tree follows the document:
 // refresh() after every change keeps the selection where it can.
 #include <QWidget>
 
@@ -23,7 +23,8 @@ class ModelTree : public QWidget {
   ModelItem current() const;
   void select(const ModelItem& item);
   QTreeWidget* tree() const { return tree_; }
-  // The structure actions, by name: addLink, insertLink, duplicate, remove, moveUp, moveDown, addPayload.
+  // The structure actions, by name: addLink, insertLink, duplicate, remove, moveUp, moveDown, addPayload,
+  // addConstraint, addVariant.
   QAction* action(const QString& name) const;
   QList<QAction*> actions() const;
 
@@ -45,6 +46,8 @@ class ModelTree : public QWidget {
   void onMoveUp();
   void onMoveDown();
   void onAddPayload();
+  void onAddConstraint();
+  void onAddVariant();
 
   ProjectDocument* doc_;
   QToolBar* toolbar_;

@@ -21,9 +21,9 @@ namespace flexarm {
 
 // An item of the model, as the tree and the property editor name it.
 struct ModelItem {
-  enum class Kind { None, Project, Link, Joint, Payload, Constraint, Simulation };
+  enum class Kind { None, Project, Link, Joint, Payload, Constraint, Simulation, Variant, Study };
   Kind kind = Kind::None;
-  int index = -1;  // for links, joints, payloads and constraints
+  int index = -1;  // for links, joints, payloads, constraints and variants
   bool operator==(const ModelItem& o) const { return kind == o.kind && index == o.index; }
 };
 

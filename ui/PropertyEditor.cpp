@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
+#include "ui/FormPanel.hpp"
 #include "ui/ModelEdits.hpp"
 
 namespace flexarm {
@@ -113,6 +114,8 @@ QString titleOf(const ProjectDocument& doc, const ModelItem& item) {
     case ModelItem::Kind::Joint: return "Joint " + name("joints", item.index);
     case ModelItem::Kind::Payload: return "Payload " + name("payloads", item.index);
     case ModelItem::Kind::Constraint: return "Constraint " + name("constraints", item.index);
+    case ModelItem::Kind::Variant: return "Variant " + name("variants", item.index);
+    case ModelItem::Kind::Study: return "Study";
     case ModelItem::Kind::None: break;
   }
   return "Select an item in the model tree";
@@ -184,6 +187,14 @@ void PropertyEditor::rebuild() {
       grid->addWidget(h, line++, 0, 1, 3);
       continue;
     }
+    if (f.kind == FieldSpec::Kind::Panel) {  // the whole width; it shows its own messages
+      FormPanel* panel = f.panel(*doc_, form);
+      panel->setObjectName(f.path);
+      connect(panel, &FormPanel::refused, this, &PropertyEditor::refused);
+      row.editor = panel;
+      grid->addWidget(panel, line++, 0, 1, 3);
+      continue;
+    }
     grid->addWidget(new QLabel(f.label, form), line, 0);
     if (f.kind == FieldSpec::Kind::Info) {
       auto* text = new QLabel(f.info, form);
@@ -247,6 +258,7 @@ void PropertyEditor::fillRow(Row& row) {
     return;
   }
   if (!row.editor) return;
+  if (f.kind == FieldSpec::Kind::Panel) return static_cast<FormPanel*>(row.editor)->refresh();
   Json value = f.fallback;
   if (f.current) value = f.current(*doc_);
   else if (const Json* v = doc_->value(f.path)) value = *v;
@@ -334,8 +346,11 @@ QWidget* PropertyEditor::field(const QString& path) const {
 }
 
 QString PropertyEditor::fieldError(const QString& path) const {
-  for (const Row& row : rows_)
-    if (row.spec.path == path && row.error) return row.error->text();
+  for (const Row& row : rows_) {
+    if (row.spec.path != path) continue;
+    if (row.spec.kind == FieldSpec::Kind::Panel) return static_cast<FormPanel*>(row.editor)->error();
+    if (row.error) return row.error->text();
+  }
   return {};
 }
 

@@ -29,7 +29,8 @@ class PropertyEditor : public QWidget {
   // After the document changed: the same fields get the new values; other fields are rebuilt.
   void refresh(const MultibodySystem* system);
 
-  // The editor widget of a value (a QLineEdit or a QComboBox, named by the path); nullptr if absent.
+  // The editor widget of a value (a QLineEdit, a QComboBox, or a FormPanel such as the override table
+  // of a variant, "variants[0].set"), named by the path; nullptr if absent.
   QWidget* field(const QString& path) const;
   QString fieldError(const QString& path) const;  // the message under the field; empty when valid
   QStringList paths() const;

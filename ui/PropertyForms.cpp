@@ -4,7 +4,10 @@
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
+#include "ui/ConstraintEdits.hpp"
 #include "ui/ModelEdits.hpp"
+#include "ui/VariantEdits.hpp"
+#include "ui/VariantPanels.hpp"
 
 namespace flexarm {
 namespace {
@@ -59,6 +62,19 @@ std::string presetOf(const Json& v) { return str(v) == "explicit" ? std::string(
 std::string stringAt(const ProjectDocument& d, const QString& path, const std::string& fallback) {
   const Json* v = d.value(path);
   return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+QStringList linkNames(const ProjectDocument& d) {
+  QStringList links;
+  if (const Project* pr = d.project())
+    for (const Link& l : pr->model.links) links << QString::fromStdString(l.name);
+  return links;
+}
+
+QStringList lawChoices() {
+  QStringList laws;
+  for (const std::string& l : edits::lawNames()) laws << QString::fromStdString(l);
+  return laws;
 }
 
 void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
@@ -170,24 +186,22 @@ void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, cons
   }
 }
 
-// A table law: its interpolation, what it holds, and where its points come from.
-void tableFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& law, const QString& unit) {
+// A table law at `law` (its TimeFunction as loaded: `loaded`, may be null): its interpolation, what it
+// holds, and where its points come from.
+void tableFields(std::vector<FieldSpec>& out, const QString& law, const TimeFunction* loaded, const QString& unit) {
   out.push_back(choice(law + ".interpolation", "interpolation", {"linear", "cubic"}, "linear"));
-  if (const Project* p = d.project()) {
-    const TimeFunction& f = p->model.joints[static_cast<std::size_t>(i)].drive.law;
-    if (!f.table_t.empty()) {
-      const auto [lo, hi] = std::minmax_element(f.table_value.begin(), f.table_value.end());
-      out.push_back(info("points", QString("%1 points, t from %2 to %3 s, values from %4 to %5 %6")
-                                       .arg(f.table_t.size())
-                                       .arg(num(f.table_t.front()), num(f.table_t.back()), num(*lo), num(*hi), unit)));
-    }
+  if (loaded && !loaded->table_t.empty()) {
+    const auto [lo, hi] = std::minmax_element(loaded->table_value.begin(), loaded->table_value.end());
+    out.push_back(info("points", QString("%1 points, t from %2 to %3 s, values from %4 to %5 %6")
+                                     .arg(loaded->table_t.size())
+                                     .arg(num(loaded->table_t.front()), num(loaded->table_t.back()), num(*lo), num(*hi), unit)));
   }
   FieldSpec file = field(Kind::Text, law + ".file", "table file (read at load)", {}, "");
-  file.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setTableFile(doc, i, QString::fromStdString(str(v)), e); };
+  file.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::setTableFile(doc, law, QString::fromStdString(str(v)), e); };
   out.push_back(file);
   FieldSpec import = field(Kind::File, law + ".points", "copy points from");
   import.info = "Import CSV...";
-  import.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::importTable(doc, i, QString::fromStdString(str(v)), e); };
+  import.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::importTable(doc, law, QString::fromStdString(str(v)), e); };
   out.push_back(import);
 }
 
@@ -226,9 +240,7 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   }
   const QString law = edits::lawPath(d, i);
   if (law.isEmpty()) return;
-  QStringList laws;
-  for (const std::string& l : edits::lawNames()) laws << QString::fromStdString(l);
-  out.push_back(choice(law + ".law", type == "pd" ? "set-point law" : "law", laws, {},
+  out.push_back(choice(law + ".law", type == "pd" ? "set-point law" : "law", lawChoices(), {},
                        [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLaw(doc, i, str(v), e); }));
   const QString f = type == "effort" ? effort : q;
   for (const edits::LawParam& lp : edits::lawParams(stringAt(d, law + ".law", ""))) {
@@ -237,26 +249,156 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
     if (lp.list) out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
     else out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
   }
-  if (stringAt(d, law + ".law", "") == "table") tableFields(out, d, i, law, f);
+  if (stringAt(d, law + ".law", "") == "table")
+    tableFields(out, law, d.project() ? &d.project()->model.joints[static_cast<std::size_t>(i)].drive.law : nullptr, f);
 }
 
 void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("payloads", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Payload, i}));
-  QStringList links;
-  if (const Project* pr = d.project())
-    for (const Link& l : pr->model.links) links << QString::fromStdString(l.name);
-  out.push_back(choice(p + ".link", "link", links, {}));
+  out.push_back(choice(p + ".link", "link", linkNames(d), {}));
   out.push_back(choice(p + ".frame", "offset frame", {"body", "distal"}, "body"));
   out.push_back(numbers(p + ".offset", "offset", "m", 3, Json::array({0.0, 0.0, 0.0})));
   out.push_back(number(p + ".mass", "mass", "kg"));
   out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0, Json::array({0.0, 0.0, 0.0})));
 }
 
+// The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
+void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& p) {
+  const QString v = p + ".value";
+  const bool given = d.value(v) != nullptr;
+  out.push_back(choice(v + ".law", "value law f(t)", lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
+    if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
+    return doc.setValue(v, edits::defaultLaw(str(x)), e);
+  }));
+  const Json* terms = d.value(p + ".terms");
+  const QString f = terms ? edits::termsUnit(d, *terms) : QString();
+  const std::string law = given ? stringAt(d, v + ".law", "") : "constant";
+  for (const edits::LawParam& lp : edits::lawParams(law)) {
+    QString unit = QString(lp.unit);
+    unit = unit == "f" ? f : unit == "f/s" ? f + "/s" : unit;
+    if (lp.list) {
+      out.push_back(numbers(v + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
+      continue;
+    }
+    FieldSpec n = number(v + "." + lp.key, lp.key, unit, lp.optional || !given ? Json(0.0) : Json());
+    if (!given)  // the default f = 0 made explicit as a constant law
+      n.commit = [v](ProjectDocument& doc, const Json& x, QString* e) {
+        Json law = edits::defaultLaw("constant");
+        law["value"] = x;
+        return doc.setValue(v, law, e);
+      };
+    out.push_back(n);
+  }
+  if (law == "table") {
+    const Project* pr = d.project();
+    const bool loaded = pr && i < static_cast<int>(pr->model.constraints.size());
+    tableFields(out, v, loaded ? &pr->model.constraints[static_cast<std::size_t>(i)].value : nullptr, f);
+  }
+}
+
 void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
-  const Json* c = d.value(at("constraints", i));
-  out.push_back(info("constraint", c ? QString::fromStdString(c->dump()) : QString()));
-  out.push_back(info("editing", "constraints are edited in the project file for now"));
+  const QString p = at("constraints", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Constraint, i}));
+  out.push_back(choice(p + ".type", "type", {"coordinates", "point", "sliding_support"}, {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); }));
+  const std::string type = stringAt(d, p + ".type", "");
+  if (type == "coordinates") {
+    out.push_back(heading("sum of c_k q_k = f(t)"));
+    FieldSpec terms = field(Kind::Text, p + ".terms", "terms: coordinate = c_k", "-");
+    terms.current = [p](const ProjectDocument& doc) {
+      const Json* t = doc.value(p + ".terms");
+      return Json(t ? edits::termsText(*t).toStdString() : std::string());
+    };
+    terms.commit = [i](ProjectDocument& doc, const Json& v, QString* e) {
+      return edits::setConstraintTerms(doc, i, QString::fromStdString(str(v)), e);
+    };
+    out.push_back(terms);
+    out.push_back(info("coordinates", edits::coordinateNames(d).join(", ")));
+    constraintValueFields(out, d, i, p);
+  } else if (type == "point") {
+    out.push_back(choice(p + ".link", "link", linkNames(d), {}));
+    out.push_back(numbers(p + ".point", "point (link body frame)", "m", 3, Json::array({0.0, 0.0, 0.0})));
+    out.push_back(numbers(p + ".world", "held at (world)", "m", 3));
+    out.push_back(choice(p + ".axes", "world axes held", {"xyz", "xy", "xz", "yz", "x", "y", "z"}, "xyz"));
+  } else if (type == "sliding_support") {
+    out.push_back(choice(p + ".link", "flexible link", linkNames(d), {}));
+    out.push_back(number(p + ".position", "support position (joint axis)", "m"));
+    FieldSpec slope = choice(p + ".clamp_slope", "also zero slope (sleeve)", {"false", "true"}, {},
+                             [p](ProjectDocument& doc, const Json& v, QString* e) { return doc.setValue(p + ".clamp_slope", str(v) == "true", e); });
+    slope.current = [p](const ProjectDocument& doc) {
+      const Json* v = doc.value(p + ".clamp_slope");
+      return Json(v && v->is_boolean() && v->get<bool>() ? "true" : "false");
+    };
+    out.push_back(slope);
+  }
+}
+
+void variantForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("variants", i);
+  FieldSpec name = field(Kind::Text, p + ".name", "name");
+  name.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::renameVariant(doc, i, QString::fromStdString(str(v)), e); };
+  out.push_back(name);
+  const Json* set = d.value(p + ".set");
+  const std::size_t n = set && set->is_object() ? set->size() : 0;
+  const QString problem = edits::variantProblem(d, i);
+  out.push_back(info("check", problem.isEmpty() ? (n == 0 ? QString("no overrides: the project as it is (a baseline)")
+                                                          : QString("the project with these %1 overrides loads").arg(n))
+                                                : "these overrides no longer make a valid project:\n" + problem));
+  out.push_back(heading("Overrides, applied in order (as flexarm-cli --set)"));
+  FieldSpec table = field(Kind::Panel, p + ".set", {});
+  table.panel = [i, p](ProjectDocument& doc, QWidget* parent) -> FormPanel* {
+    PathTable::Hooks hooks;
+    hooks.rows = [p](const ProjectDocument& dd) {
+      PathTable::Rows rows;
+      if (const Json* s = dd.value(p + ".set"); s && s->is_object())
+        for (auto it = s->begin(); it != s->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::overrideText(it.value()));
+      return rows;
+    };
+    hooks.set = [i](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
+      return edits::setOverride(dd, i, row, path, text, e);
+    };
+    hooks.remove = [i](ProjectDocument& dd, int row, QString* e) { return edits::removeOverride(dd, i, row, e); };
+    hooks.addLines = [i](ProjectDocument& dd, const QString& lines, QString* e) { return edits::addOverrideLines(dd, i, lines, e); };
+    return new PathTable(&doc, "value", hooks, parent);
+  };
+  out.push_back(table);
+}
+
+void studyForm(std::vector<FieldSpec>& out, const ProjectDocument& d) {
+  FieldSpec kind = choice("study", "study runs", {"none", "variants", "grid"}, {},
+                          [](ProjectDocument& doc, const Json& v, QString* e) { return edits::setStudyKind(doc, str(v), e); });
+  kind.current = [](const ProjectDocument& doc) { return Json(edits::studyKind(doc).toStdString()); };
+  out.push_back(kind);
+  const QString k = edits::studyKind(d);
+  if (k == "variants") {
+    out.push_back(heading("Variants in the study (checked)"));
+    FieldSpec list = field(Kind::Panel, "study.variants", {});
+    list.panel = [](ProjectDocument& doc, QWidget* parent) -> FormPanel* { return new StudyVariantList(&doc, parent); };
+    out.push_back(list);
+  } else if (k == "grid") {
+    out.push_back(heading("Grid: every combination of the values (the last path varies fastest)"));
+    FieldSpec grid = field(Kind::Panel, "study.grid", {});
+    grid.panel = [](ProjectDocument& doc, QWidget* parent) -> FormPanel* {
+      PathTable::Hooks hooks;
+      hooks.rows = [](const ProjectDocument& dd) {
+        PathTable::Rows rows;
+        if (const Json* g = dd.value("study.grid"); g && g->is_object())
+          for (auto it = g->begin(); it != g->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::valuesText(it.value()));
+        return rows;
+      };
+      hooks.set = [](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
+        return edits::setGridRow(dd, row, path, text, e);
+      };
+      hooks.remove = [](ProjectDocument& dd, int row, QString* e) { return edits::removeGridRow(dd, row, e); };
+      return new PathTable(&doc, "values (a, b, c)", hooks, parent);
+    };
+    out.push_back(grid);
+  }
+  const QStringList cases = edits::studyCaseNames(d);
+  QString text = k == "none" ? QString("no study: flexarm-cli study has nothing to run") : QString("%1 cases").arg(cases.size());
+  if (!cases.isEmpty()) text += ": " + (cases.size() > 12 ? cases.mid(0, 12).join(", ") + ", ..." : cases.join(", "));
+  out.push_back(info("cases", text));
 }
 
 }  // namespace
@@ -275,7 +417,13 @@ std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item
     case ModelItem::Kind::Payload:
       if (doc.value(at("payloads", item.index))) payloadForm(out, doc, item.index);
       break;
-    case ModelItem::Kind::Constraint: constraintForm(out, doc, item.index); break;
+    case ModelItem::Kind::Constraint:
+      if (doc.value(at("constraints", item.index))) constraintForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Variant:
+      if (doc.value(at("variants", item.index))) variantForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Study: studyForm(out, doc); break;
     case ModelItem::Kind::None: break;
   }
   return out;

@@ -1,15 +1,21 @@
 // The model editor as a user drives it (Qt Test, under xvfb-run): build the seed 004 RRR arm from an
-// empty project in the editor's widgets, save it and compare it with the shipped project, run both;
-// undo the whole build step by step and redo it; invalid inputs are refused with the loader's
-// message; structure edits keep references; dirty marker, unsaved-changes prompt, autosave and
-// recovery after the process is killed.
+// empty project in the editor's widgets, with its variants and study, save it and compare it with the
+// shipped project, run both; undo the whole build step by step and redo it; rebuild the constraints of
+// the sliding beam (seed 003) and the other constraint types; invalid inputs (values, overrides,
+// constraints, study) are refused with the loader's message; undo/redo of every variant, study and
+// constraint edit; structure edits keep references; dirty marker, unsaved-changes prompt, autosave
+// and recovery after the process is killed.
 #include <signal.h>
 
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -27,6 +33,7 @@
 #include "ui/ModelTree.hpp"
 #include "ui/ProjectDocument.hpp"
 #include "ui/PropertyEditor.hpp"
+#include "ui/VariantPanels.hpp"
 
 using namespace flexarm;
 using flexarm::test::nonBackgroundPixels;
@@ -43,14 +50,8 @@ QString copyOf(const QTemporaryDir& dir, const char* name) {
   return QFile::copy(example(name), path) ? path : QString();
 }
 
-// The model as the loader reads it, in canonical JSON. Variants and the study are not edited by this
-// increment of the editor, so they are left out of the comparison.
-Json canonical(const Project& p) {
-  Json j = projectToJson(p);
-  j.erase("variants");
-  j.erase("study");
-  return j;
-}
+// The project as the loader reads it, in canonical JSON: model, variants and study.
+Json canonical(const Project& p) { return projectToJson(p); }
 
 Project load(const QString& path) {
   LoadedProject l = loadProjectFile(path.toStdString());
@@ -84,6 +85,79 @@ bool choose(MainWindow& w, const QString& path, const QString& text) {
   }
   c->setCurrentIndex(c->findText(text));
   return w.propertyEditor()->fieldError(path).isEmpty();
+}
+
+// A panel of the property form (a variant's override table, the study grid or list).
+PathTable* pathTable(MainWindow& w, const QString& path) { return qobject_cast<PathTable*>(w.propertyEditor()->field(path)); }
+
+// Types text into a cell of a table as a user does: open the cell's editor, replace, Return.
+bool typeCell(QTableWidget* t, int row, int col, const QString& text) {
+  QTableWidgetItem* item = t->item(row, col);
+  if (!item) return false;
+  t->setCurrentCell(row, col);
+  t->editItem(item);
+  auto* e = qobject_cast<QLineEdit*>(t->indexWidget(t->model()->index(row, col)));  // the cell's open editor
+  if (!e) {
+    qWarning("no cell editor at %d, %d", row, col);
+    return false;
+  }
+  e->selectAll();
+  QTest::keyClick(e, Qt::Key_Delete);
+  QTest::keyClicks(e, text);
+  QTest::keyClick(e, Qt::Key_Return);
+  // The delegate commits and closes the editor from the event loop (a queued call).
+  const QModelIndex index = t->model()->index(row, col);
+  QElapsedTimer waited;
+  waited.start();
+  while (t->indexWidget(index) && waited.elapsed() < 5000) QCoreApplication::processEvents();
+  return !t->indexWidget(index);
+}
+
+// Adds a row (path, value) in the last (new) row of the table panel `panel`; true when accepted.
+bool addRow(MainWindow& w, const QString& panel, const QString& path, const QString& value) {
+  PathTable* p = pathTable(w, panel);
+  if (!p) {
+    qWarning("no table %s among %s", qPrintable(panel), qPrintable(w.propertyEditor()->paths().join(" ")));
+    return false;
+  }
+  const int last = p->table()->rowCount() - 1;
+  if (!typeCell(p->table(), last, 0, path) || !typeCell(pathTable(w, panel)->table(), last, 1, value)) return false;
+  return w.propertyEditor()->fieldError(panel).isEmpty();
+}
+
+// Replaces the text of cell (row, col) of an existing row; true when accepted.
+bool editRow(MainWindow& w, const QString& panel, int row, int col, const QString& text) {
+  PathTable* p = pathTable(w, panel);
+  return p && typeCell(p->table(), row, col, text) && w.propertyEditor()->fieldError(panel).isEmpty();
+}
+
+// Pastes "path=value" lines into the variant's box and presses Add lines; true when accepted.
+bool addLines(MainWindow& w, const QString& panel, const QString& lines) {
+  PathTable* p = pathTable(w, panel);
+  if (!p || !p->linesBox()) return false;
+  p->linesBox()->setPlainText(lines);
+  QTest::mouseClick(p->addLinesButton(), Qt::LeftButton);
+  return w.propertyEditor()->fieldError(panel).isEmpty();
+}
+
+// The rows of a table panel as "path = value" (the new row left out).
+QStringList tableRows(MainWindow& w, const QString& panel) {
+  QStringList out;
+  PathTable* p = pathTable(w, panel);
+  for (int r = 0; p && r + 1 < p->table()->rowCount(); ++r) out << p->table()->item(r, 0)->text() + " = " + p->table()->item(r, 1)->text();
+  return out;
+}
+
+QListWidget* studyList(MainWindow& w) {
+  auto* panel = qobject_cast<StudyVariantList*>(w.propertyEditor()->field("study.variants"));
+  return panel ? panel->list() : nullptr;
+}
+
+// Checks or unchecks a variant in the study's list as a click on its box does.
+void setChecked(QListWidget* list, const QString& name, bool on) {
+  const QList<QListWidgetItem*> found = list->findItems(name, Qt::MatchExactly);
+  QVERIFY2(found.size() == 1, qPrintable(name));
+  found[0]->setCheckState(on ? Qt::Checked : Qt::Unchecked);
 }
 
 bool trigger(MainWindow& w, const char* action) {
@@ -283,6 +357,43 @@ class EditorTest : public QObject {
     QVERIFY(type(w, "simulation.solver.atol", "1e-9"));
     QCOMPARE(combo(w, "coupling")->currentText(), QString("high"));
 
+    // The variants (rigid links and joints, flexible links on rigid joints, all flexible) and the study.
+    QCOMPARE(shipped.variants.size(), std::size_t(3));
+    QVERIFY(trigger(w, "addVariant"));
+    QCOMPARE(w.modelTree()->current().kind, Kind::Variant);
+    QCOMPARE(w.modelTree()->current().index, 0);
+    QVERIFY(type(w, "variants[0].name", "rigid-links-rigid-joints"));
+    // A flexible link made rigid needs its mass in the same edit: row by row, the first is refused ...
+    QVERIFY(!addRow(w, "variants[0].set", "links[0].flex", "null"));
+    QVERIFY2(w.propertyEditor()->fieldError("variants[0].set").startsWith("variant rigid-links-rigid-joints: links[0].mass: "),
+             qPrintable(w.propertyEditor()->fieldError("variants[0].set")));
+    PathTable* overrides = pathTable(w, "variants[0].set");
+    overrides->table()->setCurrentCell(overrides->table()->rowCount() - 1, 0);  // forget the typed row
+    QTest::mouseClick(overrides->removeButton(), Qt::LeftButton);
+    QCOMPARE(overrides->table()->item(0, 0)->text(), QString());
+    // ... so the overrides are pasted as --set lines and checked together.
+    QStringList lines;
+    for (const auto& [path, value] : shipped.variants[0].sets) lines << QString::fromStdString(path + "=" + value);
+    QVERIFY(addLines(w, "variants[0].set", lines.join("\n")));
+    QCOMPARE(tableRows(w, "variants[0].set").size(), 15);
+    QCOMPARE(tableRows(w, "variants[0].set")[2], QString("links[0].com = [0.5,0.0,0.0]"));
+    QVERIFY(trigger(w, "addVariant"));
+    QVERIFY(type(w, "variants[1].name", "flexible-links-rigid-joints"));
+    for (int k = 0; k < 3; ++k) QVERIFY(addRow(w, "variants[1].set", QString("joints[%1].flex").arg(k), "null"));
+    QCOMPARE(tableRows(w, "variants[1].set"), QStringList({"joints[0].flex = null", "joints[1].flex = null", "joints[2].flex = null"}));
+    QVERIFY(trigger(w, "addVariant"));
+    QVERIFY(type(w, "variants[2].name", "flexible-links-flexible-joints"));
+    QVERIFY(w.modelTree()->tree()->topLevelItem(5)->child(2)->text(0).contains("(baseline)"));  // Variants, after Simulation
+    w.modelTree()->select({Kind::Study, -1});
+    QVERIFY(choose(w, "study", "variants"));  // every variant, in their order
+    QListWidget* list = studyList(w);
+    QVERIFY(list);
+    QCOMPARE(list->count(), 3);
+    setChecked(list, "flexible-links-rigid-joints", false);
+    QCOMPARE(w.document()->project()->study->variants, (std::vector<std::string>{"rigid-links-rigid-joints", "flexible-links-flexible-joints"}));
+    setChecked(studyList(w), "flexible-links-rigid-joints", true);  // back in its place in the list
+    QCOMPARE(w.document()->project()->study->variants, shipped.study->variants);
+
     // The view shows three links, the title is dirty, and the commands read well.
     QVERIFY(w.windowTitle().startsWith(QString::fromStdString(shipped.name) + "* - FlexArm"));
     QVERIFY(nonBackgroundPixels(w.armView()->grabFramebuffer()) > 500);
@@ -295,6 +406,11 @@ class EditorTest : public QObject {
     QVERIFY(texts.contains("Set links[2].flex.material.E to 2.06e+11 Pa"));
     QVERIFY(texts.contains("Set joints[0].placement.rpy to [0.0,-1.5707963267948966,0.0] rad"));
     QVERIFY(texts.contains("Set joints[2].drive.value to 400 N m"));
+    QVERIFY(texts.contains("Add variant variant1"));
+    QVERIFY(texts.contains("Rename variant variant2 to flexible-links-rigid-joints"));
+    QVERIFY(texts.contains("In variant rigid-links-rigid-joints, set links[0].flex, links[0].mass and 13 more"));
+    QVERIFY(texts.contains("In variant flexible-links-rigid-joints, set joints[2].flex = null"));
+    QVERIFY(texts.contains("Set the study to the variants rigid-links-rigid-joints, flexible-links-flexible-joints"));
 
     // Save; the saved model is the shipped one.
     const QString saved = dir.filePath("built.flexarm.json");
@@ -333,6 +449,369 @@ class EditorTest : public QObject {
     }
     QCOMPARE(canonical(*w.document()->project()), canonical(shipped));
     QVERIFY(!w.document()->isDirty());  // back at the saved state
+  }
+
+  void slidingBeamConstraintsRebuiltInTheEditor() {
+    QTemporaryDir dir;
+    const char* name = "sliding-beam-fast-push.flexarm.json";
+    const Project shipped = load(example(name));
+    QCOMPARE(shipped.model.constraints.size(), std::size_t(2));
+    // The shipped project without its two supports, on CVODE's bdf.
+    QFile in(example(name));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    Json start = Json::parse(in.readAll().toStdString());
+    start.erase("constraints");
+    start["simulation"]["solver"]["method"] = "bdf";
+    const QString path = dir.filePath("unsupported.flexarm.json");
+    {
+      QFile out(path);
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(QByteArray::fromStdString(start.dump(2)));
+    }
+    std::map<int, Json> states;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(path));
+    ProjectDocument& doc = *w.document();
+    states[0] = doc.json();
+    // The document as the receiver: the connection goes before the stack reports its last index
+    // while the window is destroyed.
+    connect(doc.undoStack(), &QUndoStack::indexChanged, &doc, [&](int i) {
+      if (!states.count(i)) states[i] = doc.json();
+    });
+
+    // bdf has no multipliers: adding a constraint switches to ida in the same command, and says so.
+    QVERIFY(trigger(w, "addConstraint"));
+    QCOMPARE(doc.undoStack()->undoText(),
+             QString("Add constraint constraint1 holding q.slide at 0 m and switch the solver from bdf to ida (constraints need Lagrange multipliers)"));
+    QCOMPARE(doc.project()->simulation.method, SimulationSettings::Method::Ida);
+    QCOMPARE(w.modelTree()->current().kind, Kind::Constraint);
+    QCOMPARE(combo(w, "constraints[0].type")->currentText(), QString("coordinates"));
+    QCOMPARE(lineEdit(w, "constraints[0].terms")->text(), QString("q.slide = 1"));
+    QVERIFY(choose(w, "constraints[0].type", "sliding_support"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].type to sliding_support"));
+    QCOMPARE(combo(w, "constraints[0].link")->currentText(), QString("beam"));
+    QCOMPARE(lineEdit(w, "constraints[0].position")->text(), QString("0.5"));  // the middle of the beam where it starts
+    QCOMPARE(combo(w, "constraints[0].clamp_slope")->currentText(), QString("false"));
+    QVERIFY(type(w, "constraints[0].position", "0.725"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].position to 0.725 m"));
+    QVERIFY(type(w, "constraints[0].name", "support1"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Rename constraint constraint1 to support1"));
+    QVERIFY(trigger(w, "addConstraint"));  // the solver is ida now: nothing else changes
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint2 holding q.slide at 0 m"));
+    QCOMPARE(w.modelTree()->current().index, 1);
+    QVERIFY(choose(w, "constraints[1].type", "sliding_support"));
+    QVERIFY(type(w, "constraints[1].position", "0.975"));
+    QVERIFY(type(w, "constraints[1].name", "support2"));
+    QCOMPARE(w.modelTree()->tree()->topLevelItem(4)->child(1)->text(0), QString("support2  (sliding_support on beam)"));
+    // A sleeve instead of a pin, then back.
+    QVERIFY(choose(w, "constraints[1].clamp_slope", "true"));
+    QVERIFY(doc.project()->model.constraints[1].clamp_slope);
+    QVERIFY(choose(w, "constraints[1].clamp_slope", "false"));
+    // Units beside every field of the three types.
+    for (const auto& [field, unit] : std::map<QString, QString>{{"constraints[1].position", "m"}}) {
+      bool found = false;
+      for (const FieldSpec& f : formFor(doc, {Kind::Constraint, 1}, nullptr))
+        if (f.path == field) found = f.unit == unit;
+      QVERIFY2(found, qPrintable(field));
+    }
+
+    // The saved project is the shipped one, and both run alike (0.02 s).
+    const QString saved = dir.filePath("supported.flexarm.json");
+    QVERIFY(w.saveProject(saved));
+    const Project built = load(saved);
+    QCOMPARE(QString::fromStdString(canonical(built).dump(1)), QString::fromStdString(canonical(shipped).dump(1)));
+    Project a = shipped, b = built;
+    a.simulation.t_end = b.simulation.t_end = 0.02;
+    const Results ra = simulate(a), rb = simulate(b);
+    QCOMPARE(ra.status, RunStatus::Completed);
+    QCOMPARE(rb.rows(), ra.rows());
+    for (const Channel& c : ra.channels()) QCOMPARE(maxDifference(ra.column(c.name), rb.column(c.name)), 0.0);
+
+    // Refused with the loader's message, nothing changes: CVODE with constraints, a duplicate name.
+    const Json before = doc.json();
+    const int count = doc.undoStack()->count();
+    w.modelTree()->select({Kind::Simulation, -1});
+    QVERIFY(!choose(w, "simulation.solver.method", "bdf"));
+    QVERIFY2(w.propertyEditor()->fieldError("simulation.solver.method").startsWith("simulation.solver.method: the model has constraints"),
+             qPrintable(w.propertyEditor()->fieldError("simulation.solver.method")));
+    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("ida"));
+    w.modelTree()->select({Kind::Constraint, 1});
+    QVERIFY(!type(w, "constraints[1].name", "support1"));
+    QVERIFY(w.propertyEditor()->fieldError("constraints[1].name").contains("\"support1\" is used twice in constraints"));
+    QVERIFY(!type(w, "constraints[1].position", "0.725"));
+    QVERIFY2(w.propertyEditor()->fieldError("constraints[1].position").contains("another support of link 'beam' sits at the same position"),
+             qPrintable(w.propertyEditor()->fieldError("constraints[1].position")));
+    QCOMPARE(doc.json(), before);
+    QCOMPARE(doc.undoStack()->count(), count);
+
+    // Delete one; then every edit undone and redone.
+    QVERIFY(trigger(w, "remove"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Delete constraint support2"));
+    QCOMPARE(doc.project()->model.constraints.size(), std::size_t(1));
+    const int n = doc.undoStack()->count();
+    for (int i = n - 1; i >= 0; --i) {
+      doc.undo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
+    }
+    QCOMPARE(doc.json(), start);
+    for (int i = 1; i <= n; ++i) {
+      doc.redo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
+    }
+  }
+
+  void coordinateAndPointConstraints() {
+    QTemporaryDir dir;
+    std::map<int, Json> states;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOf(dir, "double-pendulum.flexarm.json")));
+    ProjectDocument& doc = *w.document();
+    const Json original = doc.json();
+    states[0] = original;
+    // The document as the receiver: the connection goes before the stack reports its last index
+    // while the window is destroyed.
+    connect(doc.undoStack(), &QUndoStack::indexChanged, &doc, [&](int i) {
+      if (!states.count(i)) states[i] = doc.json();
+    });
+    QVERIFY(trigger(w, "addConstraint"));
+    QCOMPARE(doc.undoStack()->undoText(),
+             QString("Add constraint constraint1 holding q.elbow at 0 rad and switch the solver from bdf to ida (constraints need Lagrange multipliers)"));
+    // sum c_k q_k = f(t): the terms, the coordinates they may name, the law with the unit of the sum.
+    QVERIFY(type(w, "constraints[0].terms", "q.shoulder = 1, q.elbow = -2"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].terms to q.shoulder = 1, q.elbow = -2"));
+    const Constraint& c = doc.project()->model.constraints[0];
+    QCOMPARE(c.terms.size(), std::size_t(2));
+    QCOMPARE(c.terms[1].first, std::string("q.elbow"));
+    QCOMPARE(c.terms[1].second, -2.0);
+    QVERIFY(choose(w, "constraints[0].value.law", "sine"));
+    QVERIFY(type(w, "constraints[0].value.amplitude", "0.1"));
+    QVERIFY(type(w, "constraints[0].value.frequency", "0.5"));
+    QCOMPARE(doc.project()->model.constraints[0].value.evaluate(0.5).value, 0.1);  // sin(2 pi 0.5 0.5) = 1
+    std::map<QString, QString> units;
+    for (const FieldSpec& f : formFor(doc, {Kind::Constraint, 0}, nullptr)) units[f.path] = f.unit;
+    QCOMPARE(units["constraints[0].value.amplitude"], QString("rad"));
+    QCOMPARE(units["constraints[0].value.frequency"], QString("Hz"));
+    QCOMPARE(units["constraints[0].value.phase"], QString("rad"));
+    QCOMPARE(units["constraints[0].terms"], QString("-"));
+    bool listed = false;
+    for (const FieldSpec& f : formFor(doc, {Kind::Constraint, 0}, nullptr))
+      if (f.kind == FieldSpec::Kind::Info && f.label == "coordinates") listed = f.info == "q.shoulder, q.elbow";
+    QVERIFY(listed);
+    // Refused with the loader's message.
+    const Json before = doc.json();
+    const struct {
+      const char* text;
+      const char* message;
+    } bad[] = {
+        {"q.wrist = 1", "constraints: constraint 'constraint1': no coordinate named \"q.wrist\""},
+        {"q.shoulder", "constraints[0].terms: expected coordinate = coefficient (e.g. q.shoulder = 1), got \"q.shoulder\""},
+        {"q.shoulder = 0", "constraints: constraint 'constraint1': all coefficients are zero"},
+        {"q.shoulder = 1, q.shoulder = 2", "constraints[0].terms: q.shoulder is given twice"},
+        {"", "constraints[0].terms: needs at least one coordinate"},
+    };
+    for (const auto& b : bad) {
+      QVERIFY2(!type(w, "constraints[0].terms", b.text), b.text);
+      QVERIFY2(w.propertyEditor()->fieldError("constraints[0].terms").contains(b.message),
+               qPrintable(w.propertyEditor()->fieldError("constraints[0].terms")));
+      QCOMPARE(doc.json(), before);
+    }
+    // A point: the lower link's tip, held where it starts; then only in x and z.
+    QVERIFY(choose(w, "constraints[0].type", "point"));
+    QCOMPARE(combo(w, "constraints[0].link")->currentText(), QString("lower"));
+    QCOMPARE(lineEdit(w, "constraints[0].point")->text(), QString("1, 0, 0"));
+    QCOMPARE(lineEdit(w, "constraints[0].world")->text(), QString("2, 0, 0"));
+    QCOMPARE(combo(w, "constraints[0].axes")->currentText(), QString("xyz"));
+    QVERIFY(choose(w, "constraints[0].axes", "xz"));
+    QVERIFY(type(w, "constraints[0].world", "1.9, 0, -0.3"));
+    QVERIFY(type(w, "constraints[0].point", "0.9, 0, 0"));
+    QVERIFY(choose(w, "constraints[0].link", "upper"));
+    units.clear();
+    for (const FieldSpec& f : formFor(doc, {Kind::Constraint, 0}, nullptr)) units[f.path] = f.unit;
+    QCOMPARE(units["constraints[0].world"], QString("m"));
+    QCOMPARE(units["constraints[0].point"], QString("m"));
+    const Json expected = Json::parse(R"({"name": "constraint1", "type": "point", "link": "upper", "point": [0.9, 0.0, 0.0],
+                                          "world": [1.9, 0.0, -0.3], "axes": "xz"})");
+    QCOMPARE(projectToJson(*doc.project())["constraints"][0], expected);
+    // A flexible link on the way from the base is refused, as is a sliding support on a rigid link.
+    const Json point = doc.json();
+    w.modelTree()->select({Kind::Link, 0});
+    QVERIFY(!choose(w, "links[0].flex", "flexible"));
+    QVERIFY2(w.propertyEditor()->fieldError("links[0].flex").contains("a point constraint needs rigid links from the base"),
+             qPrintable(w.propertyEditor()->fieldError("links[0].flex")));
+    w.modelTree()->select({Kind::Constraint, 0});
+    QVERIFY(!choose(w, "constraints[0].type", "sliding_support"));
+    QVERIFY2(w.propertyEditor()->fieldError("constraints[0].type").contains("is rigid; a sliding support holds a flexible link"),
+             qPrintable(w.propertyEditor()->fieldError("constraints[0].type")));
+    QCOMPARE(doc.json(), point);
+    // Undo everything, redo everything.
+    const int n = doc.undoStack()->count();
+    for (int i = n - 1; i >= 0; --i) {
+      doc.undo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
+    }
+    QCOMPARE(doc.json(), original);
+    QCOMPARE(w.modelTree()->tree()->topLevelItem(4)->text(0), QString("Simulation"));  // no Constraints branch left
+    for (int i = 1; i <= n; ++i) {
+      doc.redo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
+    }
+  }
+
+  void variantAndStudyEditsUndoRedoAndRefusals() {
+    QTemporaryDir dir;
+    std::map<int, Json> states;
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    ProjectDocument& doc = *w.document();
+    const Json original = doc.json();
+    states[0] = original;
+    // The document as the receiver: the connection goes before the stack reports its last index
+    // while the window is destroyed.
+    connect(doc.undoStack(), &QUndoStack::indexChanged, &doc, [&](int i) {
+      if (!states.count(i)) states[i] = doc.json();
+    });
+    const QString table = "variants[1].set";
+    w.modelTree()->select({Kind::Variant, 1});
+    QCOMPARE(w.propertyEditor()->item().kind, Kind::Variant);
+    QCOMPARE(tableRows(w, table).size(), 3);
+
+    // Refusals: the loader's message (or the override's), the document and the stack unchanged.
+    auto refused = [&](bool accepted, const QString& panel, const QString& message) {
+      const QString shown = w.propertyEditor()->fieldError(panel);
+      if (accepted || !shown.contains(message)) {
+        qWarning("expected \"%s\", got \"%s\"", qPrintable(message), qPrintable(shown));
+        return false;
+      }
+      return doc.json() == original && doc.undoStack()->count() == 0;
+    };
+    auto forget = [&](const QString& panel) {  // clears the typed new row
+      PathTable* p = pathTable(w, panel);
+      p->table()->setCurrentCell(p->table()->rowCount() - 1, 0);
+      QTest::mouseClick(p->removeButton(), Qt::LeftButton);
+    };
+    QVERIFY(refused(addRow(w, table, "links[0].length", "-1"), table,
+                    "variant flexible-links-rigid-joints: links[0].length: must be >= 0, got -1"));
+    QCOMPARE(pathTable(w, table)->table()->item(3, 0)->text(), QString("links[0].length"));  // kept, to be corrected
+    forget(table);
+    QVERIFY(refused(addRow(w, table, "links[7].mass", "2"), table,
+                    "variant flexible-links-rigid-joints: links[7].mass: links has 3 entries, index 7 is out of range"));
+    forget(table);
+    QVERIFY(refused(addRow(w, table, "simulation.solver.foo.bar", "1"), table, "simulation.solver.foo.bar: \"foo\" does not exist in simulation.solver"));
+    forget(table);
+    QVERIFY(refused(addRow(w, table, "joints[0].drive.colour", "red"), table, "joints[0].drive.colour: unknown key ignored"));
+    forget(table);
+    QVERIFY(refused(addRow(w, table, "joints[1].flex", "1"), table, "joints[1].flex is already set (row 2): edit that row"));
+    forget(table);
+    QVERIFY(refused(editRow(w, table, 0, 1, "{\"stiffness\": -5, \"rotor_inertia\": 1}"), table, "joints[0].flex.stiffness: must be > 0, got -5"));
+    QCOMPARE(pathTable(w, table)->table()->item(0, 1)->text(), QString("null"));  // the document's value again
+    QVERIFY(refused(addLines(w, table, "links[0].flex=null\nlinks[0].length=2"), table, "variant flexible-links-rigid-joints: links[0].mass"));
+    QVERIFY(refused(addLines(w, table, "links[0].length 2"), table, "variants[1].set: \"links[0].length 2\" is not path=value"));
+    QVERIFY(!type(w, "variants[1].name", "flexible-links-flexible-joints"));
+    QVERIFY(w.propertyEditor()->fieldError("variants[1].name").contains("\"flexible-links-flexible-joints\" is used twice in variants"));
+    QVERIFY(!type(w, "variants[1].name", "rigid joints"));
+    QVERIFY(w.propertyEditor()->fieldError("variants[1].name").contains("\"rigid joints\" may contain only letters"));
+    QCOMPARE(doc.json(), original);
+
+    // Edits of the overrides: replace a path, change a value, remove a row, add one.
+    QVERIFY(editRow(w, table, 0, 0, "joints[0].damping"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, replace joints[0].flex by joints[0].damping = null"));
+    QVERIFY(editRow(w, table, 0, 1, "0.5"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, set joints[0].damping = 0.5"));
+    QCOMPARE(tableRows(w, table)[0], QString("joints[0].damping = 0.5"));
+    pathTable(w, table)->table()->setCurrentCell(0, 1);
+    QTest::mouseClick(pathTable(w, table)->removeButton(), Qt::LeftButton);
+    QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, remove the override of joints[0].damping"));
+    QVERIFY(addRow(w, table, "coupling", "zero"));
+    QCOMPARE(doc.json()["variants"][1]["set"]["coupling"], Json("zero"));
+    QCOMPARE(tableRows(w, table).last(), QString("coupling = zero"));
+    // Rename: the study follows. Duplicate, delete.
+    QVERIFY(type(w, "variants[1].name", "elastic-links"));
+    QCOMPARE(doc.json()["study"]["variants"][1], Json("elastic-links"));
+    QVERIFY(trigger(w, "duplicate"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Duplicate variant elastic-links as elastic-links-copy"));
+    QCOMPARE(w.modelTree()->current().index, 2);
+    QCOMPARE(doc.json()["variants"][2]["set"], doc.json()["variants"][1]["set"]);
+    QVERIFY(trigger(w, "remove"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Delete variant elastic-links-copy"));
+    QVERIFY(trigger(w, "addVariant"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add variant variant4"));
+    QCOMPARE(doc.json()["variants"][3]["set"], Json::object());
+
+    // The study as a list: uncheck until one is left; the last one cannot go.
+    w.modelTree()->select({Kind::Study, -1});
+    QCOMPARE(combo(w, "study")->currentText(), QString("variants"));
+    setChecked(studyList(w), "rigid-links-rigid-joints", false);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set the study to the variants elastic-links, flexible-links-flexible-joints"));
+    setChecked(studyList(w), "elastic-links", false);
+    const Json one = doc.json();
+    setChecked(studyList(w), "flexible-links-flexible-joints", false);
+    QVERIFY(w.propertyEditor()->fieldError("study.variants").contains("study.variants: list at least one variant"));
+    QCOMPARE(studyList(w)->findItems("flexible-links-flexible-joints", Qt::MatchExactly)[0]->checkState(), Qt::Checked);
+    QCOMPARE(doc.json(), one);
+    setChecked(studyList(w), "variant4", true);
+    // Deleting a variant the study lists takes it out of the list.
+    w.modelTree()->select({Kind::Variant, 2});
+    QVERIFY(trigger(w, "remove"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Delete variant flexible-links-flexible-joints and its place in the study"));
+    QCOMPARE(doc.json()["study"]["variants"], Json::array({"variant4"}));
+
+    // The study as a grid: every case is checked.
+    w.modelTree()->select({Kind::Study, -1});
+    QVERIFY(choose(w, "study", "grid"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set the study to a grid of coupling = zero, high"));
+    QCOMPARE(tableRows(w, "study.grid"), QStringList{"coupling = zero, high"});
+    QVERIFY(addRow(w, "study.grid", "joints[0].drive.value", "200, 400"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("In the study grid, set joints[0].drive.value to 200, 400"));
+    QCOMPARE(doc.project()->study->grid.size(), std::size_t(2));
+    QCOMPARE(w.modelTree()->tree()->topLevelItem(6)->text(0), QString("Study (grid, 4 cases)"));
+    const Json grid = doc.json();
+    QVERIFY(!addRow(w, "study.grid", "links[1].length", "4, -1"));
+    QVERIFY2(w.propertyEditor()->fieldError("study.grid")
+                 .contains("study grid, case coupling=zero,joints[0].drive.value=200,links[1].length=-1: links[1].length: must be >= 0, got -1"),
+             qPrintable(w.propertyEditor()->fieldError("study.grid")));
+    forget("study.grid");
+    QVERIFY(!editRow(w, "study.grid", 0, 1, "zero, fourth"));
+    QVERIFY2(w.propertyEditor()->fieldError("study.grid").contains("coupling: unknown value \"fourth\""),
+             qPrintable(w.propertyEditor()->fieldError("study.grid")));
+    QCOMPARE(doc.json(), grid);
+    QVERIFY(editRow(w, "study.grid", 1, 1, "[100, 300, 500]"));
+    QCOMPARE(doc.json()["study"]["grid"]["joints[0].drive.value"], Json::array({100, 300, 500}));
+    pathTable(w, "study.grid")->table()->setCurrentCell(0, 0);
+    QTest::mouseClick(pathTable(w, "study.grid")->removeButton(), Qt::LeftButton);
+    QCOMPARE(doc.undoStack()->undoText(), QString("In the study grid, remove coupling"));
+    QVERIFY(choose(w, "study", "none"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Remove the study"));
+    QVERIFY(!doc.json().contains("study"));
+
+    // A later edit of the model can leave a variant invalid: the tree marks it and its form says why.
+    w.modelTree()->select({Kind::Joint, 2});
+    QVERIFY(choose(w, "joints[2].flex", "rigid"));
+    QVERIFY2(w.modelTree()->tree()->topLevelItem(5)->child(1)->text(0).endsWith("invalid"),
+             qPrintable(w.modelTree()->tree()->topLevelItem(5)->child(1)->text(0)));
+    QVERIFY(!w.modelTree()->tree()->topLevelItem(5)->child(2)->text(0).endsWith("invalid"));
+    QString why;
+    for (const FieldSpec& f : formFor(doc, {Kind::Variant, 1}, nullptr))
+      if (f.kind == FieldSpec::Kind::Info && f.label == "check") why = f.info;
+    QVERIFY2(why.contains("joints[2].flex: \"flex\" does not exist in joints[2], so it cannot be removed"), qPrintable(why));
+
+    // Undo all, redo all; the panels follow the document.
+    const int n = doc.undoStack()->count();
+    for (int i = n - 1; i >= 0; --i) {
+      doc.undo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
+    }
+    QCOMPARE(doc.json(), original);
+    w.modelTree()->select({Kind::Variant, 1});
+    QCOMPARE(tableRows(w, table), QStringList({"joints[0].flex = null", "joints[1].flex = null", "joints[2].flex = null"}));
+    for (int i = 1; i <= n; ++i) {
+      doc.redo();
+      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
+    }
+    QCOMPARE(tableRows(w, table), QStringList({"joints[1].flex = null", "joints[2].flex = null", "coupling = zero"}));
   }
 
   void structureEditsKeepReferences() {
@@ -567,6 +1046,13 @@ class EditorTest : public QObject {
     w.modelTree()->select({Kind::Joint, 1});
     QTest::qWait(200);
     QVERIFY(w.screenshot().save(out + "/editor-joint.png"));
+    // A variant's override table, with a refused row and its message.
+    w.modelTree()->select({Kind::Variant, 0});
+    QVERIFY(!addRow(w, "variants[0].set", "links[1].length", "-4"));
+    QTest::qWait(200);
+    const QImage variants = w.screenshot();
+    QVERIFY(nonBackgroundPixels(variants) > 5000);
+    QVERIFY(variants.save(out + "/editor-variants.png"));
   }
 };
 

@@ -15,6 +15,7 @@
 
 #include "tests/ui/UiTestSupport.hpp"
 #include "ui/MainWindow.hpp"
+#include "ui/ModelEdits.hpp"
 #include "ui/ModelTree.hpp"
 #include "ui/ProjectDocument.hpp"
 #include "ui/PropertyEditor.hpp"
@@ -143,6 +144,27 @@ class TableLawTest : public QObject {
     // Every step undoes, back to the free joint.
     while (w.document()->undoStack()->canUndo()) w.document()->undo();
     QCOMPARE(w.document()->json(), original);
+  }
+
+  void aConstraintsValueTakesATableToo() {
+    // The elbow follows a table of the shoulder's angle: q.elbow - q.shoulder = f(t).
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    QVERIFY(doc.open(copyOf(dir, "double-pendulum.flexarm.json")));
+    Json j = doc.json();
+    j["simulation"]["solver"]["method"] = "ida";
+    j["constraints"] = Json::array({Json{{"name", "follow"}, {"type", "coordinates"}, {"terms", {{"q.elbow", 1.0}, {"q.shoulder", -1.0}}},
+                                         {"value", {{"law", "table"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 0.0})})}}}}});
+    QString error;
+    QVERIFY2(doc.apply("Add a constraint", j, &error), qPrintable(error));
+    const QString csv = dir.filePath("bend.csv");
+    std::ofstream(csv.toStdString()) << "0 0\n1 0.3\n2 0.3\n";
+    QVERIFY2(edits::importTable(doc, "constraints[0].value", csv, &error), qPrintable(error));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Import 3 points from bend.csv into constraints[0].value"));
+    QCOMPARE(doc.project()->model.constraints[0].value.evaluate(0.5).value, 0.15);
+    // Where there is no table law, the edit says so.
+    QVERIFY(!edits::importTable(doc, "joints[0].drive", csv, &error));
+    QCOMPARE(error, QString("joints[0].drive: there is no table law here"));
   }
 };
 
