@@ -34,6 +34,7 @@
 #include "ui/ExportDialogs.hpp"
 #include "ui/PlotExport.hpp"
 #include "ui/AutoSave.hpp"
+#include "ui/ModePreview.hpp"
 #include "ui/ModelTree.hpp"
 #include "ui/NewProjectWizard.hpp"
 #include "ui/PlotPanel.hpp"
@@ -81,7 +82,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   poll_timer_->setInterval(50);  // 20 updates per second while a run goes
   connect(poll_timer_, &QTimer::timeout, this, &MainWindow::poll);
   connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
+    modes_->stopAnimation();  // the view follows the timeline again
     if (poll_timer_->isActive()) return;  // while a run streams in, poll() paces the view and the plots
+    modes_->refreshSource();              // the run's configuration at this time
     showRow(row);
     plots_->setTimeCursor(t);
   });
@@ -132,6 +135,22 @@ void MainWindow::buildDocks() {
   dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
   dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
   properties_->setMinimumWidth(400);
+  // Natural modes about the edited configuration or the run's configuration at the timeline's time.
+  modes_ = new ModePreview(view_, [this] {
+    ModePreview::Source s;
+    s.project = document_->project();
+    Eigen::VectorXd q;
+    const int row = timeline_->row();
+    if (results_ && system_ && !isRunning() && row >= 0 && coordinatesAtRow(*system_, *results_, static_cast<std::size_t>(row), q)) {
+      s.run_q = q;
+      s.run_time = timeline_->time();
+    }
+    return s;
+  }, this);
+  connect(modes_, &ModePreview::animationStarted, this, [this] { timeline_->setPlaying(false); });
+  QDockWidget* modes = dock("Natural modes", modes_, Qt::RightDockWidgetArea, "dock.modes");
+  tabifyDockWidget(findChild<QDockWidget*>("dock.properties"), modes);
+  modes->hide();
   dock("Plots", plots_, Qt::BottomDockWidgetArea, "dock.plots");
   auto* logdock = dock("Messages", log_, Qt::BottomDockWidgetArea, "dock.log");
   tabifyDockWidget(logdock, findChild<QDockWidget*>("dock.plots"));
@@ -199,6 +218,12 @@ void MainWindow::buildActions() {
     CompareDialog d(*project_, projectDirectory(), this);
     if (d.exec() == QDialog::Accepted) compare(d.cases());
   });
+
+  QMenu* analysis = menuBar()->addMenu("&Analysis");
+  analysis->addAction("Natural &modes...", this, [this] { showModePreview(); })
+      ->setToolTip("Natural frequencies at the current configuration; animate a mode shape in the 3D view");
+  QMenu* view = menuBar()->addMenu("&View");
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
   QToolBar* tb = addToolBar("Run");
   tb->setObjectName("toolbar.run");
@@ -369,7 +394,15 @@ bool MainWindow::maybeSave() {
   return false;
 }
 
+void MainWindow::showModePreview() {
+  QDockWidget* d = findChild<QDockWidget*>("dock.modes");
+  d->show();
+  d->raise();
+  modes_->refreshSource();
+}
+
 void MainWindow::onDocumentChanged() {
+  modes_->documentChanged();  // before the view takes the new model: the animation gives the view back
   const Project* p = document_->project();
   project_ = p ? std::optional<Project>(*p) : std::nullopt;
   project_path_ = document_->path();
@@ -406,7 +439,11 @@ void MainWindow::runSimulation() {
   live_ = Results{};
   live_.setChannels(channels);
   plots_->setChannels(channels, defaultPlotChannels(channels));
-  if (!controller_->start(*project_)) return;
+  modes_->setSimulationRunning(true);  // the view follows the run
+  if (!controller_->start(*project_)) {
+    modes_->setSimulationRunning(false);
+    return;
+  }
   document_->setLocked(true);  // the run, the view and the plots follow this model until it ends
   model_tree_->setEnabled(false);
   properties_->setEnabled(false);
@@ -541,6 +578,7 @@ void MainWindow::onFinished(std::shared_ptr<const Results> results) {
     plots_->appendRows(plot_backlog_, plot_backlog_.size() / live_.channels().size());
   plot_backlog_.clear();
   results_ = std::move(results);
+  modes_->setSimulationRunning(false);
   document_->setLocked(false);
   model_tree_->setEnabled(true);
   properties_->setEnabled(true);
@@ -568,6 +606,7 @@ void MainWindow::onFinished(std::shared_ptr<const Results> results) {
     log(QString::fromStdString(results_->message));
   }
   if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
+  modes_->refreshSource();
 }
 
 void MainWindow::showRow(int row) {

@@ -32,6 +32,7 @@ class ArmView;
 class CompareWindow;
 class AutoSave;
 class ModelTree;
+class ModePreview;
 class PlotPanel;
 class ProjectDocument;
 class PropertyEditor;
@@ -83,6 +84,8 @@ class MainWindow : public QMainWindow {
   ModelTree* modelTree() const { return model_tree_; }
   PropertyEditor* propertyEditor() const { return properties_; }
   AutoSave* autoSave() const { return autosave_; }
+  ModePreview* modePreview() const { return modes_; }
+  void showModePreview();  // Analysis > Natural modes: the dock, shown and raised
   static QString examplesDirectory();
 
   // Compare mode: a window that runs the variants of the open project concurrently (null, with a
@@ -127,6 +130,7 @@ class MainWindow : public QMainWindow {
   AutoSave* autosave_;
   ModelTree* model_tree_;
   PropertyEditor* properties_;
+  ModePreview* modes_;
   std::function<int(const QString&, const QString&, int)> question_handler_;
   QPlainTextEdit* log_;
   QLabel* banner_;

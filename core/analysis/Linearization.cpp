@@ -4,6 +4,8 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "dynamics/ForwardDynamics.hpp"
 
@@ -23,7 +25,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     // Held still at q0, or turning at the spin rate (a prescribed joint's current motion is frozen at t = 0).
     const double rate = spin ? *options.spin_rate : 0.0;
     const TimeSample now = original.model.joints[i].drive.kind == JointDrive::Kind::Prescribed && !spin && !options.lock_joints
-                               ? original.model.joints[i].drive.law.evaluate(0.0)
+                               ? original.model.joints[i].drive.law.evaluate(options.time)
                                : TimeSample{model.joints[i].q0, rate, 0.0};
     d.law.coefficients = {now.value, now.rate};
   }
@@ -31,6 +33,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   ForwardDynamics fd(sys);
   const std::vector<int>& free = fd.freeCoordinates();
   const int nf = static_cast<int>(free.size());
+  out.free_coordinates = free;
   for (int k : free) out.coordinate_names.push_back(sys.coordinate_names[k]);
   if (nf == 0) {
     out.message = "every coordinate is prescribed: nothing can vibrate";
@@ -76,7 +79,12 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     if (step.cwiseAbs().maxCoeff() < 1e-13 * std::max(1.0, y.head(nf).cwiseAbs().maxCoeff())) break;
   }
   out.equilibrium_residual = ne > 0 ? r.cwiseAbs().maxCoeff() : 0.0;
-  fd.evaluate(0.0, y.data(), ydot.data());
+  if (!fd.evaluate(0.0, y.data(), ydot.data()) || !std::isfinite(out.equilibrium_residual)) {
+    out.message = "no equilibrium of the elastic and motor coordinates was found: " +
+                  (fd.error().empty() ? std::string("the residual is not finite") : fd.error());
+    return out;
+  }
+  out.equilibrium_q = fd.q();  // assembled from y: free coordinates at equilibrium, prescribed ones at their frozen value
   for (int k = 0; k < nf; ++k)
     if (sys.coordinate_kinds[free[k]] == CoordinateKind::Joint)
       out.joint_residual = std::max(out.joint_residual, std::abs(fd.residualForce()(k)));
@@ -92,6 +100,10 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     fd.evaluate(0.0, yp.data(), fp.data());
     fd.evaluate(0.0, ym.data(), fm.data());
     A.col(c) = (fp - fm) / (2 * h);
+  }
+  if (!A.allFinite()) {
+    out.message = "the linearized equations are not finite near the equilibrium: " + fd.error();
+    return out;
   }
   Eigen::EigenSolver<Eigen::MatrixXd> eig(A);
   if (eig.info() != Eigen::Success) {
@@ -126,6 +138,19 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   out.rigid_body_modes /= 2;
   std::sort(out.modes.begin(), out.modes.end(), [](const LinearMode& a, const LinearMode& b) { return a.omega < b.omega; });
   return out;
+}
+
+Eigen::VectorXd modeDisplacement(const LinearizationResult& result, const LinearMode& mode, double amplitude) {
+  if (mode.shape.size() != static_cast<Eigen::Index>(result.free_coordinates.size()))
+    throw std::invalid_argument("the mode shape has " + std::to_string(mode.shape.size()) + " components, the result " +
+                                std::to_string(result.free_coordinates.size()) + " free coordinates");
+  Eigen::VectorXd q = result.equilibrium_q;
+  for (std::size_t k = 0; k < result.free_coordinates.size(); ++k) {
+    const int i = result.free_coordinates[k];
+    if (i < 0 || i >= q.size()) throw std::invalid_argument("free coordinate index " + std::to_string(i) + " is outside q");
+    q(i) += amplitude * mode.shape(static_cast<Eigen::Index>(k));
+  }
+  return q;
 }
 
 }  // namespace flexarm
