@@ -477,6 +477,42 @@ Json* tableLaw(Json& doc, const QString& path, QString* error) {
 }
 }  // namespace
 
+bool setListOrDefault(ProjectDocument& d, const QString& path, const Json& list, bool zero_is_default, const QStringList& excludes,
+                      QString* error) {
+  Json doc = d.json();
+  const Json::json_pointer p = ProjectDocument::pointer(path);
+  Json* parent = nullptr;
+  try {
+    parent = &doc.at(p.parent_pointer());
+  } catch (const std::exception&) {
+  }
+  if (!parent || !parent->is_object()) {
+    if (error) *error = path + ": no such place in the project";
+    return false;
+  }
+  bool is_default = !list.is_array() || list.empty();
+  if (zero_is_default && !is_default) {
+    is_default = true;
+    for (const Json& x : list) is_default = is_default && x.is_number() && x.get<double>() == 0.0;
+  }
+  QStringList removed;
+  for (const QString& key : excludes)
+    if (parent->contains(key.toStdString())) {
+      parent->erase(key.toStdString());
+      removed << key;
+    }
+  QString text;
+  if (is_default) {
+    parent->erase(p.back());
+    text = "Reset " + path + " to its default";
+  } else {
+    (*parent)[p.back()] = list;
+    text = "Set " + path + " to " + q(list.dump());
+  }
+  if (!removed.isEmpty()) text += " (instead of " + removed.join(", ") + ")";
+  return d.apply(text, doc, error, path);
+}
+
 bool importTable(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
   Json doc = d.json();
   Json* law = tableLaw(doc, path, error);

@@ -50,6 +50,12 @@ Json defaultLaw(const std::string& law);
 bool importTable(ProjectDocument& doc, const QString& path, const QString& file, QString* error = nullptr);
 bool setTableFile(ProjectDocument& doc, const QString& path, const QString& file, QString* error = nullptr);
 
+// Sets the list at `path` ("links[0].flex.nodes"), or removes the key when the list is empty or all
+// zeros and zero_is_default (the format's default applies again). The sibling keys in `excludes`
+// (values the format takes instead of this one: e0 and initial_load) are removed in the same step.
+bool setListOrDefault(ProjectDocument& doc, const QString& path, const Json& list, bool zero_is_default,
+                      const QStringList& excludes, QString* error = nullptr);
+
 // Where the time law of joint `joint`'s drive is ("joints[0].drive" or "joints[0].drive.setpoint");
 // empty for a free drive.
 QString lawPath(const ProjectDocument& doc, int joint);

@@ -147,7 +147,19 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
     out.push_back(integer(f + ".elements", "elements", 10));
     out.push_back(choice(f + ".layout", "layout", {"spatial", "planar"}, "spatial"));
     out.push_back(integer(f + ".reduce_to", "modal reduction (0: none)", 0));
+    FieldSpec nodes = numbers(f + ".nodes", "node positions (empty: equal elements)", "m", 0, Json::array());
+    nodes.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".nodes", v, false, {}, e); };
+    out.push_back(nodes);
   }
+  out.push_back(heading("Initial shape"));
+  FieldSpec load = numbers(f + ".initial_load", "static shape under the load px, py, pz", "N/m", 3, Json::array({0.0, 0.0, 0.0}));
+  load.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".initial_load", v, true, {"e0"}, e); };
+  out.push_back(load);
+  QString count;
+  if (sys && i < static_cast<int>(sys->bodies.size())) count = QString(", %1 values").arg(sys->bodies[static_cast<std::size_t>(i)].e_count);
+  FieldSpec e0 = numbers(f + ".e0", "or elastic coordinates e0 (empty: undeformed" + count + ")", "m, rad", 0, Json::array());
+  e0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e); };
+  out.push_back(e0);
   out.push_back(heading("Damping"));
   out.push_back(numbers(f + ".rayleigh", "Rayleigh alpha, beta", "1/s, s", 2, Json::array({0.0, 0.0})));
   out.push_back(numbers(f + ".modal_damping", "modal damping ratios", "-", 0, Json::array()));

@@ -998,6 +998,52 @@ class EditorTest : public QObject {
     QVERIFY(!AutoSave::find(path));
   }
 
+  void meshNodesAndInitialShape() {
+    // The cantilever (2 m aluminium tube, 50 x 3 mm, 10 spatial elements) as a user refines it.
+    QTemporaryDir dir;
+    MainWindow w;
+    Answers answers;
+    answers.answer = QMessageBox::Discard;
+    answers.install(w);
+    w.show();
+    QVERIFY(w.openProject(copyOf(dir, "cantilever.flexarm.json")));
+    ProjectDocument& doc = *w.document();
+    w.modelTree()->select({Kind::Link, 0});
+    // Node positions: three unequal elements; 6 coordinates per spatial element.
+    QVERIFY(type(w, "links[0].flex.nodes", "0.2, 0.8, 2"));
+    QCOMPARE(doc.json()["links"][0]["flex"]["nodes"], Json::array({0.2, 0.8, 2.0}));
+    QCOMPARE(w.system()->bodies[0].e_count, 18);
+    QVERIFY(!type(w, "links[0].flex.nodes", "0.8, 0.2"));  // not increasing: the loader's message
+    QVERIFY2(w.propertyEditor()->fieldError("links[0].flex.nodes").contains("links[0].flex.nodes"),
+             qPrintable(w.propertyEditor()->fieldError("links[0].flex.nodes")));
+    QVERIFY(type(w, "links[0].flex.nodes", ""));  // back to equal elements
+    QVERIFY(!doc.json()["links"][0]["flex"].contains("nodes"));
+    QCOMPARE(w.system()->bodies[0].e_count, 60);
+    // The initial static shape under its own weight per length, w = rho A g, along -z: the run starts
+    // at the clamped-free beam's deflection w L^4 / (8 E I), which Hermite elements give exactly at nodes.
+    const double E = 68.9e9, rho = 2700.0, ro = 0.025, ri = 0.022, L = 2.0, pi = 3.14159265358979323846;
+    const double A = pi * (ro * ro - ri * ri), I = pi / 4 * (std::pow(ro, 4) - std::pow(ri, 4)), wl = rho * A * 9.81;
+    QVERIFY(type(w, "links[0].flex.initial_load", QString("0, 0, %1").arg(-wl, 0, 'g', 17)));
+    Project p = *doc.project();
+    p.simulation.t_end = 0.005;
+    const Results r = simulate(p);
+    QCOMPARE(r.status, RunStatus::Completed);
+    const double tip = r.value(0, static_cast<std::size_t>(r.channelIndex("tip.beam.w")));
+    QVERIFY2(std::abs(tip / (-wl * std::pow(L, 4) / (8 * E * I)) - 1) < 1e-6, qPrintable(QString::number(tip)));
+    // e0 instead: the load goes in the same step; a wrong count is refused with the loader's message.
+    QVERIFY(!type(w, "links[0].flex.e0", "0.001, 0"));
+    QVERIFY(doc.json()["links"][0]["flex"].contains("initial_load"));
+    QString e0 = "0.001";
+    for (int k = 1; k < 60; ++k) e0 += ", 0";
+    QVERIFY(type(w, "links[0].flex.e0", e0));
+    QVERIFY(!doc.json()["links"][0]["flex"].contains("initial_load"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set links[0].flex.e0 to [0.001,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0] (instead of initial_load)"));
+    // A zero load is no load: the key goes.
+    doc.undo();
+    QVERIFY(type(w, "links[0].flex.initial_load", "0, 0, 0"));
+    QVERIFY(!doc.json()["links"][0]["flex"].contains("initial_load"));
+  }
+
   void cameraStaysWhileEditing() {
     QTemporaryDir dir;
     MainWindow w;
