@@ -283,7 +283,7 @@ void ModePreview::fillTable() {
     if (m.unstable) st->setForeground(QColor(0xb0, 0x20, 0x10));
     int imax = 0;
     if (m.shape.size() > 0) m.shape.cwiseAbs().maxCoeff(&imax);
-    cell(row, 5, imax < static_cast<int>(r.coordinate_names.size()) ? QString::fromStdString(r.coordinate_names[imax]) : QString(), false);
+    cell(row, 5, imax < static_cast<int>(r.coordinate_descriptions.size()) ? QString::fromStdString(r.coordinate_descriptions[imax]) : QString(), false);
   }
   QString summary = QString("%1 modes, %2 rigid-body mode%3 (zero frequency). Equilibrium residual %4 (N or N m).")
                         .arg(r.modes.size())

@@ -34,7 +34,10 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   const std::vector<int>& free = fd.freeCoordinates();
   const int nf = static_cast<int>(free.size());
   out.free_coordinates = free;
-  for (int k : free) out.coordinate_names.push_back(sys.coordinate_names[k]);
+  for (int k : free) {
+    out.coordinate_names.push_back(sys.coordinate_names[k]);
+    out.coordinate_descriptions.push_back(sys.describeCoordinate(k));
+  }
   if (nf == 0) {
     out.message = "every coordinate is prescribed: nothing can vibrate";
     return out;

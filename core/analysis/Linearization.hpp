@@ -31,6 +31,7 @@ struct LinearizationResult {
   std::vector<LinearMode> modes;          // oscillatory and unstable modes, by increasing omega
   int rigid_body_modes = 0;               // eigenvalue pairs at zero (free joints without stiffness)
   std::vector<std::string> coordinate_names;  // of the free coordinates
+  std::vector<std::string> coordinate_descriptions;  // the same, with what each is: "beam.e57 (node 10 w)"
   // Where the free coordinates sit in the full coordinate vector (MultibodySystem layout): component k
   // of a mode shape belongs to q(free_coordinates[k]).
   std::vector<int> free_coordinates;

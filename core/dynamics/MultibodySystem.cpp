@@ -1,5 +1,7 @@
 #include "dynamics/MultibodySystem.hpp"
 
+#include "discretization/FlexibleBody.hpp"
+
 namespace flexarm {
 
 Eigen::Isometry3d MultibodySystem::jointMotion(JointType type, const Eigen::Vector3d& axis, double q) {
@@ -15,6 +17,15 @@ bool MultibodySystem::isRigid() const {
   for (const Body& b : bodies)
     if (b.isFlexible() || b.hasFlexibleJoint()) return false;
   return true;
+}
+
+std::string MultibodySystem::describeCoordinate(int k) const {
+  if (k < 0 || k >= static_cast<int>(coordinate_names.size())) return {};
+  if (coordinate_kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic)
+    for (const Body& b : bodies)
+      if (b.flexible && k >= b.e_index && k < b.e_index + b.e_count)
+        return coordinate_names[static_cast<std::size_t>(k)] + " (" + b.flexible->basis->coordinateName(k - b.e_index) + ")";
+  return coordinate_names[static_cast<std::size_t>(k)];
 }
 
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {

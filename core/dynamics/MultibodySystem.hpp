@@ -60,6 +60,9 @@ struct MultibodySystem {
   CouplingOrder coupling = CouplingOrder::High;
   std::vector<std::string> coordinate_names;  // "shoulder", "motor.shoulder", "beam.e3"
   std::vector<CoordinateKind> coordinate_kinds;
+  // The name with what the coordinate is, for people: "beam.e57 (node 10 w)", "beam.e2 (bending_y 2)";
+  // joint and motor coordinates are their names.
+  std::string describeCoordinate(int k) const;
 
   // True when no link or joint is flexible: the recursive rigid algorithms (RNEA, CRBA) apply.
   bool isRigid() const;

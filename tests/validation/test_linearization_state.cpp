@@ -168,3 +168,27 @@ TEST(LinearizationState, PrescribedMotionIsFrozenAtTheRequestedTime) {
   o.time = 0.0;
   EXPECT_NEAR(linearize(p, o).equilibrium_q(0), 0.0, 1e-15);
 }
+
+TEST(LinearizationState, CoordinatesAreDescribedByWhatTheyAre) {
+  // The strip bends first about its weak axis (along z): that mode's largest component is the tip's
+  // w displacement (its slope there is 1.38 / L = 0.92 rad per metre of deflection, smaller).
+  LinearizationOptions opt;
+  opt.lock_joints = true;
+  const LinearizationResult fem = linearize(cantilever(kStrip, L), opt);
+  ASSERT_EQ(fem.message, "");
+  ASSERT_EQ(fem.coordinate_descriptions.size(), fem.coordinate_names.size());
+  int imax = 0;
+  fem.modes.front().shape.cwiseAbs().maxCoeff(&imax);
+  EXPECT_EQ(fem.coordinate_descriptions[imax], fem.coordinate_names[imax] + " (node 10 w)");
+  // Assumed modes name their family.
+  const LinearizationResult modes = linearize(
+      cantilever(R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"},
+                     "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})", L), opt);
+  ASSERT_EQ(modes.message, "");
+  ASSERT_EQ(modes.coordinate_descriptions.size(), 6u);
+  EXPECT_EQ(modes.coordinate_descriptions[0], "beam.e1 (axial 1)");
+  EXPECT_EQ(modes.coordinate_descriptions[4], "beam.e5 (bending_z 2)");
+  EXPECT_EQ(modes.coordinate_descriptions[5], "beam.e6 (torsion 1)");
+  modes.modes.front().shape.cwiseAbs().maxCoeff(&imax);
+  EXPECT_EQ(modes.coordinate_descriptions[imax], "beam.e4 (bending_z 1)");
+}
