@@ -14,17 +14,12 @@
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "io/ProjectTemplates.hpp"
+#include "ui/ProjectDocument.hpp"
 
 namespace flexarm {
 namespace {
 const char* kErrorStyle = "border: 2px solid #d9534f; background: #fbe3e1;";
 constexpr int kStartRole = Qt::UserRole;
-
-QString valueText(const Json& v) {
-  if (v.is_string()) return QString::fromStdString(v.get<std::string>());
-  if (v.is_number_float()) return QString::fromStdString(formatNumber(v.get<double>()));
-  return QString::fromStdString(v.dump());
-}
 }  // namespace
 
 // Page 2: the name and the template's values, checked by the loader as they are typed.
@@ -59,7 +54,7 @@ class TemplateSettingsPage : public QWizardPage {
       if (!base_) load_error_ = QString::fromStdString(diag.text());
     }
     const Json* doc = template_ ? &template_->doc : base_ ? &*base_ : nullptr;
-    QString name = doc && doc->contains("name") && (*doc)["name"].is_string() ? valueText((*doc)["name"]) : "Untitled";
+    QString name = doc && doc->contains("name") && (*doc)["name"].is_string() ? jsonValueText((*doc)["name"]) : "Untitled";
     addRow("name", "project name", "", {}, name);
     if (template_)
       for (const TemplateParameter& p : template_->parameters) {
@@ -67,7 +62,7 @@ class TemplateSettingsPage : public QWizardPage {
         QStringList choices;
         for (const std::string& c : p.choices) choices << QString::fromStdString(c);
         addRow(QString::fromStdString(p.paths.front()), QString::fromStdString(p.label), QString::fromStdString(p.unit), choices,
-               v ? valueText(*v) : QString());
+               v ? jsonValueText(*v) : QString());
       }
     setSubTitle(template_ ? QString::fromStdString(template_->title) + ": set its first values. Everything else is edited in the Model dock."
                           : "A copy of " + QFileInfo(start).fileName() + ", saved where you choose.");
@@ -234,8 +229,8 @@ NewProjectWizard::NewProjectWizard(const QString& examples_dir, QWidget* parent)
     const std::optional<Json> doc = projectFromExample(fi.absoluteFilePath().toStdString(), diag);
     QString title = fi.fileName().remove(".flexarm.json");
     QString tip;
-    if (doc && doc->contains("name") && (*doc)["name"].is_string()) title += " — " + valueText((*doc)["name"]);
-    if (doc && doc->contains("description") && (*doc)["description"].is_string()) tip = valueText((*doc)["description"]);
+    if (doc && doc->contains("name") && (*doc)["name"].is_string()) title += " — " + jsonValueText((*doc)["name"]);
+    if (doc && doc->contains("description") && (*doc)["description"].is_string()) tip = jsonValueText((*doc)["description"]);
     auto* item = new QListWidgetItem("    " + title, list_);
     item->setData(kStartRole, fi.absoluteFilePath());
     item->setToolTip(tip);

@@ -24,12 +24,15 @@ bool hasNonFinite(const Json& j) {
   return false;
 }
 
-QString valueText(const Json& v) {
+}  // namespace
+
+QString jsonValueText(const Json& v) {
   if (v.is_number_float()) return QString::fromStdString(formatNumber(v.get<double>()));
+  if (v.is_number()) return QString::fromStdString(v.dump());
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+  if (v.is_null()) return {};
   return QString::fromStdString(v.dump());
 }
-}  // namespace
 
 // One edit: the document before and after. Undo and redo install a snapshot the loader accepted.
 class SnapshotCommand : public QUndoCommand {
@@ -199,7 +202,7 @@ bool ProjectDocument::setValue(const QString& path, const Json& value, QString* 
     if (error) *error = path + ": " + e.what();
     return false;
   }
-  return apply("Set " + path + " to " + valueText(value) + (unit.isEmpty() ? QString() : " " + unit), doc, error, path);
+  return apply("Set " + path + " to " + jsonValueText(value) + (unit.isEmpty() ? QString() : " " + unit), doc, error, path);
 }
 
 bool ProjectDocument::removeValue(const QString& path, QString* error) {

@@ -27,6 +27,10 @@ struct ModelItem {
   bool operator==(const ModelItem& o) const { return kind == o.kind && index == o.index; }
 };
 
+// A value as the editor shows it (fields, command names): numbers in their shortest exact form,
+// strings bare, null empty, arrays and objects as JSON.
+QString jsonValueText(const Json& v);
+
 class ProjectDocument : public QObject {
   Q_OBJECT
  public:

@@ -24,18 +24,10 @@ namespace {
 
 const char* kErrorStyle = "border: 2px solid #d9534f; background: #fbe3e1;";
 
-QString numberText(const Json& v) {
-  if (v.is_number_float()) return QString::fromStdString(formatNumber(v.get<double>()));
-  if (v.is_number()) return QString::fromStdString(v.dump());
-  if (v.is_string()) return QString::fromStdString(v.get<std::string>());
-  if (v.is_null()) return {};
-  return QString::fromStdString(v.dump());
-}
-
 QString displayText(const Json& v) {
-  if (!v.is_array()) return numberText(v);
+  if (!v.is_array()) return jsonValueText(v);
   QStringList parts;
-  for (const Json& x : v) parts << numberText(x);
+  for (const Json& x : v) parts << jsonValueText(x);
   return parts.join(", ");
 }
 
@@ -264,7 +256,7 @@ void PropertyEditor::fillRow(Row& row) {
   else if (const Json* v = doc_->value(f.path)) value = *v;
   if (auto* combo = qobject_cast<QComboBox*>(row.editor)) {
     const QSignalBlocker block(combo);
-    const QString text = numberText(value);
+    const QString text = jsonValueText(value);
     if (combo->findText(text) < 0 && !text.isEmpty()) combo->addItem(text);
     combo->setCurrentIndex(combo->findText(text));
   } else if (auto* edit = qobject_cast<QLineEdit*>(row.editor)) {

@@ -41,6 +41,19 @@ Json strip(const char* name, double length, int elements) {
             {"rayleigh", Json::array({0.0, 0.0005})}}}};
 }
 
+// A template for a horizontal arm under gravity (high-order coupling), described in its document.
+ProjectTemplate armTemplate(const char* id, const char* title, const char* description) {
+  ProjectTemplate t;
+  t.id = id;
+  t.title = title;
+  t.description = description;
+  t.doc = base(title);
+  t.doc["description"] = t.description;
+  t.doc["coupling"] = "high";
+  t.doc["gravity"] = Json::array({0.0, 0.0, -9.81});
+  return t;
+}
+
 Json solver(double t_end) {
   return {{"t_end", t_end}, {"output_rate", 100.0}, {"solver", {{"method", "bdf"}, {"rtol", 1e-6}, {"atol", 1e-8}}}};
 }
@@ -48,17 +61,11 @@ Json solver(double t_end) {
 const std::vector<std::string> kMaterials = {"aluminium", "steel", "cfrp"};
 
 ProjectTemplate singleLink() {
-  ProjectTemplate t;
-  t.id = "single-flexible-link";
-  t.title = "Single flexible link";
-  t.description =
+  ProjectTemplate t = armTemplate(
+      "single-flexible-link", "Single flexible link",
       "A horizontal flexible link (an aluminium strip, planar finite elements) with a tip payload, turned by "
       "90 degrees about the vertical axis in 1 s by a prescribed cycloidal motion of its joint; the link "
-      "bends during the motion and vibrates after it.";
-  t.doc = base("Single flexible link");
-  t.doc["description"] = t.description;
-  t.doc["coupling"] = "high";
-  t.doc["gravity"] = Json::array({0.0, 0.0, -9.81});
+      "bends during the motion and vibrates after it.");
   t.doc["links"] = Json::array({strip("link", 1.0, 6)});
   t.doc["joints"] = Json::array({Json{{"name", "joint"},
                                       {"type", "revolute"},
@@ -86,17 +93,11 @@ ProjectTemplate singleLink() {
 }
 
 ProjectTemplate planarTwoLink() {
-  ProjectTemplate t;
-  t.id = "planar-two-link";
-  t.title = "Planar two-link arm";
-  t.description =
+  ProjectTemplate t = armTemplate(
+      "planar-two-link", "Planar two-link arm",
       "A horizontal two-link arm moving in a plane: two flexible aluminium strips (planar finite elements) on "
       "revolute joints about the vertical axis, with a tip payload. The shoulder's PD controller turns the arm "
-      "by 90 degrees in 1 s while the elbow's holds its angle.";
-  t.doc = base("Planar two-link arm");
-  t.doc["description"] = t.description;
-  t.doc["coupling"] = "high";
-  t.doc["gravity"] = Json::array({0.0, 0.0, -9.81});
+      "by 90 degrees in 1 s while the elbow's holds its angle.");
   t.doc["links"] = Json::array({strip("upper", 0.8, 4), strip("fore", 0.6, 4)});
   // Gains for about 1.5 Hz, damping ratio 0.8, with the template's inertias (about 2 and 0.26 kg m^2).
   t.doc["joints"] = Json::array(

@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
 
@@ -35,6 +37,12 @@ int runUiTests(int argc, char** argv) {
   ArmView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FlexArmTests");
+  // The tests' settings and recovery files are their own, never the user's (child processes, such as
+  // the editor's crash helper, inherit FLEXARM_RECOVERY_DIR).
+  QStandardPaths::setTestModeEnabled(true);
+  QTemporaryDir recovery;
+  if (!recovery.isValid()) return 1;
+  qputenv("FLEXARM_RECOVERY_DIR", recovery.path().toLocal8Bit());
   T t;
   return QTest::qExec(&t, argc, argv);
 }

@@ -71,8 +71,6 @@ int runCommand(const QString& cmd) {
 class CompareTest : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-
   void zeroAgainstHighOrderAtEightRadPerSecond() {
     QTemporaryDir dir;
     MainWindow w;

@@ -182,17 +182,12 @@ struct Answers {
 
 class EditorTest : public QObject {
   Q_OBJECT
-  QTemporaryDir recovery_;
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QVERIFY(recovery_.isValid());
-    qputenv("FLEXARM_RECOVERY_DIR", recovery_.path().toLocal8Bit());  // the crash helper inherits it
-  }
-  void init() {  // no recovery file from an earlier test offers itself
-    QDir(recovery_.path()).removeRecursively();
-    QDir().mkpath(recovery_.path());
+  void init() {  // no recovery file from an earlier test offers itself (the directory is runUiTests's)
+    const QString recovery = qEnvironmentVariable("FLEXARM_RECOVERY_DIR");
+    QVERIFY(!recovery.isEmpty());
+    QDir(recovery).removeRecursively();
+    QDir().mkpath(recovery);
   }
 
   void documentEditsUndoRedoAndRefusals() {

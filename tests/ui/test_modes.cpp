@@ -87,15 +87,7 @@ bool computeAndWait(ModePreview* m) {
 
 class ModesTest : public QObject {
   Q_OBJECT
-  QTemporaryDir recovery_;
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QVERIFY(recovery_.isValid());
-    qputenv("FLEXARM_RECOVERY_DIR", recovery_.path().toLocal8Bit());
-  }
-
   void cantileverFrequenciesAnimationAndOutOfDate() {
     QTemporaryDir dir;
     MainWindow w;

@@ -52,14 +52,7 @@ const TimeFunction& law(MainWindow& w) { return w.document()->project()->model.j
 
 class TableLawTest : public QObject {
   Q_OBJECT
-  QTemporaryDir recovery_;
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv("FLEXARM_RECOVERY_DIR", recovery_.path().toLocal8Bit());
-  }
-
   void importReferenceAndUndo() {
     QTemporaryDir dir;
     const QString project = copyOf(dir, "double-pendulum.flexarm.json");

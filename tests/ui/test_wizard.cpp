@@ -41,15 +41,7 @@ bool finishEnabled(NewProjectWizard& w) { return w.button(QWizard::FinishButton)
 
 class WizardTest : public QObject {
   Q_OBJECT
-  QTemporaryDir recovery_;
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QVERIFY(recovery_.isValid());
-    qputenv("FLEXARM_RECOVERY_DIR", recovery_.path().toLocal8Bit());
-  }
-
   void offersTheEmptyBaseTheTemplatesAndEveryExample() {
     NewProjectWizard w(FLEXARM_PROJECTS_DIR);
     const QStringList starts = w.starts();

@@ -37,8 +37,6 @@ QString variant(const QTemporaryDir& dir, const char* name, const std::vector<st
 class WorkbenchTest : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-
   void openRunAndWatch() {
     MainWindow w;
     w.resize(1400, 900);

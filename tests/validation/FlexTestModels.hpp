@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Linearization.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
 
@@ -27,6 +28,17 @@ inline Project loadShipped(const std::string& name) {
 }
 
 // One flexible link on a held (prescribed constant) joint. `flex` is the JSON of links[0].flex.
+// The undamped natural frequencies [rad/s] of the arm with every joint held, lowest first.
+inline std::vector<double> heldJointOmegas(const Project& p) {
+  LinearizationOptions opt;
+  opt.lock_joints = true;
+  const LinearizationResult r = linearize(p, opt);
+  EXPECT_EQ(r.message, "");
+  std::vector<double> w;
+  for (const LinearMode& m : r.modes) w.push_back(m.omega);
+  return w;
+}
+
 inline Project cantilever(const std::string& flex, double length, const std::string& extra_top = "",
                           const std::string& payloads = "[]", const std::string& gravity = "[0, 0, 0]") {
   return parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, )" + extra_top + R"( "gravity": )" + gravity + R"(,

@@ -9,6 +9,7 @@
 
 using namespace flexarm;
 using flexarm::test::cantilever;
+using flexarm::test::heldJointOmegas;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
@@ -18,15 +19,6 @@ const double kBetaL[] = {1.87510407, 4.69409113, 7.85475744};
 const char* kSteelStrip = R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"}, )";
 constexpr double L = 1.5, b = 0.03, h = 0.012, E = 210e9, G = 81e9, rho = 7850.0;
 
-std::vector<double> computed(const Project& p) {
-  LinearizationOptions opt;
-  opt.lock_joints = true;
-  const LinearizationResult r = linearize(p, opt);
-  EXPECT_EQ(r.message, "");
-  std::vector<double> w;
-  for (const LinearMode& m : r.modes) w.push_back(m.omega);
-  return w;
-}
 
 // The computed frequency closest to `expected`, relative error.
 double closestError(const std::vector<double>& w, double expected) {
@@ -40,7 +32,7 @@ double bendingOmega(int k, double EI) { return kBetaL[k] * kBetaL[k] / (L * L) *
 
 TEST(ClampedFreeFrequencies, SpatialFiniteElementsMatchEulerBernoulliAndRods) {
   const Project p = cantilever(std::string(kSteelStrip) + R"("basis": "fem", "elements": 10, "layout": "spatial"})", L);
-  const std::vector<double> w = computed(p);
+  const std::vector<double> w = heldJointOmegas(p);
   ASSERT_EQ(w.size(), 60u);
   const double Iz = h * b * b * b / 12, Iy = b * h * h * h / 12;
   for (int k = 0; k < 3; ++k) {
@@ -59,7 +51,7 @@ TEST(ClampedFreeFrequencies, SpatialFiniteElementsMatchEulerBernoulliAndRods) {
 TEST(ClampedFreeFrequencies, AssumedModesAreExactForTheirFamilies) {
   const Project p = cantilever(
       std::string(kSteelStrip) + R"("basis": "modes", "modes": {"axial": 1, "bending_y": 3, "bending_z": 3, "torsion": 1}})", L);
-  const std::vector<double> w = computed(p);
+  const std::vector<double> w = heldJointOmegas(p);
   ASSERT_EQ(w.size(), 8u);
   const double Iz = h * b * b * b / 12, Iy = b * h * h * h / 12;
   for (int k = 0; k < 3; ++k) {
@@ -87,7 +79,7 @@ TEST(ClampedFreeFrequencies, TipMassFrequencyEquation) {
   for (const std::string& basis : {std::string(R"("basis": "fem", "elements": 10, "layout": "planar"})"),
                                    std::string(R"("basis": "modes", "modes": {"bending_y": 5}})")}) {
     const Project p = cantilever(std::string(kSteelStrip) + basis, L, "", payload);
-    const std::vector<double> w = computed(p);
+    const std::vector<double> w = heldJointOmegas(p);
     ASSERT_FALSE(w.empty());
     EXPECT_NEAR(w.front() / expected, 1.0, 0.005) << basis << " beta L = " << betaL;
   }
@@ -95,7 +87,7 @@ TEST(ClampedFreeFrequencies, TipMassFrequencyEquation) {
 
 TEST(ClampedFreeFrequencies, SpinUpBeamFirstFrequencyIs0464Hz) {
   const Project p = flexarm::test::loadShipped("spin-up-beam.flexarm.json");
-  const std::vector<double> w = computed(p);
+  const std::vector<double> w = heldJointOmegas(p);
   ASSERT_FALSE(w.empty());
   EXPECT_NEAR(w.front() / (2 * kPi), 0.464, 0.464 * 0.005);
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <unistd.h>
 
+#include "FlexTestModels.hpp"
 #include "analysis/Linearization.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
@@ -17,6 +18,7 @@
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
+using flexarm::test::heldJointOmegas;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
@@ -62,15 +64,6 @@ double stripOmega(int k, double L, double b, double h, double M) {
   return x * x / (L * L) * std::sqrt(E * Iz / (rho * A));
 }
 
-std::vector<double> heldJointOmegas(const Project& p) {
-  LinearizationOptions opt;
-  opt.lock_joints = true;
-  const LinearizationResult r = linearize(p, opt);
-  EXPECT_EQ(r.message, "");
-  std::vector<double> w;
-  for (const LinearMode& m : r.modes) w.push_back(m.omega);
-  return w;
-}
 }  // namespace
 
 TEST(ProjectTemplates, EachIsAValidProjectAndItsParametersExist) {
