@@ -264,10 +264,7 @@ void MainWindow::buildActions() {
 }
 
 bool MainWindow::newProject() {
-  if (isRunning()) {
-    showBanner("Stop the running simulation before starting a new project.", true);
-    return false;
-  }
+  if (refusedWhileRunning("starting a new project")) return false;
   if (!maybeSave()) return false;
   // A single rigid rod on a free revolute joint, hanging in gravity: a valid start for editing.
   const Json fresh = Json::parse(R"({"format": "flexarm-project", "schema_version": 1, "name": "Untitled",
@@ -281,10 +278,7 @@ bool MainWindow::newProject() {
 }
 
 bool MainWindow::newEmptyProject() {
-  if (isRunning()) {
-    showBanner("Stop the running simulation before starting a new project.", true);
-    return false;
-  }
+  if (refusedWhileRunning("starting a new project")) return false;
   if (!maybeSave()) return false;
   document_->resetEmpty();
   banner_->setVisible(false);
@@ -292,11 +286,14 @@ bool MainWindow::newEmptyProject() {
   return true;
 }
 
+bool MainWindow::refusedWhileRunning(const QString& what) {
+  if (!isRunning()) return false;
+  showBanner("Stop the running simulation before " + what + ".", true);
+  return true;
+}
+
 bool MainWindow::newProjectWizard() {
-  if (isRunning()) {
-    showBanner("Stop the running simulation before starting a new project.", true);
-    return false;
-  }
+  if (refusedWhileRunning("starting a new project")) return false;
   if (!maybeSave()) return false;
   NewProjectWizard wizard(examplesDirectory(), this);
   if (wizard.exec() != QDialog::Accepted) return false;
@@ -305,10 +302,7 @@ bool MainWindow::newProjectWizard() {
 }
 
 bool MainWindow::newProjectFrom(const Json& doc) {
-  if (isRunning()) {
-    showBanner("Stop the running simulation before starting a new project.", true);
-    return false;
-  }
+  if (refusedWhileRunning("starting a new project")) return false;
   QString error;
   if (!document_->reset(doc, QString(), &error)) {
     showBanner("Could not start the new project:\n" + error, true);
@@ -322,10 +316,7 @@ bool MainWindow::newProjectFrom(const Json& doc) {
 }
 
 bool MainWindow::openProject(const QString& path) {
-  if (isRunning()) {
-    showBanner("Stop the running simulation before opening another project.", true);
-    return false;
-  }
+  if (refusedWhileRunning("opening another project")) return false;
   LoadedProject loaded = loadProjectFile(path.toStdString());
   for (const Diagnostic& d : loaded.diagnostics.all()) log(QFileInfo(path).fileName() + ": " + QString::fromStdString(d.text()));
   if (!loaded.project) {

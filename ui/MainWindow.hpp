@@ -109,6 +109,7 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void onDocumentChanged();
   void updateTitle();
+  bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
   bool maybeSave();  // before unsaved changes would be lost: false when the user cancels
   int ask(const QString& title, const QString& text, int buttons);
   void buildDocks();

@@ -3,6 +3,9 @@
 #include <dlfcn.h>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
 #include <QImage>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -10,6 +13,8 @@
 #include <cstdlib>
 
 #include "ui/ArmView.hpp"
+#include "ui/MainWindow.hpp"
+#include "ui/PropertyEditor.hpp"
 
 namespace flexarm::test {
 
@@ -23,6 +28,43 @@ inline int nonBackgroundPixels(const QImage& img) {
       if (std::abs(qRed(p) - qRed(corner)) + std::abs(qGreen(p) - qGreen(corner)) + std::abs(qBlue(p) - qBlue(corner)) > 60) ++n;
     }
   return n;
+}
+
+// A copy of a shipped example in dir (edits must not touch the shipped file); "" when it fails.
+inline QString copyOfExample(const QTemporaryDir& dir, const char* name) {
+  const QString path = dir.filePath(name);
+  QFile::remove(path);
+  return QFile::copy(QString(FLEXARM_PROJECTS_DIR) + "/" + name, path) ? path : QString();
+}
+
+inline QLineEdit* lineEdit(MainWindow& w, const QString& path) { return qobject_cast<QLineEdit*>(w.propertyEditor()->field(path)); }
+inline QComboBox* combo(MainWindow& w, const QString& path) { return qobject_cast<QComboBox*>(w.propertyEditor()->field(path)); }
+
+// Types text into the property field of `path` as a user does (replace, then Return); true when the
+// field shows no error afterwards.
+inline bool type(MainWindow& w, const QString& path, const QString& text) {
+  QLineEdit* e = lineEdit(w, path);
+  if (!e) {
+    qWarning("no text field %s among %s", qPrintable(path), qPrintable(w.propertyEditor()->paths().join(" ")));
+    return false;
+  }
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClick(e, Qt::Key_Delete);
+  QTest::keyClicks(e, text);
+  QTest::keyClick(e, Qt::Key_Return);
+  return w.propertyEditor()->fieldError(path).isEmpty();
+}
+
+// Picks a choice of the property field of `path`; true when the field shows no error afterwards.
+inline bool choose(MainWindow& w, const QString& path, const QString& text) {
+  QComboBox* c = combo(w, path);
+  if (!c || c->findText(text) < 0) {
+    qWarning("no choice %s in %s", qPrintable(text), qPrintable(path));
+    return false;
+  }
+  c->setCurrentIndex(c->findText(text));
+  return w.propertyEditor()->fieldError(path).isEmpty();
 }
 
 // Runs the Qt Test class T in a QApplication set up for the 3D view.

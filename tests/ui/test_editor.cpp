@@ -36,19 +36,18 @@
 #include "ui/VariantPanels.hpp"
 
 using namespace flexarm;
+using flexarm::test::choose;
+using flexarm::test::copyOfExample;
+using flexarm::test::combo;
+using flexarm::test::lineEdit;
 using flexarm::test::nonBackgroundPixels;
+using flexarm::test::type;
 using Kind = ModelItem::Kind;
 
 namespace {
 const char* kSeed004 = "spatial-rrr-flexible-seed004.flexarm.json";
 QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
 
-// A copy of a shipped example in dir (edits must not touch the shipped file).
-QString copyOf(const QTemporaryDir& dir, const char* name) {
-  const QString path = dir.filePath(name);
-  QFile::remove(path);
-  return QFile::copy(example(name), path) ? path : QString();
-}
 
 // The project as the loader reads it, in canonical JSON: model, variants and study.
 Json canonical(const Project& p) { return projectToJson(p); }
@@ -57,34 +56,6 @@ Project load(const QString& path) {
   LoadedProject l = loadProjectFile(path.toStdString());
   if (!l.project) qWarning("%s", l.diagnostics.text().c_str());
   return l.project ? *l.project : Project{};
-}
-
-QLineEdit* lineEdit(MainWindow& w, const QString& path) { return qobject_cast<QLineEdit*>(w.propertyEditor()->field(path)); }
-QComboBox* combo(MainWindow& w, const QString& path) { return qobject_cast<QComboBox*>(w.propertyEditor()->field(path)); }
-
-// Types text into the field of `path` as a user does (replace, then Return).
-bool type(MainWindow& w, const QString& path, const QString& text) {
-  QLineEdit* e = lineEdit(w, path);
-  if (!e) {
-    qWarning("no text field %s among %s", qPrintable(path), qPrintable(w.propertyEditor()->paths().join(" ")));
-    return false;
-  }
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClick(e, Qt::Key_Delete);
-  QTest::keyClicks(e, text);
-  QTest::keyClick(e, Qt::Key_Return);
-  return w.propertyEditor()->fieldError(path).isEmpty();
-}
-
-bool choose(MainWindow& w, const QString& path, const QString& text) {
-  QComboBox* c = combo(w, path);
-  if (!c || c->findText(text) < 0) {
-    qWarning("no choice %s in %s", qPrintable(text), qPrintable(path));
-    return false;
-  }
-  c->setCurrentIndex(c->findText(text));
-  return w.propertyEditor()->fieldError(path).isEmpty();
 }
 
 // A panel of the property form (a variant's override table, the study grid or list).
@@ -194,7 +165,7 @@ class EditorTest : public QObject {
     QTemporaryDir dir;
     ProjectDocument doc;
     QString error;
-    QVERIFY2(doc.open(copyOf(dir, kSeed004), &error), qPrintable(error));
+    QVERIFY2(doc.open(copyOfExample(dir, kSeed004), &error), qPrintable(error));
     const Json original = doc.json();
     QVERIFY(!doc.isDirty());
     QVERIFY(doc.setValue("links[1].flex.material.E", 7e10, &error, "Pa"));
@@ -230,7 +201,7 @@ class EditorTest : public QObject {
     QTemporaryDir dir;
     MainWindow w;
     w.show();
-    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QVERIFY(w.openProject(copyOfExample(dir, kSeed004)));
     w.modelTree()->select({Kind::Link, 0});
     QCOMPARE(w.propertyEditor()->item().kind, Kind::Link);
     const Json before = w.document()->json();
@@ -561,7 +532,7 @@ class EditorTest : public QObject {
     std::map<int, Json> states;
     MainWindow w;
     w.show();
-    QVERIFY(w.openProject(copyOf(dir, "double-pendulum.flexarm.json")));
+    QVERIFY(w.openProject(copyOfExample(dir, "double-pendulum.flexarm.json")));
     ProjectDocument& doc = *w.document();
     const Json original = doc.json();
     states[0] = original;
@@ -660,7 +631,7 @@ class EditorTest : public QObject {
     MainWindow w;
     w.resize(1400, 900);
     w.show();
-    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QVERIFY(w.openProject(copyOfExample(dir, kSeed004)));
     ProjectDocument& doc = *w.document();
     const Json original = doc.json();
     states[0] = original;
@@ -813,7 +784,7 @@ class EditorTest : public QObject {
     QTemporaryDir dir;
     MainWindow w;
     w.show();
-    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QVERIFY(w.openProject(copyOfExample(dir, kSeed004)));
     const Json original = w.document()->json();
     ProjectDocument& doc = *w.document();
     auto variant = [&doc](int v) { return doc.json()["variants"][v]["set"]; };
@@ -886,7 +857,7 @@ class EditorTest : public QObject {
 
   void dirtyMarkerAndUnsavedChangesPrompt() {
     QTemporaryDir dir;
-    const QString path = copyOf(dir, kSeed004);
+    const QString path = copyOfExample(dir, kSeed004);
     MainWindow w;
     Answers answers;
     answers.install(w);
@@ -931,7 +902,7 @@ class EditorTest : public QObject {
 
   void recoveryAfterTheProcessIsKilled() {
     QTemporaryDir dir;
-    const QString path = copyOf(dir, kSeed004);
+    const QString path = copyOfExample(dir, kSeed004);
     for (const QString& arg : {path, QString("--untitled")}) {
       QProcess child;
       child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -975,7 +946,7 @@ class EditorTest : public QObject {
 
   void declinedRecoveryIsRemoved() {
     QTemporaryDir dir;
-    const QString path = copyOf(dir, kSeed004);
+    const QString path = copyOfExample(dir, kSeed004);
     {
       ProjectDocument doc;
       AutoSave autosave(&doc);
@@ -1001,7 +972,7 @@ class EditorTest : public QObject {
     answers.answer = QMessageBox::Discard;
     answers.install(w);
     w.show();
-    QVERIFY(w.openProject(copyOf(dir, "cantilever.flexarm.json")));
+    QVERIFY(w.openProject(copyOfExample(dir, "cantilever.flexarm.json")));
     ProjectDocument& doc = *w.document();
     w.modelTree()->select({Kind::Link, 0});
     // Node positions: three unequal elements; 6 coordinates per spatial element.
@@ -1047,7 +1018,7 @@ class EditorTest : public QObject {
     answers.install(w);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QVERIFY(w.openProject(copyOfExample(dir, kSeed004)));
     QTRY_VERIFY_WITH_TIMEOUT(w.armView()->framesRendered() > 0, 10000);
     const Eigen::Vector3d fitted = w.armView()->cameraPosition();
     // The user turns the view; an edit that changes the arm a little keeps it.
@@ -1064,7 +1035,7 @@ class EditorTest : public QObject {
     QVERIFY(w.document()->setValue("links[0].length", 3 * w.armView()->reach()));
     QVERIFY((w.armView()->cameraPosition() - chosen).norm() > 1e-6);
     // Opening a project fits it: fitting again moves nothing.
-    QVERIFY(w.openProject(copyOf(dir, "double-pendulum.flexarm.json")));
+    QVERIFY(w.openProject(copyOfExample(dir, "double-pendulum.flexarm.json")));
     const Eigen::Vector3d opened = w.armView()->cameraPosition();
     w.armView()->fitArm();
     QVERIFY((w.armView()->cameraPosition() - opened).norm() < 1e-9 * opened.norm());
@@ -1076,7 +1047,7 @@ class EditorTest : public QObject {
     w.resize(1500, 950);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(copyOf(dir, kSeed004)));
+    QVERIFY(w.openProject(copyOfExample(dir, kSeed004)));
     w.modelTree()->select({Kind::Link, 1});
     QVERIFY(!type(w, "links[1].flex.material.E", "0"));
     QTest::qWait(200);

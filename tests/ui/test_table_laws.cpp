@@ -22,30 +22,11 @@
 
 using namespace flexarm;
 using Kind = ModelItem::Kind;
+using flexarm::test::choose;
+using flexarm::test::copyOfExample;
+using flexarm::test::type;
 
 namespace {
-QString copyOf(const QTemporaryDir& dir, const char* name) {
-  const QString path = dir.filePath(name);
-  return QFile::copy(QString(FLEXARM_PROJECTS_DIR) + "/" + name, path) ? path : QString();
-}
-
-bool choose(MainWindow& w, const QString& path, const QString& text) {
-  auto* c = qobject_cast<QComboBox*>(w.propertyEditor()->field(path));
-  if (!c || c->findText(text) < 0) return false;
-  c->setCurrentIndex(c->findText(text));
-  return w.propertyEditor()->fieldError(path).isEmpty();
-}
-
-bool type(MainWindow& w, const QString& path, const QString& text) {
-  auto* e = qobject_cast<QLineEdit*>(w.propertyEditor()->field(path));
-  if (!e) return false;
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClick(e, Qt::Key_Delete);
-  QTest::keyClicks(e, text);
-  QTest::keyClick(e, Qt::Key_Return);
-  return w.propertyEditor()->fieldError(path).isEmpty();
-}
 
 const TimeFunction& law(MainWindow& w) { return w.document()->project()->model.joints[0].drive.law; }
 }  // namespace
@@ -55,7 +36,7 @@ class TableLawTest : public QObject {
  private slots:
   void importReferenceAndUndo() {
     QTemporaryDir dir;
-    const QString project = copyOf(dir, "double-pendulum.flexarm.json");
+    const QString project = copyOfExample(dir, "double-pendulum.flexarm.json");
     // A motion table as a lab might export it: a comment, a header, semicolons.
     const QString csv = dir.filePath("motion.csv");
     std::ofstream(csv.toStdString()) << "# shoulder angle from the encoder\ntime;angle\n0;0\n0.5;0.2\n1.0;0.8\n1.5;1.0\n2.0;1.0\n";
@@ -143,7 +124,7 @@ class TableLawTest : public QObject {
     // The elbow follows a table of the shoulder's angle: q.elbow - q.shoulder = f(t).
     QTemporaryDir dir;
     ProjectDocument doc;
-    QVERIFY(doc.open(copyOf(dir, "double-pendulum.flexarm.json")));
+    QVERIFY(doc.open(copyOfExample(dir, "double-pendulum.flexarm.json")));
     Json j = doc.json();
     j["simulation"]["solver"]["method"] = "ida";
     j["constraints"] = Json::array({Json{{"name", "follow"}, {"type", "coordinates"}, {"terms", {{"q.elbow", 1.0}, {"q.shoulder", -1.0}}},
