@@ -667,7 +667,12 @@ int run(const Args& a) {
   const SolverStats& st = results.stats;
   std::cout << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6) << " s, "
             << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
-            << " Jacobian evaluations, " << formatShort(st.wall_time, 3) << " s wall time\n";
+            << " Jacobian evaluations, " << st.nonlinear_iterations << " Newton iterations, " << st.error_test_failures
+            << " error-test failures, " << st.nonlinear_convergence_failures << " convergence failures, "
+            << formatShort(st.wall_time, 3) << " s wall time";
+  if (st.wall_time > 0.0 && results.end_time > 0.0)
+    std::cout << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
+  std::cout << "\n";
   std::cout << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
             << fs::absolute(out).string() << "\n";
   switch (results.status) {

@@ -559,7 +559,11 @@ void MainWindow::poll() {
   progress_->setValue(static_cast<int>(1000.0 * t / std::max(t_end, 1e-12)));
   progress_->setFormat(QString("t = %1 / %2 s").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
   const double left = controller_->secondsLeft();
-  stats_->setText(left >= 0 ? QString("running, about %1 s left").arg(left, 0, 'f', 1) : QString("running"));
+  const double speed = controller_->realTimeFactor();
+  QString running = "running";
+  if (speed > 0) running += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
+  if (left >= 0) running += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  stats_->setText(running);
 }
 
 void MainWindow::onFinished(std::shared_ptr<const Results> results) {
@@ -580,13 +584,14 @@ void MainWindow::onFinished(std::shared_ptr<const Results> results) {
   std::vector<double> times = results_->column("t");
   timeline_->setTimes(times);
   const SolverStats& st = results_->stats;
-  stats_->setText(QString("%1 at t = %2 s | %3 steps, %4 RHS, %5 Jacobians, %6 s wall")
+  stats_->setText(QString("%1 at t = %2 s | %3 steps, %4 RHS, %5 Jacobians, %6 s wall, %7 x real time")
                       .arg(runStatusName(results_->status))
                       .arg(num(results_->end_time))
                       .arg(st.steps)
                       .arg(st.rhs_evaluations)
                       .arg(st.jacobian_evaluations)
-                      .arg(st.wall_time, 0, 'f', 2));
+                      .arg(st.wall_time, 0, 'f', 2)
+                      .arg(QString::number(results_->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
   progress_->setValue(static_cast<int>(1000.0 * results_->end_time / std::max(project_->simulation.t_end, 1e-12)));
   log("run " + QString(runStatusName(results_->status)) + ": " + stats_->text());
   if (results_->status == RunStatus::Failed || results_->status == RunStatus::Diverged) {

@@ -93,6 +93,8 @@ void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", 0.0));
   out.push_back(number("simulation.solver.step", "Newmark step", "s", 1e-3));
   out.push_back(integer("simulation.solver.max_steps", "step limit", 1000000));
+  out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", 0));
+  out.push_back(choice("simulation.solver.jacobian", "Newton matrix", {"analytic", "difference"}, "analytic"));
   out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", 0.5));
 }
 

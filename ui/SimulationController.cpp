@@ -72,6 +72,13 @@ double SimulationController::secondsLeft() const {
   return wall * (t_end_ - t) / t;
 }
 
+double SimulationController::realTimeFactor() const {
+  const double t = t_.load();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  if (t <= 0.0 || wall <= 0.0 || !running_.load()) return -1.0;
+  return t / wall;
+}
+
 std::size_t SimulationController::takeNewRows(std::vector<double>& rows) {
   std::lock_guard<std::mutex> lock(mutex_);
   rows.swap(pending_);

@@ -31,6 +31,8 @@ class SimulationController : public QObject {
   double simulatedTime() const { return t_.load(); }
   double endTime() const { return t_end_; }
   double secondsLeft() const;
+  // Simulated seconds per wall-clock second since the run started; -1 before the first step.
+  double realTimeFactor() const;
 
   // The rows recorded since the last call (row-major, all channels of the run) and their count.
   std::size_t takeNewRows(std::vector<double>& rows);

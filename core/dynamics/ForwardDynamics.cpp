@@ -6,6 +6,7 @@
 #include "dynamics/Crba.hpp"
 #include "dynamics/ReferenceEquations.hpp"
 #include "dynamics/Rnea.hpp"
+#include "dynamics/TangentStiffness.hpp"
 
 namespace flexarm {
 
@@ -135,6 +136,18 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     }
   }
   return true;
+}
+
+void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {
+  tangentStiffness(sys_, data_, K_, C_);
+  const int nf = static_cast<int>(free_.size());
+  K_ff.resize(nf, nf);
+  C_ff.resize(nf, nf);
+  for (int c = 0; c < nf; ++c)
+    for (int r = 0; r < nf; ++r) {
+      K_ff(r, c) = K_(free_[r], free_[c]);
+      C_ff(r, c) = C_(free_[r], free_[c]);
+    }
 }
 
 std::string ForwardDynamics::error() const {

@@ -56,6 +56,11 @@ class ForwardDynamics {
   // Generalized force balance of the free coordinates at zero free acceleration, Q_f - b_f.
   const Eigen::VectorXd& residualForce() const { return force_f_; }
   DynamicsData& data() { return data_; }
+  // The tangent stiffness and damping of the free coordinates (TangentStiffness.hpp) at the state of
+  // the last evaluate() or evaluateTerms(), for the implicit integrators' iteration matrix.
+  void tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff);
+  // Solves M_ff x = b in place with the factorization of the last evaluate().
+  void solveMass(Eigen::Ref<Eigen::MatrixXd> b) const { llt_.solveInPlace(b); }
   std::string error() const;
 
  private:
@@ -67,7 +72,7 @@ class ForwardDynamics {
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  Eigen::MatrixXd M_ff_;
+  Eigen::MatrixXd M_ff_, K_, C_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;

@@ -1,5 +1,7 @@
 #include "dynamics/ReferenceEquations.hpp"
 
+#include "dynamics/GeometricStiffness.hpp"
+
 namespace flexarm {
 namespace {
 
@@ -308,21 +310,14 @@ void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::Ve
     if (sys.coupling != CouplingOrder::Geometric) continue;
     // Seed 003 eq. (16)-(18): V = 1/2 int P(x) (v'^2 + w'^2) dx with the axial force P of the rigid
     // motion: inertial and gravity loads of the beam beyond x and of everything outboard.
-    const BodyFrames& fr = d.frames[i];
-    Eigen::Vector3d outboard = fr.force_distal_world;
-    for (int j = i + 1; j < n; ++j) outboard += d.frames[j].force_world;
-    const double P_tip = -(fr.X_world_body.linear().transpose() * outboard).x();
-    const Eigen::Vector3d w = fr.v_body.head<3>(), vO = fr.v_body.tail<3>();
-    const double a0x = fr.a_body(3) + w.cross(vO).x();  // classical acceleration of the origin along x (incl. -g)
-    const double k2 = w.y() * w.y() + w.z() * w.z();
-    const double L = fb.length;
+    const AxialForce P = rigidMotionAxialForce(sys, d, i);
     for (const FlexibleBody::Interval& iv : fb.intervals) {
       for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
         const FlexibleBody::SlopePoint& sp = fb.slopes[k];
-        const double P = P_tip - fb.rhoA * (a0x * (L - sp.x) - 0.5 * k2 * (L * L - sp.x * sp.x));
+        const double Px = P.at(sp.x);
         const double v1 = sp.v1.dot(e), w1 = sp.w1.dot(e);
-        out.noalias() -= (sp.weight * P * v1) * sp.v1.transpose() + (sp.weight * P * w1) * sp.w1.transpose();
-        d.elastic_potential += 0.5 * sp.weight * P * (v1 * v1 + w1 * w1);
+        out.noalias() -= (sp.weight * Px * v1) * sp.v1.transpose() + (sp.weight * Px * w1) * sp.w1.transpose();
+        d.elastic_potential += 0.5 * sp.weight * Px * (v1 * v1 + w1 * w1);
       }
     }
   }

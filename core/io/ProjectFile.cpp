@@ -516,6 +516,17 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
     sv.number("max_step", s.max_step, Need::Optional, Range::NonNegative);
     sv.number("initial_step", s.initial_step, Need::Optional, Range::NonNegative);
     sv.integer("max_steps", s.max_steps, Need::Optional, 1);
+    long max_order = s.max_order;
+    if (sv.integer("max_order", max_order, Need::Optional, 0)) {
+      const long highest = s.method == SimulationSettings::Method::Adams ? 12 : 5;
+      if (max_order > highest)
+        sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
+                                                          methodName(s.method) + "\", got " + std::to_string(max_order));
+      else
+        s.max_order = static_cast<int>(max_order);
+    }
+    const int jac = sv.choice("jacobian", {"analytic", "difference"}, Need::Optional, 0);
+    if (jac >= 0) s.jacobian = static_cast<SimulationSettings::Jacobian>(jac);
     sv.number("step", s.step, Need::Optional, Range::Positive);
     JsonObjectReader nm = sv.object("newmark", Need::Optional);
     if (nm.valid()) {
@@ -1045,6 +1056,8 @@ Json projectToJson(const Project& project) {
                        {"max_step", s.max_step},
                        {"initial_step", s.initial_step},
                        {"max_steps", s.max_steps},
+                       {"max_order", s.max_order},
+                       {"jacobian", s.jacobian == SimulationSettings::Jacobian::Analytic ? "analytic" : "difference"},
                        {"step", s.step},
                        {"newmark", {{"alpha", s.newmark_alpha}, {"delta", s.newmark_delta}}},
                        {"baumgarte", {{"gamma", s.baumgarte_gamma}, {"beta", s.baumgarte_beta}}}}}};

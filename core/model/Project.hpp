@@ -32,6 +32,14 @@ struct SimulationSettings {
   double max_step = 0.0;         // [s], 0 = no limit
   double initial_step = 0.0;     // [s], 0 = chosen by CVODE
   long max_steps = 1000000;      // total internal steps before the run is stopped
+  // Largest order of the BDF (bdf, ida) or Adams formulas; 0 = SUNDIALS' own (5 for BDF, 12 for Adams).
+  // Orders 1 and 2 are A-stable: they damp vibrations a step does not resolve instead of being
+  // forced by them to tiny steps (the axial and torsion modes of stiff links carry no energy).
+  int max_order = 0;
+  // Newton iteration matrix of bdf and ida: analytic (from M, the tangent stiffness and damping,
+  // TangentStiffness.hpp) or SUNDIALS' difference quotients (2n evaluations of the equations each).
+  enum class Jacobian { Analytic, DifferenceQuotient };
+  Jacobian jacobian = Jacobian::Analytic;
   // Newmark: fixed step [s] (made to divide the output interval), alpha and delta of the scheme
   // (0.25, 0.5: average acceleration, unconditionally stable), Baumgarte gamma and beta.
   double step = 1e-3;

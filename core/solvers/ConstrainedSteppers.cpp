@@ -98,6 +98,34 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
     return res.allFinite() ? 0 : 1;
   }
 
+  // y = [q, v, lambda, mu]. The blocks of dF/dy + cj dF/dy', with the derivatives of the inertial
+  // terms and of the constraint forces Phi_q^T lambda, Phi_q^T mu left out (TangentStiffness.hpp):
+  //   [cj I        -I             0       -Phi_q^T]
+  //   [K_t         cj M + C_t     Phi_q^T  0      ]
+  //   [Phi_q       0              0        0      ]
+  //   [0           Phi_q          0        0      ]
+  bool hasJacobian() const override { return true; }
+  int jacobian(double t, double cj, const double* y, const double*, Eigen::Map<Eigen::MatrixXd> J) override {
+    const Eigen::Map<const Eigen::VectorXd> q(y, n_), v(y + n_, n_);
+    cd_.evaluate(t, q, v);
+    const ConstraintRows& c = cd_.rows();
+    if (!c.error.empty()) {
+      error_ = c.error;
+      return -1;
+    }
+    cd_.forward().tangent(K_, C_);
+    J.setZero();
+    J.block(0, 0, n_, n_).diagonal().setConstant(cj);
+    J.block(0, n_, n_, n_).diagonal().setConstant(-1.0);
+    J.block(0, 2 * n_ + m_, n_, m_) = -c.Phi_q.transpose();
+    J.block(n_, 0, n_, n_) = K_;
+    J.block(n_, n_, n_, n_) = cj * cd_.M() + C_;
+    J.block(n_, 2 * n_, n_, m_) = c.Phi_q.transpose();
+    J.block(2 * n_, 0, m_, n_) = c.Phi_q;
+    J.block(2 * n_ + m_, n_, m_, n_) = c.Phi_q;
+    return J.allFinite() ? 0 : 1;
+  }
+
   int step(double& t) override {
     ++steps_;
     return ida_.step(t);
@@ -121,6 +149,7 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
   long steps_ = 0;
   IdaIntegrator ida_;
   Eigen::VectorXd y_, yp_, yout_, ypout_;
+  Eigen::MatrixXd K_, C_;
 };
 
 // Newmark-beta (alpha, delta) with the constraints at acceleration level, stabilized with Baumgarte

@@ -40,6 +40,11 @@ struct CvodeIntegrator::Impl {
     return self->rhs->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
   }
 
+  static int jacFn(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
+    auto* self = static_cast<Impl*>(user);
+    return self->rhs->jacobian(t, N_VGetArrayPointer(y), Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(J), self->n, self->n));
+  }
+
   static void errHandler(int, const char* module, const char* function, char* msg, void* user) {
     auto* self = static_cast<Impl*>(user);
     self->last_message = std::string(module ? module : "") + "::" + (function ? function : "") + ": " + (msg ? msg : "");
@@ -74,6 +79,10 @@ std::string CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t
     if (!m.A || !m.LS) return "cannot create the dense linear solver";
     flag = CVodeSetLinearSolver(m.mem, m.LS, m.A);
     if (flag != CV_SUCCESS) return "linear solver: " + describe(flag);
+    if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
+      flag = CVodeSetJacFn(m.mem, &Impl::jacFn);
+      if (flag != CV_SUCCESS) return "Jacobian: " + describe(flag);
+    }
   } else {
     m.NLS = SUNNonlinSol_FixedPoint(m.y, 0, m.ctx);
     if (!m.NLS) return "cannot create the fixed-point iteration";
@@ -82,6 +91,10 @@ std::string CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t
   }
   if (s.max_step > 0.0) CVodeSetMaxStep(m.mem, s.max_step);
   if (s.initial_step > 0.0) CVodeSetInitStep(m.mem, s.initial_step);
+  if (s.max_order > 0) {
+    flag = CVodeSetMaxOrd(m.mem, s.max_order);
+    if (flag != CV_SUCCESS) return "max_order: " + describe(flag);
+  }
   CVodeSetMaxHnilWarns(m.mem, -1);  // the "t + h = t" warnings become a failure we report, not noise
   CVodeSetStopTime(m.mem, t_stop);
   return {};

@@ -1,6 +1,7 @@
 #pragma once
 // A thin owner of a SUNDIALS CVODE instance: BDF (Newton + dense direct solver) or Adams
 // (fixed-point iteration), every return flag turned into words.
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,13 @@ class OdeRhs {
  public:
   virtual ~OdeRhs() = default;
   virtual int rhs(double t, const double* y, double* ydot) = 0;
+  // The Jacobian df/dy (n x n, column-major storage) for the Newton iteration, when the right-hand
+  // side can give one; same return convention as rhs().
+  virtual bool hasJacobian() const { return false; }
+  virtual int jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) {
+    (void)t, (void)y, (void)J;
+    return -1;
+  }
 };
 
 class CvodeIntegrator {

@@ -35,6 +35,13 @@ struct IdaIntegrator::Impl {
     return self->res->residual(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
   }
 
+  static int jacFn(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector,
+                   N_Vector) {
+    auto* self = static_cast<Impl*>(user);
+    return self->res->jacobian(t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp),
+                               Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(J), self->n, self->n));
+  }
+
   static void errHandler(int, const char* module, const char* function, char* msg, void* user) {
     auto* self = static_cast<Impl*>(user);
     self->last_message = std::string(module ? module : "") + "::" + (function ? function : "") + ": " + (msg ? msg : "");
@@ -71,6 +78,14 @@ std::string IdaIntegrator::init(DaeResidual& res, int n, const double* y0, const
   if (!m.A || !m.LS) return "cannot create the dense linear solver";
   flag = IDASetLinearSolver(m.mem, m.LS, m.A);
   if (flag != IDA_SUCCESS) return "linear solver: " + describe(flag);
+  if (res.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
+    flag = IDASetJacFn(m.mem, &Impl::jacFn);
+    if (flag != IDA_SUCCESS) return "Jacobian: " + describe(flag);
+  }
+  if (s.max_order > 0) {
+    flag = IDASetMaxOrd(m.mem, s.max_order);
+    if (flag != IDA_SUCCESS) return "max_order: " + describe(flag);
+  }
   IDASetId(m.mem, m.id);
   IDASetSuppressAlg(m.mem, SUNTRUE);  // multipliers: index 2, kept out of the error test
   if (s.max_step > 0.0) IDASetMaxStep(m.mem, s.max_step);

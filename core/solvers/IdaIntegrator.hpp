@@ -1,7 +1,8 @@
 #pragma once
-// A thin owner of a SUNDIALS IDA instance for F(t, y, y') = 0 (BDF, Newton with a dense
-// difference-quotient Jacobian), with algebraic variables excluded from the error test, every
+// A thin owner of a SUNDIALS IDA instance for F(t, y, y') = 0 (BDF, Newton with a dense analytic or
+// difference-quotient iteration matrix), with algebraic variables excluded from the error test, every
 // return flag turned into words. Mirrors CvodeIntegrator.
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@ class DaeResidual {
  public:
   virtual ~DaeResidual() = default;
   virtual int residual(double t, const double* y, const double* yp, double* r) = 0;
+  // The iteration matrix dF/dy + cj dF/dy' (n x n, column-major storage), when the residual can give
+  // one; same return convention as residual().
+  virtual bool hasJacobian() const { return false; }
+  virtual int jacobian(double t, double cj, const double* y, const double* yp, Eigen::Map<Eigen::MatrixXd> J) {
+    (void)t, (void)cj, (void)y, (void)yp, (void)J;
+    return -1;
+  }
 };
 
 class IdaIntegrator {

@@ -24,9 +24,28 @@ class ForwardDynamicsRhs final : public OdeRhs {
     if (fd_.evaluate(t, y, ydot)) return 0;
     return fd_.error().find("not positive definite") != std::string::npos ? -1 : 1;
   }
+  bool hasJacobian() const override { return true; }
+  // y = [q_f; v_f], f = [v_f; M^-1 (Q - b)]: df/dy = [0, I; -M^-1 K_t, -M^-1 C_t], the inertial
+  // terms' derivatives left out (TangentStiffness.hpp).
+  int jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) override {
+    ydot_.resize(fd_.stateSize());
+    const int r = rhs(t, y, ydot_.data());
+    if (r != 0) return r;
+    const int nf = fd_.stateSize() / 2;
+    fd_.tangent(K_, C_);
+    fd_.solveMass(K_);
+    fd_.solveMass(C_);
+    J.setZero();
+    J.topRightCorner(nf, nf).setIdentity();
+    J.bottomLeftCorner(nf, nf) = -K_;
+    J.bottomRightCorner(nf, nf) = -C_;
+    return J.allFinite() ? 0 : 1;
+  }
 
  private:
   ForwardDynamics& fd_;
+  Eigen::VectorXd ydot_;
+  Eigen::MatrixXd K_, C_;
 };
 
 std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
@@ -163,6 +182,9 @@ std::string describeSolver(const SimulationSettings& s) {
   if (s.method != SimulationSettings::Method::Newmark) {
     os << " rtol=" << formatNumber(s.rtol) << " atol=" << formatNumber(s.atol);
     if (s.max_step > 0) os << " max_step=" << formatNumber(s.max_step);
+    if (s.max_order > 0) os << " max_order=" << s.max_order;
+    if (s.jacobian == SimulationSettings::Jacobian::DifferenceQuotient && s.method != SimulationSettings::Method::Adams)
+      os << " jacobian=difference";
   }
   os << " output_rate=" << formatNumber(s.output_rate) << " Hz";
   return os.str();

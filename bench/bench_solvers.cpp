@@ -1,0 +1,187 @@
+// Time integration of the shipped projects and of the spin-up beam at 5-200 elements: for each case
+// and solver configuration, the loosest tolerance of a ladder (rtol 1e-3 ... 1e-7, atol = rtol / 100)
+// whose run agrees with a tight reference (CVODE BDF, rtol 1e-10, atol 1e-12) within the accuracy
+// target, and what it cost: steps, evaluations of the equations, Newton iterations, wall time, the
+// real-time factor, and the speed ratio to today's CVODE BDF with difference quotients at the same
+// accuracy. Accuracy = largest end-effector difference from the reference / the end effector's largest
+// excursion from its start (and the same for the tip deflection of the last flexible link, printed).
+//
+//   cmake -B build -DFLEXARM_BUILD_BENCH=ON && cmake --build build --target flexarm_bench_solvers
+//   ./build/bench/flexarm_bench_solvers [--quick] [--accuracy 1e-3] [--only NAME]
+//
+// --quick shortens every run to a tenth of its end time (at least 0.2 s) and skips the 100- and
+// 200-element beams. Run it on a quiet machine: the figures are wall times of one run each.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dynamics/MultibodySystem.hpp"
+#include "io/ProjectFile.hpp"
+#include "solvers/Simulation.hpp"
+
+using namespace flexarm;
+
+namespace {
+
+struct Config {
+  const char* name;
+  SimulationSettings::Method method;
+  SimulationSettings::Jacobian jacobian;
+  int max_order;
+};
+
+const Config kToday{"cvode-bdf5-dq", SimulationSettings::Method::Bdf, SimulationSettings::Jacobian::DifferenceQuotient, 0};
+const std::vector<Config> kConfigs = {
+    kToday,
+    {"cvode-bdf5-analytic", SimulationSettings::Method::Bdf, SimulationSettings::Jacobian::Analytic, 0},
+    {"cvode-bdf2-analytic", SimulationSettings::Method::Bdf, SimulationSettings::Jacobian::Analytic, 2},
+    {"ida-bdf2-analytic", SimulationSettings::Method::Ida, SimulationSettings::Jacobian::Analytic, 2},
+};
+
+struct Case {
+  std::string name;
+  Project project;
+};
+
+// Largest distance between the two runs' points (x, y, z channels) / largest excursion of the reference's.
+double trackError(const Results& run, const Results& ref, const std::string& prefix, const char* a, const char* b,
+                  const char* c) {
+  const std::vector<double> rx = ref.column(prefix + a), ry = ref.column(prefix + b), rz = ref.column(prefix + c);
+  const std::vector<double> x = run.column(prefix + a), y = run.column(prefix + b), z = run.column(prefix + c);
+  if (rx.empty() || x.empty()) return std::nan("");
+  double peak = 0.0, worst = 0.0;
+  const std::size_t n = std::min(rx.size(), x.size());
+  for (std::size_t k = 0; k < rx.size(); ++k)
+    peak = std::max(peak, std::hypot(rx[k] - rx[0], std::hypot(ry[k] - ry[0], rz[k] - rz[0])));
+  for (std::size_t k = 0; k < n; ++k) worst = std::max(worst, std::hypot(x[k] - rx[k], std::hypot(y[k] - ry[k], z[k] - rz[k])));
+  if (run.status != ref.status || n < rx.size()) return std::numeric_limits<double>::infinity();
+  return peak > 0.0 ? worst / peak : worst;
+}
+
+std::string lastFlexibleLink(const Project& p) {
+  std::string name;
+  for (const Link& l : p.model.links)
+    if (l.flex) name = l.name;
+  return name;
+}
+
+double tipError(const Results& run, const Results& ref, const Project& p) {
+  const std::string link = lastFlexibleLink(p);
+  if (link.empty()) return std::nan("");
+  const std::string pre = "tip." + link + ".";
+  std::vector<double> rv = ref.column(pre + "v"), rw = ref.column(pre + "w"), v = run.column(pre + "v"), w = run.column(pre + "w");
+  if (rv.empty() || v.empty()) return std::nan("");
+  double peak = 0.0, worst = 0.0;
+  const std::size_t n = std::min(rv.size(), v.size());
+  for (std::size_t k = 0; k < rv.size(); ++k) peak = std::max(peak, std::hypot(rv[k], rw[k]));
+  for (std::size_t k = 0; k < n; ++k) worst = std::max(worst, std::hypot(v[k] - rv[k], w[k] - rw[k]));
+  if (run.status != ref.status || n < rv.size()) return std::numeric_limits<double>::infinity();
+  return peak > 0.0 ? worst / peak : worst;
+}
+
+Results runCase(Project p, SimulationSettings::Method method, SimulationSettings::Jacobian jacobian, int max_order, double rtol,
+                double atol) {
+  p.simulation.method = method;
+  p.simulation.jacobian = jacobian;
+  p.simulation.max_order = max_order;
+  p.simulation.rtol = rtol;
+  p.simulation.atol = atol;
+  p.simulation.max_steps = 50000000;
+  return simulate(p);
+}
+
+std::optional<Project> load(const std::filesystem::path& file) {
+  LoadedProject p = loadProjectFile(file);
+  if (!p.project) {
+    std::cerr << file << ": " << p.diagnostics.text() << "\n";
+    return std::nullopt;
+  }
+  return *p.project;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  double target = 1e-3;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--accuracy") && i + 1 < argc) target = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else {
+      std::cerr << "usage: flexarm_bench_solvers [--quick] [--accuracy A] [--only NAME]\n";
+      return 2;
+    }
+  }
+  std::vector<Case> cases;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(FLEXARM_PROJECTS_DIR))
+    if (entry.path().string().size() > 13 && entry.path().string().rfind(".flexarm.json") == entry.path().string().size() - 13)
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::optional<Project> p = load(f);
+    if (!p) continue;
+    if (p->simulation.method == SimulationSettings::Method::Newmark) continue;  // fixed step: nothing to tune
+    cases.push_back({f.filename().string().substr(0, f.filename().string().size() - 13), *p});
+  }
+  if (std::optional<Project> beam = load(std::filesystem::path(FLEXARM_PROJECTS_DIR) / "spin-up-beam.flexarm.json")) {
+    for (int elements : {5, 10, 20, 40, 100, 200}) {
+      if (quick && elements > 40) continue;
+      Project p = *beam;
+      p.model.links[0].flex->discretization.elements = elements;
+      cases.push_back({"spin-up-beam-" + std::to_string(elements) + "el", p});
+    }
+  }
+  std::printf("accuracy target %.2g; tolerance ladder rtol 1e-3 ... 1e-7 (atol = rtol / 100)%s\n\n", target,
+              quick ? "; --quick: t_end / 10" : "");
+  std::printf("| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | wall [s] | real-time factor | ee error | tip error | speed vs cvode-bdf5-dq |\n");
+  std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (Case& c : cases) {
+    if (!only.empty() && c.name.find(only) == std::string::npos) continue;
+    Project& p = c.project;
+    if (quick) p.simulation.t_end = std::max(0.2, 0.1 * p.simulation.t_end);
+    const bool constrained = !p.model.constraints.empty();
+    const Results ref = runCase(p, constrained ? SimulationSettings::Method::Ida : SimulationSettings::Method::Bdf,
+                                SimulationSettings::Jacobian::DifferenceQuotient, 0, 1e-10, 1e-12);
+    if (ref.status == RunStatus::Failed || ref.status == RunStatus::Cancelled) {
+      std::printf("| %s | reference failed: %s |\n", c.name.c_str(), ref.message.c_str());
+      continue;
+    }
+    const int coords = static_cast<int>(MultibodySystem::fromModel(p.model, p.coupling).nq);
+    double today_wall = 0.0;
+    for (const Config& cfg : kConfigs) {
+      SimulationSettings::Method method = cfg.method;
+      if (constrained && method == SimulationSettings::Method::Bdf) method = SimulationSettings::Method::Ida;  // CVODE has no multipliers
+      if (constrained && &cfg != &kConfigs.front() && cfg.method == SimulationSettings::Method::Bdf) continue;
+      std::optional<Results> chosen;
+      double chosen_rtol = 0.0, ee = 0.0, tip = 0.0;
+      for (double rtol : {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}) {
+        Results r = runCase(p, method, cfg.jacobian, cfg.max_order, rtol, rtol * 1e-2);
+        ee = trackError(r, ref, "ee.", "x", "y", "z");
+        tip = tipError(r, ref, p);
+        const double err = std::isnan(ee) ? tip : ee;
+        chosen = std::move(r);
+        chosen_rtol = rtol;
+        if (err <= target) break;
+      }
+      const Results& r = *chosen;
+      const double wall = r.stats.wall_time;
+      if (&cfg == &kConfigs.front()) today_wall = wall;
+      std::printf("| %s | %d | %g | %s%s | %g | %ld | %ld | %ld | %.3f | %.3g | %.2e | %.2e | %.2f |\n", c.name.c_str(), coords,
+                  p.simulation.t_end, cfg.name, constrained && cfg.method == SimulationSettings::Method::Bdf ? " (as ida)" : "",
+                  chosen_rtol, r.stats.steps, r.stats.rhs_evaluations, r.stats.nonlinear_iterations, wall,
+                  r.end_time / std::max(wall, 1e-9), ee, tip, today_wall / std::max(wall, 1e-9));
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+#pragma once
+// The axial force of a flexible link under the rigid motion of its body frame (seed 003 eq. (17)),
+// and the geometric stiffness it gives through the axial shortening s(x) = 1/2 int_0^x (v'^2 + w'^2):
+//   P(x) = P_tip - rhoA (a0x (L - x) - 1/2 k2 (L^2 - x^2)),
+//   K_G  = int_0^L P(x) (Psi_v'^T Psi_v' + Psi_w'^T Psi_w') dx,
+// where P_tip is the axial component of the d'Alembert force of everything outboard (payloads on
+// the distal frame, the later links), a0x the body origin's classical acceleration along the link
+// (gravity included as an upward base acceleration) and k2 = omega_y^2 + omega_z^2 the centrifugal
+// term of the body's angular velocity. `geometric` coupling puts the potential 1/2 e^T K_G e into the
+// equations; `high` coupling carries the same stiffening through the foreshortening terms of the
+// inertia, and the implicit integrators use K_G in their iteration matrix for both.
+#include "dynamics/DynamicsData.hpp"
+
+namespace flexarm {
+
+struct AxialForce {
+  double P_tip = 0.0;  // [N] tension at the distal end
+  double a0x = 0.0;    // [m/s^2]
+  double k2 = 0.0;     // [1/s^2]
+  double rhoA = 0.0;   // [kg/m]
+  double length = 0.0; // [m]
+  // Tension at x along the link [N].
+  double at(double x) const { return P_tip - rhoA * (a0x * (length - x) - 0.5 * k2 * (length * length - x * x)); }
+};
+
+// The axial force of flexible body i from the frames and d'Alembert forces of an evaluation of the
+// equations at the current state (ReferenceEquations.hpp).
+AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& data, int i);
+
+// Adds scale * K_G of link `fb` under the axial force P to the m x m block K.
+void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, double scale, Eigen::Ref<Eigen::MatrixXd> K);
+
+}  // namespace flexarm

@@ -1,0 +1,41 @@
+#include "dynamics/TangentStiffness.hpp"
+
+#include "dynamics/GeometricStiffness.hpp"
+
+namespace flexarm {
+
+void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eigen::MatrixXd& K, Eigen::MatrixXd& C) {
+  K.setZero(sys.nq, sys.nq);
+  C.setZero(sys.nq, sys.nq);
+  for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+    const Body& b = sys.bodies[i];
+    C(b.q_index, b.q_index) += b.joint_damping;
+    if (b.motor_index >= 0) {
+      // torque = k (q_m / N - q) + c (qd_m / N - qd) acts on the link (+) and on the motor (-1/N).
+      const JointFlex& jf = b.joint_flex;
+      const double N = jf.gear_ratio;
+      const int a = b.q_index, m = b.motor_index;
+      for (auto [M, s] : {std::pair<Eigen::MatrixXd*, double>{&K, jf.stiffness}, {&C, jf.damping}}) {
+        (*M)(a, a) += s;
+        (*M)(a, m) -= s / N;
+        (*M)(m, a) -= s / N;
+        (*M)(m, m) += s / (N * N);
+      }
+    }
+    if (b.drive.kind == JointDrive::Kind::PD) {
+      // effort = kp (ref - scale q) + kd (ref' - scale qd) on the driven coordinate.
+      const int k = b.drivenIndex();
+      K(k, k) += b.drive.kp * b.driveScale();
+      C(k, k) += b.drive.kd * b.driveScale();
+    }
+    if (!b.isFlexible()) continue;
+    const FlexibleBody& fb = *b.flexible;
+    K.block(b.e_index, b.e_index, fb.m, fb.m) += fb.K;
+    C.block(b.e_index, b.e_index, fb.m, fb.m) += fb.C;
+    if (sys.coupling != CouplingOrder::Zero)
+      addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), 1.0,
+                            K.block(b.e_index, b.e_index, fb.m, fb.m));
+  }
+}
+
+}  // namespace flexarm
