@@ -50,40 +50,38 @@ struct Case {
   Project project;
 };
 
-// Largest distance between the two runs' points (x, y, z channels) / largest excursion of the reference's.
-double trackError(const Results& run, const Results& ref, const std::string& prefix, const char* a, const char* b,
-                  const char* c) {
-  const std::vector<double> rx = ref.column(prefix + a), ry = ref.column(prefix + b), rz = ref.column(prefix + c);
-  const std::vector<double> x = run.column(prefix + a), y = run.column(prefix + b), z = run.column(prefix + c);
-  if (rx.empty() || x.empty()) return std::nan("");
+// Largest distance between the two runs' points (the given channels as coordinates) / the reference
+// point's largest distance from its start (`from_start`) or from the origin. NaN when a channel is
+// missing; infinite when the run ended otherwise or earlier than the reference.
+double trackError(const Results& run, const Results& ref, const std::vector<std::string>& channels, bool from_start) {
+  std::vector<std::vector<double>> r, x;
+  for (const std::string& c : channels) {
+    r.push_back(ref.column(c));
+    x.push_back(run.column(c));
+    if (r.back().empty() || x.back().empty()) return std::nan("");
+  }
+  const std::size_t rows = r[0].size(), n = std::min(rows, x[0].size());
+  if (run.status != ref.status || n < rows) return std::numeric_limits<double>::infinity();
   double peak = 0.0, worst = 0.0;
-  const std::size_t n = std::min(rx.size(), x.size());
-  for (std::size_t k = 0; k < rx.size(); ++k)
-    peak = std::max(peak, std::hypot(rx[k] - rx[0], std::hypot(ry[k] - ry[0], rz[k] - rz[0])));
-  for (std::size_t k = 0; k < n; ++k) worst = std::max(worst, std::hypot(x[k] - rx[k], std::hypot(y[k] - ry[k], z[k] - rz[k])));
-  if (run.status != ref.status || n < rx.size()) return std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < rows; ++k) {
+    double excursion = 0.0, difference = 0.0;
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+      excursion += std::pow(r[c][k] - (from_start ? r[c][0] : 0.0), 2);
+      difference += std::pow(x[c][k] - r[c][k], 2);
+    }
+    peak = std::max(peak, std::sqrt(excursion));
+    worst = std::max(worst, std::sqrt(difference));
+  }
   return peak > 0.0 ? worst / peak : worst;
 }
 
-std::string lastFlexibleLink(const Project& p) {
-  std::string name;
-  for (const Link& l : p.model.links)
-    if (l.flex) name = l.name;
-  return name;
-}
-
+// The tip deflection (v, w) of the project's last flexible link; NaN without one.
 double tipError(const Results& run, const Results& ref, const Project& p) {
-  const std::string link = lastFlexibleLink(p);
+  std::string link;
+  for (const Link& l : p.model.links)
+    if (l.flex) link = l.name;
   if (link.empty()) return std::nan("");
-  const std::string pre = "tip." + link + ".";
-  std::vector<double> rv = ref.column(pre + "v"), rw = ref.column(pre + "w"), v = run.column(pre + "v"), w = run.column(pre + "w");
-  if (rv.empty() || v.empty()) return std::nan("");
-  double peak = 0.0, worst = 0.0;
-  const std::size_t n = std::min(rv.size(), v.size());
-  for (std::size_t k = 0; k < rv.size(); ++k) peak = std::max(peak, std::hypot(rv[k], rw[k]));
-  for (std::size_t k = 0; k < n; ++k) worst = std::max(worst, std::hypot(v[k] - rv[k], w[k] - rw[k]));
-  if (run.status != ref.status || n < rv.size()) return std::numeric_limits<double>::infinity();
-  return peak > 0.0 ? worst / peak : worst;
+  return trackError(run, ref, {"tip." + link + ".v", "tip." + link + ".w"}, false);
 }
 
 Results runCase(Project p, SimulationSettings::Method method, SimulationSettings::Jacobian jacobian, int max_order, double rtol,
@@ -167,7 +165,7 @@ int main(int argc, char** argv) {
       double chosen_rtol = 0.0, ee = 0.0, tip = 0.0;
       for (double rtol : {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}) {
         Results r = runCase(p, method, cfg.jacobian, cfg.max_order, rtol, rtol * 1e-2);
-        ee = trackError(r, ref, "ee.", "x", "y", "z");
+        ee = trackError(r, ref, {"ee.x", "ee.y", "ee.z"}, true);
         tip = tipError(r, ref, p);
         const double err = std::isnan(ee) ? tip : ee;
         chosen = std::move(r);

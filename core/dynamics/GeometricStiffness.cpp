@@ -17,11 +17,11 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
   return P;
 }
 
-void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, double scale, Eigen::Ref<Eigen::MatrixXd> K) {
+void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K) {
   for (const FlexibleBody::Interval& iv : fb.intervals) {
     for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
       const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
-      const double c = scale * sp.weight * P.at(sp.x);
+      const double c = sp.weight * P.at(sp.x);
       K.noalias() += c * sp.v1.transpose() * sp.v1;
       K.noalias() += c * sp.w1.transpose() * sp.w1;
     }

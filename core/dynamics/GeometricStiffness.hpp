@@ -27,7 +27,7 @@ struct AxialForce {
 // equations at the current state (ReferenceEquations.hpp).
 AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& data, int i);
 
-// Adds scale * K_G of link `fb` under the axial force P to the m x m block K.
-void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, double scale, Eigen::Ref<Eigen::MatrixXd> K);
+// Adds K_G of link `fb` under the axial force P to the m x m block K.
+void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K);
 
 }  // namespace flexarm

@@ -15,11 +15,11 @@ void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eige
       const JointFlex& jf = b.joint_flex;
       const double N = jf.gear_ratio;
       const int a = b.q_index, m = b.motor_index;
-      for (auto [M, s] : {std::pair<Eigen::MatrixXd*, double>{&K, jf.stiffness}, {&C, jf.damping}}) {
-        (*M)(a, a) += s;
-        (*M)(a, m) -= s / N;
-        (*M)(m, a) -= s / N;
-        (*M)(m, m) += s / (N * N);
+      for (auto [target, k] : {std::pair<Eigen::MatrixXd*, double>{&K, jf.stiffness}, {&C, jf.damping}}) {
+        (*target)(a, a) += k;
+        (*target)(a, m) -= k / N;
+        (*target)(m, a) -= k / N;
+        (*target)(m, m) += k / (N * N);
       }
     }
     if (b.drive.kind == JointDrive::Kind::PD) {
@@ -33,8 +33,7 @@ void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eige
     K.block(b.e_index, b.e_index, fb.m, fb.m) += fb.K;
     C.block(b.e_index, b.e_index, fb.m, fb.m) += fb.C;
     if (sys.coupling != CouplingOrder::Zero)
-      addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), 1.0,
-                            K.block(b.e_index, b.e_index, fb.m, fb.m));
+      addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), K.block(b.e_index, b.e_index, fb.m, fb.m));
   }
 }
 
