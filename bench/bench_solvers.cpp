@@ -43,6 +43,8 @@ const std::vector<Config> kConfigs = {
     {"cvode-bdf5-analytic", SimulationSettings::Method::Bdf, SimulationSettings::Jacobian::Analytic, 0},
     {"cvode-bdf2-analytic", SimulationSettings::Method::Bdf, SimulationSettings::Jacobian::Analytic, 2},
     {"ida-bdf2-analytic", SimulationSettings::Method::Ida, SimulationSettings::Jacobian::Analytic, 2},
+    {"arkode-esdirk4-analytic", SimulationSettings::Method::Dirk, SimulationSettings::Jacobian::Analytic, 4},
+    {"arkode-esdirk3-analytic", SimulationSettings::Method::Dirk, SimulationSettings::Jacobian::Analytic, 3},
 };
 
 struct Case {
@@ -161,6 +163,7 @@ int main(int argc, char** argv) {
       SimulationSettings::Method method = cfg.method;
       if (constrained && method == SimulationSettings::Method::Bdf) method = SimulationSettings::Method::Ida;  // CVODE has no multipliers
       if (constrained && &cfg != &kConfigs.front() && cfg.method == SimulationSettings::Method::Bdf) continue;
+      if (constrained && cfg.method == SimulationSettings::Method::Dirk) continue;  // ARKODE: no multipliers either
       std::optional<Results> chosen;
       double chosen_rtol = 0.0, ee = 0.0, tip = 0.0;
       for (double rtol : {1e-3, 1e-4, 1e-5, 1e-6, 1e-7}) {

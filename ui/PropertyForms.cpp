@@ -87,7 +87,7 @@ void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   out.push_back(number("simulation.t_end", "end time", "s", 5.0));
   out.push_back(number("simulation.output_rate", "output rate", "Hz", 100.0));
   out.push_back(choice("coupling", "coupling order", {"zero", "geometric", "high"}, "high"));
-  out.push_back(choice("simulation.solver.method", "solver", {"bdf", "adams", "ida", "newmark"}, "bdf"));
+  out.push_back(choice("simulation.solver.method", "solver", {"bdf", "adams", "ida", "newmark", "dirk"}, "bdf"));
   out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", 1e-6));
   out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", 1e-8));
   out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", 0.0));

@@ -509,7 +509,7 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
   JsonObjectReader sv = r.object("solver", Need::Optional);
   if (sv.valid()) {
-    const int m = sv.choice("method", {"bdf", "adams", "ida", "newmark"}, Need::Optional, 0);
+    const int m = sv.choice("method", {"bdf", "adams", "ida", "newmark", "dirk"}, Need::Optional, 0);
     if (m >= 0) s.method = static_cast<SimulationSettings::Method>(m);
     sv.number("rtol", s.rtol, Need::Optional, Range::Positive);
     sv.number("atol", s.atol, Need::Optional, Range::Positive);
@@ -522,6 +522,9 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
       if (max_order > highest)
         sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
                                                           methodName(s.method) + "\", got " + std::to_string(max_order));
+      else if (s.method == SimulationSettings::Method::Dirk && max_order > 0 && max_order < 3)
+        sv.diagnostics().error(sv.pathOf("max_order"), "method \"dirk\" has orders 3, 4 and 5 (0 = 4), got " +
+                                                          std::to_string(max_order));
       else
         s.max_order = static_cast<int>(max_order);
     }

@@ -54,6 +54,7 @@ const char* methodName(SimulationSettings::Method method) {
     case SimulationSettings::Method::Adams: return "adams";
     case SimulationSettings::Method::Ida: return "ida";
     case SimulationSettings::Method::Newmark: return "newmark";
+    case SimulationSettings::Method::Dirk: return "dirk";
   }
   return "?";
 }

@@ -23,7 +23,9 @@ struct SimulationSettings {
   // ida: IDA on the stabilized index-2 (GGL) DAE, prescribed joints and constraints by multipliers.
   // newmark: fixed-step Newmark-beta with Baumgarte stabilization of the acceleration constraints
   //          (seed 003 sec. 4), prescribed joints and constraints by multipliers.
-  enum class Method { Bdf, Adams, Ida, Newmark };
+  // dirk: ARKODE on the same ODE with an L-stable, stiffly accurate ESDIRK method of order max_order
+  //       (3, 4 or 5; 0 = 4): high order for the slow modes, the unresolved stiff ones damped.
+  enum class Method { Bdf, Adams, Ida, Newmark, Dirk };
   double t_end = 5.0;            // [s]
   double output_rate = 100.0;    // [Hz] samples written to the results
   Method method = Method::Bdf;

@@ -9,7 +9,7 @@
 #include "dynamics/ForwardDynamics.hpp"
 #include "io/JsonReader.hpp"
 #include "results/ChannelRecorder.hpp"
-#include "solvers/CvodeIntegrator.hpp"
+#include "solvers/OdeIntegrator.hpp"
 #include "solvers/Stepper.hpp"
 
 namespace flexarm {
@@ -50,11 +50,11 @@ class ForwardDynamicsRhs final : public OdeRhs {
 
 std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
 
-// CVODE on the ODE with prescribed coordinates eliminated. With no free coordinate (every joint
+// CVODE or ARKODE on the ODE with prescribed coordinates eliminated. With no free coordinate (every joint
 // prescribed) the motion is known: steps go from output time to output time.
-class CvodeStepper final : public Stepper {
+class OdeStepper final : public Stepper {
  public:
-  CvodeStepper(const MultibodySystem& sys, const Model& model, double dt_out) : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
+  OdeStepper(const MultibodySystem& sys, const Model& model, double dt_out) : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
     Eigen::VectorXd q0, qd0;
     sys.initialState(model, q0, qd0);
     init_error_ = applyInitialLoads(sys, model, nullptr, q0);
@@ -71,23 +71,24 @@ class CvodeStepper final : public Stepper {
     if (!init_error_.empty()) return init_error_;
     if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return fd_.error();
     if (fd_.stateSize() == 0) return {};
-    const std::string e = cvode_.init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
+    ode_ = makeOdeIntegrator(s);
+    const std::string e = ode_->init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
     return e.empty() ? e : "solver set-up failed: " + e;
   }
   int step(double& t) override {
     ++steps_;
-    if (fd_.stateSize() > 0) return cvode_.step(t);
+    if (fd_.stateSize() > 0) return ode_->step(t);
     t += dt_out_;  // nothing to integrate
     t_ = t;
     return 0;
   }
-  const double* state() const override { return fd_.stateSize() > 0 ? cvode_.state() : y0_.data(); }
+  const double* state() const override { return fd_.stateSize() > 0 ? ode_->state() : y0_.data(); }
   int stateSize() const override { return fd_.stateSize(); }
   const std::vector<int>& coordinateSlots() const override { return slots_; }
   bool record(double t, Results& results) override {
     const double* y = y0_.data();
     if (steps_ > 0 && fd_.stateSize() > 0) {
-      if (!cvode_.interpolate(t, yout_.data())) {
+      if (!ode_->interpolate(t, yout_.data())) {
         error_ = "could not interpolate the state";
         return false;
       }
@@ -100,11 +101,11 @@ class CvodeStepper final : public Stepper {
     recorder_.record(t, fd_, results);
     return true;
   }
-  std::string describe(int flag) const override { return cvode_.describe(flag); }
+  std::string describe(int flag) const override { return ode_->describe(flag); }
   std::string modelError() const override { return error_.empty() ? fd_.error() : error_; }
-  double currentTime() const override { return fd_.stateSize() > 0 ? cvode_.currentTime() : t_; }
+  double currentTime() const override { return fd_.stateSize() > 0 ? ode_->currentTime() : t_; }
   SolverStats stats() const override {
-    if (fd_.stateSize() > 0) return cvode_.stats();
+    if (fd_.stateSize() > 0) return ode_->stats();
     SolverStats st;
     st.steps = steps_;
     return st;
@@ -114,7 +115,7 @@ class CvodeStepper final : public Stepper {
   ForwardDynamics fd_;
   ForwardDynamicsRhs rhs_;
   ChannelRecorder recorder_;
-  CvodeIntegrator cvode_;
+  std::unique_ptr<OdeIntegrator> ode_;
   double dt_out_, t_ = 0.0;
   long steps_ = 0;
   std::vector<double> y0_, ydot_, yout_;
@@ -173,6 +174,7 @@ std::string describeSolver(const SimulationSettings& s) {
     case SimulationSettings::Method::Bdf: os << "CVODE BDF"; break;
     case SimulationSettings::Method::Adams: os << "CVODE Adams"; break;
     case SimulationSettings::Method::Ida: os << "IDA (index-2 GGL)"; break;
+    case SimulationSettings::Method::Dirk: os << "ARKODE ESDIRK"; break;
     case SimulationSettings::Method::Newmark:
       os << "Newmark alpha=" << formatNumber(s.newmark_alpha) << " delta=" << formatNumber(s.newmark_delta)
          << " + Baumgarte gamma=" << formatNumber(s.baumgarte_gamma) << " beta=" << formatNumber(s.baumgarte_beta)
@@ -231,10 +233,10 @@ Results simulate(const Project& project, const RunControl& control) {
   if (s.constrained()) {
     stepper = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels, init_error);
   } else {
-    auto cvode = std::make_unique<CvodeStepper>(sys, project.model, dt_out);
-    channels = cvode->channels();
-    init_error = cvode->init(t0, t_end, s);
-    stepper = std::move(cvode);
+    auto ode = std::make_unique<OdeStepper>(sys, project.model, dt_out);
+    channels = ode->channels();
+    init_error = ode->init(t0, t_end, s);
+    stepper = std::move(ode);
   }
   results.setChannels(channels);
   if (control.started) control.started(results.channels());

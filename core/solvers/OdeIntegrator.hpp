@@ -1,0 +1,48 @@
+#pragma once
+// The ODE integrators behind simulate() for unconstrained models: CVODE (BDF, Adams) and ARKODE
+// (L-stable ESDIRK). Both step y' = f(t, y) one internal step at a time, interpolate within the
+// last step, and turn their flags into words.
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "model/Project.hpp"
+#include "results/Results.hpp"
+
+namespace flexarm {
+
+// The ODE right-hand side seen by the integrator. Return 0 on success, > 0 for a recoverable
+// failure (CVODE retries with a smaller step), < 0 to stop the run.
+class OdeRhs {
+ public:
+  virtual ~OdeRhs() = default;
+  virtual int rhs(double t, const double* y, double* ydot) = 0;
+  // The Jacobian df/dy (n x n, column-major storage) for the Newton iteration, when the right-hand
+  // side can give one; same return convention as rhs().
+  virtual bool hasJacobian() const { return false; }
+  virtual int jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) {
+    (void)t, (void)y, (void)J;
+    return -1;
+  }
+};
+
+class OdeIntegrator {
+ public:
+  virtual ~OdeIntegrator() = default;
+  // Returns an empty string or what went wrong.
+  virtual std::string init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) = 0;
+  // One internal step towards t_stop. Returns the solver's flag (>= 0 success); t and y updated.
+  virtual int step(double& t) = 0;
+  virtual const double* state() const = 0;
+  // Interpolated state at time t within the last step (dense output). Returns false on failure.
+  virtual bool interpolate(double t, double* y_out) = 0;
+  virtual SolverStats stats() const = 0;
+  // Words for a flag, plus the last message the solver reported.
+  virtual std::string describe(int flag) const = 0;
+  virtual double currentTime() const = 0;
+};
+
+// The integrator for settings.method (bdf or adams: CVODE; dirk: ARKODE).
+std::unique_ptr<OdeIntegrator> makeOdeIntegrator(const SimulationSettings& settings);
+
+}  // namespace flexarm
