@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "dynamics/ForwardDynamics.hpp"
+#include "dynamics/ReferenceEquations.hpp"
 #include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
 
@@ -37,6 +38,23 @@ void rhs(benchmark::State& state, bool modes) {
   state.counters["coordinates"] = sys.nq;
 }
 
+// The equations alone (bias and internal forces, with or without the mass matrix; no factorization)
+// for one coupling order, at 5-200 elements. Without the mass matrix the cost grows linearly with the
+// mesh; the dense mass matrix itself (n^2 entries to clear and fill) adds O(n^2).
+void equations(benchmark::State& state, CouplingOrder coupling) {
+  Project p = spinUp(false, static_cast<int>(state.range(0)));
+  p.coupling = coupling;
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  DynamicsData d(sys);
+  Eigen::VectorXd q = Eigen::VectorXd::Constant(sys.nq, 1e-3), qd = q, qdd = Eigen::VectorXd::Zero(sys.nq);
+  for (auto _ : state) {
+    compositeEquations(sys, d, q, qd, qdd, state.range(1) != 0);
+    internalForces(sys, d, q, qd);
+    benchmark::DoNotOptimize(d.M.data());
+  }
+  state.counters["coordinates"] = sys.nq;
+}
+
 void run(benchmark::State& state, bool modes) {
   const Project p = spinUp(modes, static_cast<int>(state.range(0)));
   double wall = 0.0;
@@ -55,11 +73,17 @@ void run(benchmark::State& state, bool modes) {
 
 void BM_SpinUpRhs_AssumedModes(benchmark::State& s) { rhs(s, true); }
 void BM_SpinUpRhs_FiniteElements(benchmark::State& s) { rhs(s, false); }
+void BM_Equations_Zero(benchmark::State& s) { equations(s, CouplingOrder::Zero); }
+void BM_Equations_Geometric(benchmark::State& s) { equations(s, CouplingOrder::Geometric); }
+void BM_Equations_High(benchmark::State& s) { equations(s, CouplingOrder::High); }
 void BM_SpinUpRun30s_AssumedModes(benchmark::State& s) { run(s, true); }
 void BM_SpinUpRun30s_FiniteElements(benchmark::State& s) { run(s, false); }
 }  // namespace
 
 BENCHMARK(BM_SpinUpRhs_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10);
 BENCHMARK(BM_SpinUpRhs_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40);
+BENCHMARK(BM_Equations_Zero)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
+BENCHMARK(BM_Equations_Geometric)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
+BENCHMARK(BM_Equations_High)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
 BENCHMARK(BM_SpinUpRun30s_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_SpinUpRun30s_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -1,6 +1,7 @@
 #include "discretization/FlexibleBody.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 
 namespace flexarm {
@@ -144,6 +145,28 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
       st.inner_count = kSlopePoints;
       b.stations.push_back(std::move(st));
     }
+    // The interval's window: the columns on which any of its rows is non-zero.
+    int lo = b.m, hi = -1;
+    auto widen = [&](const Eigen::RowVectorXd& row) {
+      for (int c = 0; c < row.size(); ++c)
+        if (row(c) != 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
+    };
+    for (int k = iv.full_begin; k < static_cast<int>(b.slopes.size()); ++k) widen(b.slopes[k].v1), widen(b.slopes[k].w1);
+    for (const Station& s : b.stations)
+      if (s.interval == static_cast<int>(b.intervals.size())) widen(s.u), widen(s.v), widen(s.w), widen(s.phi);
+    iv.first = hi < lo ? 0 : lo;
+    iv.count = hi < lo ? 0 : hi - lo + 1;
+    auto slopeSum = [&](int begin, int count) {
+      Eigen::MatrixXd S = Eigen::MatrixXd::Zero(iv.count, iv.count);
+      for (int k = begin; k < begin + count; ++k) {
+        const auto v1 = b.slopes[k].v1.segment(iv.first, iv.count), w1 = b.slopes[k].w1.segment(iv.first, iv.count);
+        S.noalias() += b.slopes[k].weight * (v1.transpose() * v1 + w1.transpose() * w1);
+      }
+      return S;
+    };
+    iv.full_slopes = slopeSum(iv.full_begin, iv.full_count);
+    for (Station& s : b.stations)
+      if (s.interval == static_cast<int>(b.intervals.size())) s.inner_slopes = slopeSum(s.inner_begin, s.inner_count);
     b.intervals.push_back(iv);
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);
@@ -151,6 +174,8 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
     b.M_transverse.noalias() += st.weight * (b.rhoA * (st.v.transpose() * st.v + st.w.transpose() * st.w) +
                                              b.rhoIp * st.phi.transpose() * st.phi);
   }
+  b.K_sparse = b.K.sparseView();
+  b.C_sparse = b.C.sparseView();
   b.basis->evaluate(length, b.tip);
   b.distal_rotation.resize(3, b.m);
   b.distal_rotation.row(0) = b.tip.phi;

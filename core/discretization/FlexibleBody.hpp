@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "discretization/LinkBasis.hpp"
 
 namespace flexarm {
@@ -16,6 +18,9 @@ struct FlexibleBody {
     Eigen::RowVectorXd u, v, w, phi;  // shape rows at x
     int inner_begin = 0, inner_count = 0;  // sub-quadrature of [interval start, x] for s(x)
     int interval = 0;
+    // sum over that sub-quadrature of weight (v1^T v1 + w1^T w1) on the interval's window: the
+    // foreshortening of [interval start, x] is 1/2 e_w^T S e_w, its gradient S e_w.
+    Eigen::MatrixXd inner_slopes;
   };
   // A point of the sub-quadrature for s(x): weight and slope rows.
   struct SlopePoint {
@@ -25,6 +30,10 @@ struct FlexibleBody {
   struct Interval {
     double a = 0.0, b = 0.0;
     int full_begin = 0, full_count = 0;  // sub-quadrature of the whole interval
+    // The elastic coordinates [first, first + count) that any row of the interval's stations and
+    // slope points can be non-zero on: one element's nodes for finite elements, all for global modes.
+    int first = 0, count = 0;
+    Eigen::MatrixXd full_slopes;  // the same sum as Station::inner_slopes over the whole interval
   };
 
   double length = 0.0;
@@ -46,6 +55,7 @@ struct FlexibleBody {
   Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
 
   Eigen::MatrixXd M, K, C;           // structural mass, stiffness and damping of the clamped link
+  Eigen::SparseMatrix<double> K_sparse, C_sparse;  // the same without their zeros (banded for elements)
   // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
   // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
   Eigen::MatrixXd M_transverse;

@@ -14,12 +14,21 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   M = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
   tau = Eigen::VectorXd::Zero(sys.nq);
   frames.resize(n);
-  int m_max = 0;
+  int m_max = 0, w_max = 0, n_max = 0;
   for (std::size_t i = 0; i < n; ++i) {
     frames[i].J_body = Eigen::MatrixXd::Zero(6, sys.nq);
     frames[i].J_distal = Eigen::MatrixXd::Zero(6, sys.nq);
     m_max = std::max(m_max, sys.bodies[i].e_count);
+    if (!sys.bodies[i].isFlexible()) continue;
+    const FlexibleBody& fb = *sys.bodies[i].flexible;
+    n_max = std::max(n_max, static_cast<int>(fb.intervals.size()));
+    for (const FlexibleBody::Interval& iv : fb.intervals) w_max = std::max(w_max, iv.count);
   }
+  interval_slope = interval_lever = Eigen::MatrixXd::Zero(w_max, n_max);
+  interval_moment = Eigen::MatrixXd::Zero(6, n_max);
+  interval_force = interval_mass = Eigen::VectorXd::Zero(n_max);
+  window_lever = window_iota = window_Se = window_Sed = Eigen::VectorXd::Zero(w_max);
+  prefix_slope = suffix_slope = suffix_lever = row_work = Eigen::VectorXd::Zero(m_max);
   J_work = J_work2 = IJ = Eigen::MatrixXd::Zero(6, sys.nq);
   dr_de = Eigen::MatrixXd::Zero(3, m_max);
   g_start = g_point = e = ed = Eigen::VectorXd::Zero(m_max);

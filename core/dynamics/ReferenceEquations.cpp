@@ -1,21 +1,11 @@
 #include "dynamics/ReferenceEquations.hpp"
 
+#include "dynamics/FrameMotion.hpp"
 #include "dynamics/GeometricStiffness.hpp"
+#include "dynamics/LinkInertia.hpp"
 
 namespace flexarm {
 namespace {
-
-Eigen::Isometry3d translation(const Eigen::Vector3d& r) {
-  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.translation() = r;
-  return X;
-}
-
-Eigen::Isometry3d rotation(int axis, double angle) {
-  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::Unit(axis)).toRotationMatrix();
-  return X;
-}
 
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
 // Jacobian J (first p columns), world pose X_world.
@@ -30,16 +20,6 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, in
   }
   force_world += X_world.linear() * f.tail<3>();
   d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
-}
-
-// Advances a frame by a relative pose X_rel (child in parent) whose relative velocity in child
-// coordinates is vrel and whose velocity-product relative acceleration is crel:
-//   v' = X v + vrel,   a' = X a + crel + v' x vrel,   J' = X J (first p columns).
-Matrix6d advanceMotion(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, Vector6d& v, Vector6d& a) {
-  const Matrix6d X = motionTransform(X_rel);
-  v = X * v + vrel;
-  a = X * a + crel + crossMotion(v, vrel);
-  return X;
 }
 
 void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
@@ -143,78 +123,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       rdd = Eigen::Vector3d(high ? -fs.sdd : 0.0, 0.0, 0.0);
     };
 
-    const bool composite = mode == StationMode::Composite;
-    if (composite) {
-      d.station_inertia.setZero();
-      d.station_wrench.setZero();
-      d.station_coupling.leftCols(m).setZero();
-      d.station_force_e.head(m).setZero();
-      if (with_M) {
-        // Without foreshortening the elastic block is constant: the structural mass matrix itself.
-        if (high)
-          d.station_mass.topLeftCorner(m, m).triangularView<Eigen::Lower>() = fb.M_transverse.triangularView<Eigen::Lower>();
-        else
-          d.station_mass.topLeftCorner(m, m) = fb.M;
-      }
-    }
-    std::size_t st = 0;
-    for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
-      const FlexibleBody::Interval& interval = fb.intervals[iv];
-      for (; st < fb.stations.size() && fb.stations[st].interval == static_cast<int>(iv); ++st) {
-        const FlexibleBody::Station& s = fb.stations[st];
-        Foreshortening fs = fs_start;
-        g = g_start;
-        if (high) accumulateSlopes(fb, s.inner_begin, s.inner_count, e, ed, fs, g);
-        Eigen::Vector3d r, rdot, rdd;
-        pointKinematics(s.u, s.v, s.w, s.x, fs, r, rdot, rdd);
-        const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
-        const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
-        Matrix6d I = Matrix6d::Zero();
-        I(0, 0) = Jp;
-        I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
-        // Translation to the deformed neutral-axis point, then the twist of the section about x.
-        Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
-        vrel.tail<3>() = rdot;
-        crel.tail<3>() = rdd;
-        Vector6d vtwist = Vector6d::Zero();
-        vtwist(0) = phid;
-        if (mode == StationMode::Reference) {
-          advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
-          d.J_work.block(3, b.e_index, 3, m) += dr_de;
-          advance(rotation(0, phi), vtwist, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
-          d.J_work2.row(0).segment(b.e_index, m) += s.phi;
-          const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
-          addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
-          continue;
-        }
-        const Matrix6d Xt = advanceMotion(translation(r), vrel, crel, vs, as);
-        const Matrix6d Xr = advanceMotion(rotation(0, phi), vtwist, Vector6d::Zero(), vs, as);
-        const Vector6d f = I * as + crossForce(vs, I * vs);
-        const Vector6d f_translated = Xr.transpose() * f;  // back to the un-twisted station frame
-        d.station_wrench.noalias() += Xt.transpose() * f_translated;
-        auto force_e = d.station_force_e.head(m);
-        force_e.noalias() += dr_de.transpose() * f_translated.tail<3>();
-        force_e.noalias() += f_translated(0) * s.phi.transpose();
-        fr.force_world.noalias() += fr.X_world_body.linear() * f_translated.tail<3>();
-        d.gravity_potential -= dm * sys.gravity.dot(fr.X_world_body * r);
-        Eigen::Matrix3d Ipolar = Eigen::Matrix3d::Zero();
-        Ipolar(0, 0) = Jp;
-        d.station_inertia += spatialInertia(dm, r, Ipolar);
-        auto B = d.station_coupling.leftCols(m);
-        auto rD = d.rD.leftCols(m);
-        rD.noalias() = skew(r) * dr_de;
-        B.topRows<3>() += dm * rD;
-        B.row(0) += Jp * s.phi;
-        B.bottomRows<3>() += dm * dr_de;
-        if (with_M && high) {
-          // Only the axial row of dr/de depends on the state: C = M_transverse + sum dm d0 d0^T.
-          d.station_mass.topLeftCorner(m, m).selfadjointView<Eigen::Lower>().rankUpdate(dr_de.row(0).transpose(), dm);
-        }
-      }
-      if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
-    }
-
-    if (composite) {
+    if (mode == StationMode::Composite) {
+      const TipForeshortening tip = gatherLinkStations(b, high, with_M, sys.gravity, fr, d);
+      fs_start.s = tip.s;
+      fs_start.sdd = tip.sdd;
       // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
       const int p0 = b.e_index;
       const auto Jb = fr.J_body.leftCols(p0);
@@ -225,10 +137,38 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
         d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
         d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
-        if (high)
-          d.station_mass.topLeftCorner(m, m).triangularView<Eigen::StrictlyUpper>() =
-              d.station_mass.topLeftCorner(m, m).transpose().triangularView<Eigen::StrictlyUpper>();
         d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+      }
+    } else {
+      std::size_t st = 0;
+      for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
+        const FlexibleBody::Interval& interval = fb.intervals[iv];
+        for (; st < fb.stations.size() && fb.stations[st].interval == static_cast<int>(iv); ++st) {
+          const FlexibleBody::Station& s = fb.stations[st];
+          Foreshortening fs = fs_start;
+          g = g_start;
+          if (high) accumulateSlopes(fb, s.inner_begin, s.inner_count, e, ed, fs, g);
+          Eigen::Vector3d r, rdot, rdd;
+          pointKinematics(s.u, s.v, s.w, s.x, fs, r, rdot, rdd);
+          const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
+          const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
+          Matrix6d I = Matrix6d::Zero();
+          I(0, 0) = Jp;
+          I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
+          // Translation to the deformed neutral-axis point, then the twist of the section about x.
+          Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
+          vrel.tail<3>() = rdot;
+          crel.tail<3>() = rdd;
+          Vector6d vtwist = Vector6d::Zero();
+          vtwist(0) = phid;
+          advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
+          d.J_work.block(3, b.e_index, 3, m) += dr_de;
+          advance(rotation(0, phi), vtwist, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
+          d.J_work2.row(0).segment(b.e_index, m) += s.phi;
+          const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
+          addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
+        }
+        if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
       }
     }
 
@@ -303,20 +243,26 @@ void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::Ve
     const auto e = q.segment(b.e_index, m);
     const auto ed = qd.segment(b.e_index, m);
     auto out = d.internal.segment(b.e_index, m);
-    out.noalias() -= fb.K * e;
-    out.noalias() -= fb.C * ed;
-    d.elastic_potential += 0.5 * e.dot(fb.K * e);
+    // Banded for elements: the sparse copies keep this linear in the mesh. The segment holds only
+    // -K e after the first line (nothing else writes a link's elastic rows), so the potential
+    // 1/2 e^T K e reads it back.
+    out.noalias() -= fb.K_sparse * e;
+    d.elastic_potential -= 0.5 * e.dot(out);
+    out.noalias() -= fb.C_sparse * ed;
 
     if (sys.coupling != CouplingOrder::Geometric) continue;
     // Seed 003 eq. (16)-(18): V = 1/2 int P(x) (v'^2 + w'^2) dx with the axial force P of the rigid
     // motion: inertial and gravity loads of the beam beyond x and of everything outboard.
     const AxialForce P = rigidMotionAxialForce(sys, d, i);
     for (const FlexibleBody::Interval& iv : fb.intervals) {
+      const auto e_w = e.segment(iv.first, iv.count);
+      auto out_w = out.segment(iv.first, iv.count);
       for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
         const FlexibleBody::SlopePoint& sp = fb.slopes[k];
+        const auto v1r = sp.v1.segment(iv.first, iv.count), w1r = sp.w1.segment(iv.first, iv.count);
         const double Px = P.at(sp.x);
-        const double v1 = sp.v1.dot(e), w1 = sp.w1.dot(e);
-        out.noalias() -= (sp.weight * Px * v1) * sp.v1.transpose() + (sp.weight * Px * w1) * sp.w1.transpose();
+        const double v1 = v1r.dot(e_w), w1 = w1r.dot(e_w);
+        out_w.noalias() -= (sp.weight * Px * v1) * v1r.transpose() + (sp.weight * Px * w1) * w1r.transpose();
         d.elastic_potential += 0.5 * sp.weight * Px * (v1 * v1 + w1 * w1);
       }
     }

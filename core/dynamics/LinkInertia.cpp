@@ -1,0 +1,175 @@
+#include "dynamics/LinkInertia.hpp"
+
+
+namespace flexarm {
+namespace {
+
+// Running integrals of the slopes: s = 1/2 int (v'^2 + w'^2), its rate sd = g . ed, and
+// sdd = int (v.'^2 + w.'^2).
+struct SlopeSums {
+  double s = 0.0, sd = 0.0, sdd = 0.0;
+};
+
+// Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
+// Interval::full_slopes) is S on the interval's window: s += 1/2 e^T S e, sd += ed^T S e,
+// sdd += ed^T S ed, and the gradient S e into g_w. Se, Sed: window-sized work.
+void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::VectorXd>& e_w, const Eigen::Ref<const Eigen::VectorXd>& ed_w,
+               SlopeSums& sums, Eigen::Ref<Eigen::VectorXd> g_w, Eigen::Ref<Eigen::VectorXd> Se, Eigen::Ref<Eigen::VectorXd> Sed) {
+  Se.noalias() = S * e_w;
+  Sed.noalias() = S * ed_w;
+  sums.s += 0.5 * e_w.dot(Se);
+  sums.sd += ed_w.dot(Se);
+  sums.sdd += ed_w.dot(Sed);
+  g_w += Se;
+}
+
+}  // namespace
+
+TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, const Eigen::Vector3d& gravity,
+                                     BodyFrames& fr, DynamicsData& d) {
+  const FlexibleBody& fb = *body.flexible;
+  const int m = fb.m;
+  const auto e = d.e.head(m);
+  const auto ed = d.ed.head(m);
+  d.station_inertia.setZero();
+  d.station_wrench.setZero();
+  auto B = d.station_coupling.leftCols(m);
+  B.setZero();
+  auto force_e = d.station_force_e.head(m);
+  force_e.setZero();
+  auto C = d.station_mass.topLeftCorner(m, m);
+  // Without foreshortening the elastic block is constant: the structural mass matrix itself.
+  if (with_M) C = high ? fb.M_transverse : fb.M;
+  const double c = high ? 1.0 : 0.0;
+
+  struct Moments {
+    double mass = 0.0, polar = 0.0;
+    Eigen::Vector3d first = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+  } moments;
+  SlopeSums start;  // at the start of the current interval
+  const int n_intervals = static_cast<int>(fb.intervals.size());
+  std::size_t st = 0;
+  for (int j = 0; j < n_intervals; ++j) {
+    const FlexibleBody::Interval& iv = fb.intervals[j];
+    const int f0 = iv.first, n = iv.count;
+    const auto e_w = e.segment(f0, n), ed_w = ed.segment(f0, n);
+    auto iota = d.window_iota.head(n);
+    auto lever = d.window_lever.head(n);
+    auto Se = d.window_Se.head(n);
+    auto Sed = d.window_Sed.head(n);
+    auto Bw = B.middleCols(f0, n);
+    if (high) {
+      d.interval_force(j) = 0.0;
+      d.interval_mass(j) = 0.0;
+      d.interval_moment.col(j).setZero();
+      d.interval_lever.col(j).head(n).setZero();
+    }
+    for (; st < fb.stations.size() && fb.stations[st].interval == j; ++st) {
+      const FlexibleBody::Station& s = fb.stations[st];
+      SlopeSums at = start;
+      iota.setZero();
+      if (high) addSlopes(s.inner_slopes, e_w, ed_w, at, iota, Se, Sed);
+      const auto ru = s.u.segment(f0, n), rv = s.v.segment(f0, n), rw = s.w.segment(f0, n), rphi = s.phi.segment(f0, n);
+      const Eigen::Vector3d r(s.x + ru.dot(e_w) - c * at.s, rv.dot(e_w), rw.dot(e_w));
+      const Eigen::Vector3d rdot(ru.dot(ed_w) - c * at.sd, rv.dot(ed_w), rw.dot(ed_w));
+      const double phid = rphi.dot(ed_w);  // the twist itself leaves the station's inertia unchanged
+      const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
+      // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
+      // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
+      // closed form. Angular velocity w + phid e_x, linear velocity v0 + w x r + rdot, and the
+      // velocity-product accelerations with crel = (-c sdd, 0, 0).
+      const Eigen::Vector3d w = fr.v_body.head<3>(), alpha = fr.a_body.head<3>();
+      const Eigen::Vector3d spin(phid, 0.0, 0.0);
+      const Eigen::Vector3d w_s = w + spin;
+      const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
+      const Eigen::Vector3d alpha_s = alpha + w.cross(spin);
+      const Eigen::Vector3d a_s = fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) +
+                                  w.cross(rdot) + v_s.cross(spin);
+      // d'Alembert wrench f = I a + v x* I v with I = diag(Jp, 0, 0, dm, dm, dm).
+      const Eigen::Vector3d f_lin = dm * a_s + w_s.cross(dm * v_s);
+      const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
+      d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
+      d.station_wrench.tail<3>() += f_lin;
+      fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
+      d.gravity_potential -= dm * gravity.dot(fr.X_world_body * r);
+      // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
+      moments.mass += dm;
+      moments.first += dm * r;
+      moments.second.noalias() += dm * r * r.transpose();
+      moments.polar += Jp;
+
+      // dr/de = [l - G_j; Psi_v; Psi_w]: the window's part here, G_j's after the last interval.
+      lever = ru.transpose() - c * iota;
+      force_e.segment(f0, n).noalias() += f_lin.x() * lever + f_lin.y() * rv.transpose() + f_lin.z() * rw.transpose() + f_ang.x() * rphi.transpose();
+      // Coupling rows [r x D; D] dm (D = dr/de on the window) and Jp Psi_phi for the twist.
+      Bw.row(0) += dm * (r.y() * rw - r.z() * rv) + Jp * rphi;
+      Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * rw);
+      Bw.row(2) += dm * (r.x() * rv - r.y() * lever.transpose());
+      Bw.row(3) += dm * lever.transpose();
+      Bw.row(4) += dm * rv;
+      Bw.row(5) += dm * rw;
+      if (!high) continue;
+      d.interval_force(j) += f_lin.x();
+      d.interval_mass(j) += dm;
+      d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
+      d.interval_lever.col(j).head(n) += dm * lever;
+      if (with_M) C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
+    }
+    if (high) {
+      auto phi_j = d.interval_slope.col(j).head(n);
+      phi_j.setZero();
+      addSlopes(iv.full_slopes, e_w, ed_w, start, phi_j, Se, Sed);
+    }
+  }
+
+  // sum of spatialInertia(dm, r, Jp e_x e_x^T) from the moments: the rotational block
+  // sum Jp e_x e_x^T + dm (|r|^2 I - r r^T), the coupling skew(sum dm r), the mass.
+  Matrix6d& A = d.station_inertia;
+  A.topLeftCorner<3, 3>() = moments.second.trace() * Eigen::Matrix3d::Identity() - moments.second;
+  A(0, 0) += moments.polar;
+  A.topRightCorner<3, 3>() = skew(moments.first);
+  A.bottomLeftCorner<3, 3>() = skew(moments.first).transpose();
+  A.bottomRightCorner<3, 3>() = moments.mass * Eigen::Matrix3d::Identity();
+
+  auto g = d.g_start.head(m);  // g(L) = sum of the intervals' slope gradients
+  g.setZero();
+  TipForeshortening tip{start.s, start.sdd};
+  if (!high) return tip;
+  for (int j = 0; j < n_intervals; ++j) g.segment(fb.intervals[j].first, fb.intervals[j].count) += d.interval_slope.col(j).head(fb.intervals[j].count);
+
+  // The G_j terms, by suffix sums over the later intervals (k > j):
+  //   force_e -= sum_k F_k G_k = sum_j F_{>j} phi_j,    B -= sum_k C_k G_k^T = sum_j C_{>j} phi_j^T,
+  //   C += sum_k (mu_k G_k G_k^T - G_k L_k^T - L_k G_k^T)
+  //      = sum_j [phi_j (mu_{>j} P_j + Q_j - L_{>j})^T - L_{>j} phi_j^T],
+  // with P_j = sum_{i<=j} phi_i and Q_j = sum_{i>j} mu_{>i} phi_i.
+  auto P = d.prefix_slope.head(m);
+  auto Q = d.suffix_slope.head(m);
+  auto L_after = d.suffix_lever.head(m);
+  auto H = d.row_work.head(m);
+  P = g;
+  Q.setZero();
+  L_after.setZero();
+  double F_after = 0.0, mu_after = 0.0;
+  Vector6d C_after = Vector6d::Zero();
+  for (int j = n_intervals - 1; j >= 0; --j) {
+    const int f0 = fb.intervals[j].first, n = fb.intervals[j].count;
+    const auto phi_j = d.interval_slope.col(j).head(n);
+    force_e.segment(f0, n).noalias() -= F_after * phi_j;
+    B.middleCols(f0, n).noalias() -= C_after * phi_j.transpose();
+    if (with_M) {
+      H = mu_after * P + Q - L_after;
+      C.middleRows(f0, n).noalias() += phi_j * H.transpose();
+      C.middleCols(f0, n).noalias() -= L_after * phi_j.transpose();
+    }
+    Q.segment(f0, n) += mu_after * phi_j;
+    P.segment(f0, n) -= phi_j;
+    F_after += d.interval_force(j);
+    mu_after += d.interval_mass(j);
+    C_after += d.interval_moment.col(j);
+    L_after.segment(f0, n) += d.interval_lever.col(j).head(n);
+  }
+  return tip;
+}
+
+}  // namespace flexarm
