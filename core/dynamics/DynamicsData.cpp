@@ -34,7 +34,6 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   g_start = g_point = e = ed = Eigen::VectorXd::Zero(m_max);
   station_coupling = Eigen::MatrixXd::Zero(6, m_max);
   station_mass = Eigen::MatrixXd::Zero(m_max, m_max);
-  rD = Eigen::MatrixXd::Zero(3, m_max);
   station_force_e = Eigen::VectorXd::Zero(m_max);
   internal = Eigen::VectorXd::Zero(sys.nq);
 }

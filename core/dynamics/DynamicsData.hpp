@@ -43,7 +43,6 @@ struct DynamicsData {
   Matrix6d station_inertia = Matrix6d::Zero();  // sum of the stations' spatial inertia
   Eigen::MatrixXd station_coupling;             // 6 x m_max: momentum of the stations per unit elastic rate
   Eigen::MatrixXd station_mass;                 // m_max x m_max: elastic block of M from the stations
-  Eigen::MatrixXd rD;                           // 3 x m_max work
   Vector6d station_wrench = Vector6d::Zero();   // d'Alembert wrench of the stations about the body origin
   Eigen::VectorXd station_force_e;              // m_max: their generalized force on the elastic coordinates
   // Per interval of a link (LinkInertia.cpp): the foreshortening gradient of the whole interval
