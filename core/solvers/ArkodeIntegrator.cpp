@@ -3,51 +3,30 @@
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_butcher_dirk.h>
 #include <arkode/arkode_butcher_erk.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
+#include <cvode/cvode.h>
 
 #include <cstdlib>
 #include <cstring>
 
+#include "solvers/SundialsOde.hpp"
+
 namespace flexarm {
 
-struct ArkodeIntegrator::Impl {
-  SUNContext ctx = nullptr;
+struct ArkodeIntegrator::Impl : SundialsOde {
   void* mem = nullptr;
-  N_Vector y = nullptr;
-  N_Vector ytmp = nullptr;
-  SUNMatrix A = nullptr;
-  SUNLinearSolver LS = nullptr;
-  OdeRhs* rhs = nullptr;
-  int n = 0;
-  std::string last_message;
 
   ~Impl() {
     if (mem) ARKStepFree(&mem);
-    if (LS) SUNLinSolFree(LS);
-    if (A) SUNMatDestroy(A);
-    if (y) N_VDestroy(y);
-    if (ytmp) N_VDestroy(ytmp);
-    if (ctx) SUNContext_Free(&ctx);
-  }
-
-  static int rhsFn(realtype t, N_Vector y, N_Vector ydot, void* user) {
-    auto* self = static_cast<Impl*>(user);
-    return self->rhs->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
-  }
-
-  static int jacFn(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
-    auto* self = static_cast<Impl*>(user);
-    return self->rhs->jacobian(t, N_VGetArrayPointer(y), Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(J), self->n, self->n));
-  }
-
-  static void errHandler(int, const char* module, const char* function, char* msg, void* user) {
-    auto* self = static_cast<Impl*>(user);
-    self->last_message = std::string(module ? module : "") + "::" + (function ? function : "") + ": " + (msg ? msg : "");
   }
 };
+
+// odeFlagWords() speaks CVODE's flags: ARKODE's must have the same values.
+static_assert(ARK_TOO_MUCH_WORK == CV_TOO_MUCH_WORK && ARK_TOO_MUCH_ACC == CV_TOO_MUCH_ACC && ARK_ERR_FAILURE == CV_ERR_FAILURE &&
+              ARK_CONV_FAILURE == CV_CONV_FAILURE && ARK_LINIT_FAIL == CV_LINIT_FAIL && ARK_LSETUP_FAIL == CV_LSETUP_FAIL &&
+              ARK_LSOLVE_FAIL == CV_LSOLVE_FAIL && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL &&
+              ARK_FIRST_RHSFUNC_ERR == CV_FIRST_RHSFUNC_ERR && ARK_REPTD_RHSFUNC_ERR == CV_REPTD_RHSFUNC_ERR &&
+              ARK_UNREC_RHSFUNC_ERR == CV_UNREC_RHSFUNC_ERR && ARK_ILL_INPUT == CV_ILL_INPUT && ARK_MEM_FAIL == CV_MEM_FAIL,
+              "ARKODE and CVODE return flags differ");
 
 namespace {
 // The L-stable, stiffly accurate ESDIRK table of each order (Kennedy & Carpenter). Order 4 is the
@@ -68,28 +47,20 @@ ArkodeIntegrator::~ArkodeIntegrator() = default;
 std::string ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
                                    const SimulationSettings& s) {
   Impl& m = *impl_;
-  m.rhs = &rhs;
-  m.n = n;
-  if (SUNContext_Create(nullptr, &m.ctx) != 0) return "cannot create the SUNDIALS context";
-  m.y = N_VNew_Serial(n, m.ctx);
-  m.ytmp = N_VNew_Serial(n, m.ctx);
-  if (!m.y || !m.ytmp) return "cannot allocate the solver state";
-  std::memcpy(N_VGetArrayPointer(m.y), y0, sizeof(double) * static_cast<std::size_t>(n));
-  m.mem = ARKStepCreate(nullptr, &Impl::rhsFn, t0, m.y, m.ctx);  // fully implicit: no explicit part
+  if (std::string e = m.start(rhs, n, y0); !e.empty()) return e;
+  m.mem = ARKStepCreate(nullptr, &SundialsOde::rhsFn, t0, m.y, m.ctx);  // fully implicit: no explicit part
   if (!m.mem) return "cannot create the ARKODE solver";
-  ARKStepSetErrHandlerFn(m.mem, &Impl::errHandler, &m);
-  ARKStepSetUserData(m.mem, &m);
+  ARKStepSetErrHandlerFn(m.mem, &SundialsOde::errHandler, static_cast<SundialsOde*>(&m));
+  ARKStepSetUserData(m.mem, static_cast<SundialsOde*>(&m));
   int flag = ARKStepSStolerances(m.mem, s.rtol, s.atol);
   if (flag != ARK_SUCCESS) return "tolerances: " + describe(flag);
   flag = ARKStepSetTableNum(m.mem, dirkTable(s.max_order), ARKODE_ERK_NONE);
   if (flag != ARK_SUCCESS) return "method table: " + describe(flag);
-  m.A = SUNDenseMatrix(n, n, m.ctx);
-  m.LS = SUNLinSol_Dense(m.y, m.A, m.ctx);
-  if (!m.A || !m.LS) return "cannot create the dense linear solver";
+  if (std::string e = m.denseSolver(); !e.empty()) return e;
   flag = ARKStepSetLinearSolver(m.mem, m.LS, m.A);
   if (flag != ARK_SUCCESS) return "linear solver: " + describe(flag);
   if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
-    flag = ARKStepSetJacFn(m.mem, &Impl::jacFn);
+    flag = ARKStepSetJacFn(m.mem, &SundialsOde::jacFn);
     if (flag != ARK_SUCCESS) return "Jacobian: " + describe(flag);
   }
   if (s.max_step > 0.0) ARKStepSetMaxStep(m.mem, s.max_step);
@@ -153,25 +124,11 @@ SolverStats ArkodeIntegrator::stats() const {
 }
 
 std::string ArkodeIntegrator::describe(int flag) const {
-  std::string words;
-  switch (flag) {
-    case ARK_TOO_MUCH_WORK: words = "the solver took the maximum number of steps (raise simulation.solver.max_steps)"; break;
-    case ARK_TOO_MUCH_ACC: words = "the requested accuracy cannot be reached (loosen rtol/atol)"; break;
-    case ARK_ERR_FAILURE: words = "the error test failed repeatedly or with the minimum step (the motion may be diverging or discontinuous)"; break;
-    case ARK_CONV_FAILURE: words = "the Newton iteration failed to converge repeatedly (a stiff or diverging model?)"; break;
-    case ARK_LINIT_FAIL: case ARK_LSETUP_FAIL: case ARK_LSOLVE_FAIL: words = "the linear solver failed (singular iteration matrix)"; break;
-    case ARK_RHSFUNC_FAIL: words = "the equations of motion could not be evaluated"; break;
-    case ARK_FIRST_RHSFUNC_ERR: words = "the equations of motion failed at the initial state"; break;
-    case ARK_REPTD_RHSFUNC_ERR: words = "the equations of motion failed repeatedly (non-finite values)"; break;
-    case ARK_UNREC_RHSFUNC_ERR: words = "the equations of motion failed and the solver could not recover"; break;
-    case ARK_ILL_INPUT: words = "invalid solver input"; break;
-    case ARK_MEM_FAIL: words = "out of memory"; break;
-    default: {
-      char* name = ARKStepGetReturnFlagName(flag);  // malloc'd by SUNDIALS
-      words = name ? name : "unknown ARKODE error";
-      std::free(name);
-      break;
-    }
+  std::string words = odeFlagWords(flag);
+  if (words.empty()) {
+    char* name = ARKStepGetReturnFlagName(flag);  // malloc'd by SUNDIALS
+    words = name ? name : "unknown ARKODE error";
+    std::free(name);
   }
   if (!impl_->last_message.empty()) words += " [" + impl_->last_message + "]";
   return words;

@@ -1,53 +1,22 @@
 #include "solvers/CvodeIntegrator.hpp"
 
 #include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cstdlib>
 #include <cstring>
 
+#include "solvers/SundialsOde.hpp"
+
 namespace flexarm {
 
-struct CvodeIntegrator::Impl {
-  SUNContext ctx = nullptr;
+struct CvodeIntegrator::Impl : SundialsOde {
   void* mem = nullptr;
-  N_Vector y = nullptr;
-  N_Vector ytmp = nullptr;
-  SUNMatrix A = nullptr;
-  SUNLinearSolver LS = nullptr;
   SUNNonlinearSolver NLS = nullptr;
-  OdeRhs* rhs = nullptr;
-  int n = 0;
   bool bdf = true;
-  std::string last_message;
-
   ~Impl() {
     if (mem) CVodeFree(&mem);
-    if (LS) SUNLinSolFree(LS);
-    if (A) SUNMatDestroy(A);
     if (NLS) SUNNonlinSolFree(NLS);
-    if (y) N_VDestroy(y);
-    if (ytmp) N_VDestroy(ytmp);
-    if (ctx) SUNContext_Free(&ctx);
-  }
-
-  static int rhsFn(realtype t, N_Vector y, N_Vector ydot, void* user) {
-    auto* self = static_cast<Impl*>(user);
-    return self->rhs->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
-  }
-
-  static int jacFn(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
-    auto* self = static_cast<Impl*>(user);
-    return self->rhs->jacobian(t, N_VGetArrayPointer(y), Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(J), self->n, self->n));
-  }
-
-  static void errHandler(int, const char* module, const char* function, char* msg, void* user) {
-    auto* self = static_cast<Impl*>(user);
-    self->last_message = std::string(module ? module : "") + "::" + (function ? function : "") + ": " + (msg ? msg : "");
   }
 };
 
@@ -57,30 +26,22 @@ CvodeIntegrator::~CvodeIntegrator() = default;
 std::string CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
                                   const SimulationSettings& s) {
   Impl& m = *impl_;
-  m.rhs = &rhs;
-  m.n = n;
   m.bdf = s.method == SimulationSettings::Method::Bdf;
-  if (SUNContext_Create(nullptr, &m.ctx) != 0) return "cannot create the SUNDIALS context";
-  m.y = N_VNew_Serial(n, m.ctx);
-  m.ytmp = N_VNew_Serial(n, m.ctx);
-  if (!m.y || !m.ytmp) return "cannot allocate the solver state";
-  std::memcpy(N_VGetArrayPointer(m.y), y0, sizeof(double) * static_cast<std::size_t>(n));
+  if (std::string e = m.start(rhs, n, y0); !e.empty()) return e;
   m.mem = CVodeCreate(m.bdf ? CV_BDF : CV_ADAMS, m.ctx);
   if (!m.mem) return "cannot create the CVODE solver";
-  CVodeSetErrHandlerFn(m.mem, &Impl::errHandler, &m);
-  int flag = CVodeInit(m.mem, &Impl::rhsFn, t0, m.y);
+  CVodeSetErrHandlerFn(m.mem, &SundialsOde::errHandler, static_cast<SundialsOde*>(&m));
+  int flag = CVodeInit(m.mem, &SundialsOde::rhsFn, t0, m.y);
   if (flag != CV_SUCCESS) return "CVodeInit: " + describe(flag);
-  CVodeSetUserData(m.mem, &m);
+  CVodeSetUserData(m.mem, static_cast<SundialsOde*>(&m));
   flag = CVodeSStolerances(m.mem, s.rtol, s.atol);
   if (flag != CV_SUCCESS) return "tolerances: " + describe(flag);
   if (m.bdf) {
-    m.A = SUNDenseMatrix(n, n, m.ctx);
-    m.LS = SUNLinSol_Dense(m.y, m.A, m.ctx);
-    if (!m.A || !m.LS) return "cannot create the dense linear solver";
+    if (std::string e = m.denseSolver(); !e.empty()) return e;
     flag = CVodeSetLinearSolver(m.mem, m.LS, m.A);
     if (flag != CV_SUCCESS) return "linear solver: " + describe(flag);
     if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
-      flag = CVodeSetJacFn(m.mem, &Impl::jacFn);
+      flag = CVodeSetJacFn(m.mem, &SundialsOde::jacFn);
       if (flag != CV_SUCCESS) return "Jacobian: " + describe(flag);
     }
   } else {
@@ -153,25 +114,11 @@ SolverStats CvodeIntegrator::stats() const {
 }
 
 std::string CvodeIntegrator::describe(int flag) const {
-  std::string words;
-  switch (flag) {
-    case CV_TOO_MUCH_WORK: words = "the solver took the maximum number of steps (raise simulation.solver.max_steps)"; break;
-    case CV_TOO_MUCH_ACC: words = "the requested accuracy cannot be reached (loosen rtol/atol)"; break;
-    case CV_ERR_FAILURE: words = "the error test failed repeatedly or with the minimum step (the motion may be diverging or discontinuous)"; break;
-    case CV_CONV_FAILURE: words = "the Newton iteration failed to converge repeatedly (a stiff or diverging model?)"; break;
-    case CV_LINIT_FAIL: case CV_LSETUP_FAIL: case CV_LSOLVE_FAIL: words = "the linear solver failed (singular iteration matrix)"; break;
-    case CV_RHSFUNC_FAIL: words = "the equations of motion could not be evaluated"; break;
-    case CV_FIRST_RHSFUNC_ERR: words = "the equations of motion failed at the initial state"; break;
-    case CV_REPTD_RHSFUNC_ERR: words = "the equations of motion failed repeatedly (non-finite values)"; break;
-    case CV_UNREC_RHSFUNC_ERR: words = "the equations of motion failed and the solver could not recover"; break;
-    case CV_ILL_INPUT: words = "invalid solver input"; break;
-    case CV_MEM_FAIL: words = "out of memory"; break;
-    default: {
-      char* name = CVodeGetReturnFlagName(flag);  // malloc'd by SUNDIALS
-      words = name ? name : "unknown CVODE error";
-      std::free(name);
-      break;
-    }
+  std::string words = odeFlagWords(flag);
+  if (words.empty()) {
+    char* name = CVodeGetReturnFlagName(flag);  // malloc'd by SUNDIALS
+    words = name ? name : "unknown CVODE error";
+    std::free(name);
   }
   if (!impl_->last_message.empty()) words += " [" + impl_->last_message + "]";
   return words;
