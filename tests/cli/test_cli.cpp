@@ -421,3 +421,40 @@ TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {
   EXPECT_FALSE(fs::exists(bad));
   fs::remove_all(dir);
 }
+
+TEST(Cli, EachCommandHasItsOwnOptionsAndHelp) {
+  const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  // Help for one command: its usage line and only its options.
+  CliRun r = runCli("run --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("usage: flexarm-cli run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--t-end"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("--dpi"), std::string::npos) << r.output;
+  // An option of another command is refused, naming it; so are stray arguments.
+  r = runCli("check " + dp + " --dpi 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("check has no option --dpi"), std::string::npos) << r.output;
+  r = runCli("check " + dp + " " + dp);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("unexpected argument"), std::string::npos) << r.output;
+  // Integers are integers: --count 2.5 is refused, not rounded.
+  r = runCli("modes " + beam + " --count 2.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--count: must be a whole number"), std::string::npos) << r.output;
+  // --opt=value for every option, and --out - writes the CSV to standard output (the report to stderr).
+  const std::string cmd = quote(FLEXARM_CLI) + " run " + dp + " --t-end=0.05 --set=gravity=[0,0,0] --quiet --out=- 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string csv;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) csv.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(::pclose(pipe)), 0);
+  EXPECT_EQ(csv.rfind("# FlexArm", 0), 0u) << csv.substr(0, 200);
+  EXPECT_NE(csv.find("\nt,q."), std::string::npos);
+  // At rest without gravity (q and qd zero), up to the end time given.
+  const std::string last = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
+  EXPECT_EQ(last.rfind("0.05", 0), 0u) << last;
+  EXPECT_NE(last.find(",0,0,0,0,"), std::string::npos) << last;
+  EXPECT_EQ(csv.find("results:"), std::string::npos);           // the report is not mixed into the data
+}

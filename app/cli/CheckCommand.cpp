@@ -1,0 +1,71 @@
+// flexarm-cli check PROJECT: validate a project file and print a summary of the arm it describes.
+#include <iostream>
+#include <memory>
+
+#include "CliSupport.hpp"
+#include "Command.hpp"
+#include "dynamics/MultibodySystem.hpp"
+#include "io/JsonReader.hpp"
+#include "io/ProjectFile.hpp"
+#include "model/Constants.hpp"
+#include "solvers/Simulation.hpp"
+
+namespace flexarm::cli {
+
+namespace {
+
+int check(const ProjectInput& in) {
+  const std::optional<Project> project = loadProject(in);
+  if (!project) return kExitBadInput;
+  const Model& m = project->model;
+  const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
+  int prescribed = 0;
+  double total_mass = 0.0;
+  for (const Link& l : m.links) total_mass += l.mass;
+  for (const Joint& j : m.joints) total_mass += j.mass;
+  for (const Payload& p : m.payloads) total_mass += p.mass;
+  for (const Joint& j : m.joints) prescribed += j.drive.kind == JointDrive::Kind::Prescribed ? 1 : 0;
+  std::cout << "project: " << project->name << "\n";
+  std::cout << "bodies: " << m.links.size() << " links, " << m.payloads.size() << " payloads, total mass "
+            << formatNumber(total_mass) << " kg\n";
+  int motors = 0, elastic = 0;
+  for (const Body& b : sys.bodies) {
+    motors += b.hasFlexibleJoint() ? 1 : 0;
+    elastic += b.e_count;
+  }
+  std::cout << "degrees of freedom: " << sys.nq << " (" << sys.nq - prescribed << " free, " << prescribed << " prescribed; "
+            << m.joints.size() << " joint, " << motors << " motor, " << elastic << " elastic)\n";
+  std::cout << "coupling: " << couplingName(project->coupling) << "\n";
+  std::cout << "gravity: [" << formatNumber(m.gravity.x()) << ", " << formatNumber(m.gravity.y()) << ", "
+            << formatNumber(m.gravity.z()) << "] m/s^2\n";
+  std::cout << "joints:\n";
+  for (std::size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& j = m.joints[i];
+    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << (j.flex ? " (flexible)" : "") << " -> link " << m.links[i].name;
+    if (m.links[i].flex) {
+      const Body& b = sys.bodies[i];
+      const double f1 = b.flexible->frequencies.size() ? b.flexible->frequencies(0) / (2 * kPi) : 0.0;
+      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatNumber(f1) << " Hz)";
+    }
+    std::cout << ", drive " << driveKindName(j.drive.kind);
+    if (j.drive.kind != JointDrive::Kind::Free) std::cout << " (" << lawName(j.drive.law.law) << ")";
+    std::cout << "\n";
+  }
+  const SimulationSettings& s = project->simulation;
+  std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
+  std::cout << "ok\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command checkCommand() {
+  return {"check", "PROJECT [--set PATH=VALUE ...]",
+          "Validate a project file and print a summary (bodies, degrees of freedom, drives).", [](CLI::App& app) {
+            auto in = std::make_shared<ProjectInput>();
+            addProjectArguments(app, *in, false);
+            return CommandAction([in] { return check(*in); });
+          }};
+}
+
+}  // namespace flexarm::cli

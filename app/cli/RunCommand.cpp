@@ -1,0 +1,108 @@
+// flexarm-cli run PROJECT and flexarm-cli inverse PROJECT: simulate (or solve the inverse dynamics
+// of) a project and write every result channel to CSV (--out - : standard output).
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "CliSupport.hpp"
+#include "Command.hpp"
+#include "analysis/InverseDynamics.hpp"
+#include "io/JsonReader.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+
+namespace fs = std::filesystem;
+
+namespace flexarm::cli {
+
+namespace {
+
+struct RunOptions {
+  ProjectInput project;
+  std::string out;
+  bool quiet = false;
+};
+
+int exitCodeOf(const Results& results) {
+  switch (results.status) {
+    case RunStatus::Completed: return kExitOk;
+    case RunStatus::Cancelled: return fail(results.message, kExitInterrupted);
+    case RunStatus::Failed:
+    case RunStatus::Diverged: return fail(results.message, kExitSolverFailure);
+  }
+  return kExitSolverFailure;
+}
+
+int execute(const RunOptions& o, bool inverse) {
+  std::optional<Project> project = loadProject(o.project);
+  if (!project) return kExitBadInput;
+  const bool to_stdout = o.out == "-";
+  const fs::path out = o.out.empty() ? fs::path(fs::path(o.project.path).stem().string() + ".csv") : fs::path(o.out);
+  if (inverse) {
+    const std::string problem = checkInverseDynamics(*project);
+    if (!problem.empty()) return fail(o.project.path + ": " + problem);
+  }
+  stopOnSignals();
+  ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
+  RunControl control;
+  control.cancel = &cancelFlag();
+  control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
+  const Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, control);
+  bar.done();
+
+  // With the CSV on standard output, the report goes to standard error.
+  std::ostream& report = to_stdout ? std::cerr : std::cout;
+  if (to_stdout) {
+    writeCsv(results, std::cout);
+    std::cout.flush();
+    if (!std::cout) return fail("cannot write the results to standard output");
+  } else if (const std::string why = writeCsvFile(results, out); !why.empty()) {
+    return fail(why);
+  }
+  const SolverStats& st = results.stats;
+  report << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6)
+         << " s, " << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
+         << " Jacobian evaluations, " << st.nonlinear_iterations << " Newton iterations, " << st.error_test_failures
+         << " error-test failures, " << st.nonlinear_convergence_failures << " convergence failures, "
+         << formatShort(st.wall_time, 3) << " s wall time";
+  if (st.wall_time > 0.0 && results.end_time > 0.0) report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
+  report << "\n";
+  report << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
+         << (to_stdout ? std::string("standard output") : fs::absolute(out).string()) << "\n";
+  return exitCodeOf(results);
+}
+
+Command runLike(const std::string& name, const std::string& summary, bool inverse) {
+  return {name, "PROJECT [--out FILE.csv|-] [--t-end T] [--set PATH=VALUE ...] [--quiet]", summary, [inverse](CLI::App& app) {
+            auto o = std::make_shared<RunOptions>();
+            addProjectArguments(app, o->project, true);
+            app.add_option("--out,-o", o->out,
+                           "where to write the CSV results; - writes them to standard output\n"
+                           "(default: PROJECT's name with .csv, in the current directory)")
+                ->type_name("FILE");
+            app.add_flag("--quiet,-q", o->quiet, "no progress bar");
+            return CommandAction([o, inverse] { return execute(*o, inverse); });
+          }};
+}
+
+}  // namespace
+
+Command runCommand() {
+  return runLike("run",
+                 "Simulate the project and write every result channel to a CSV file\n"
+                 "(default: PROJECT's name with .csv, in the current directory).",
+                 false);
+}
+
+Command inverseCommand() {
+  return runLike("inverse",
+                 "Inverse dynamics: along the project's end-effector path (\"inverse_dynamics\": rigid\n"
+                 "inverse kinematics and dynamics, the flexible arm driven forward by the rigid efforts,\n"
+                 "the flexible inverse dynamics along the rigid trajectories), or along the joints'\n"
+                 "prescribed trajectories. Writes joint values, efforts, deviations and tip deflections.",
+                 true);
+}
+
+}  // namespace flexarm::cli
