@@ -9,7 +9,7 @@
 #include <QtTest>
 #include <cstdio>
 
-#include "dynamics/Centreline.hpp"
+#include "results/RowCoordinates.hpp"
 #include "ui/ArmView.hpp"
 #include "ui/MainWindow.hpp"
 #include "ui/Timeline.hpp"

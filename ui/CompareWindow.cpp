@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dynamics/Centreline.hpp"
+#include "results/RowCoordinates.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"

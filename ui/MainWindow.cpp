@@ -24,7 +24,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "dynamics/Centreline.hpp"
+#include "results/RowCoordinates.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/Validation.hpp"
+#include "validation/SeedValidation.hpp"
 #include "ui/PlotExport.hpp"
 
 namespace flexarm {

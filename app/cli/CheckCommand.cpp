@@ -5,9 +5,9 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "dynamics/MultibodySystem.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "io/ProjectFile.hpp"
-#include "model/Constants.hpp"
+#include "base/Constants.hpp"
 #include "solvers/Simulation.hpp"
 
 namespace flexarm::cli {

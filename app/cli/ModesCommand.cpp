@@ -8,7 +8,7 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "analysis/Linearization.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "io/ProjectFile.hpp"
 
 namespace flexarm::cli {

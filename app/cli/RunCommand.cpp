@@ -9,7 +9,7 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "analysis/InverseDynamics.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 

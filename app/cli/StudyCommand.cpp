@@ -5,7 +5,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "solvers/Study.hpp"
 
 namespace fs = std::filesystem;

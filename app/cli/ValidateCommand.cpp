@@ -6,8 +6,8 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
-#include "analysis/Validation.hpp"
-#include "io/JsonReader.hpp"
+#include "validation/SeedValidation.hpp"
+#include "base/NumberFormat.hpp"
 #ifdef FLEXARM_WITH_PLOTS
 #include "ui/PlotExport.hpp"
 #include "ui/ValidationPlots.hpp"

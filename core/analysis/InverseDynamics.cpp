@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "dynamics/Kinematics.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 
 namespace flexarm {
 namespace {

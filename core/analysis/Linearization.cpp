@@ -1,4 +1,5 @@
 #include "analysis/Linearization.hpp"
+#include "base/Constants.hpp"
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
@@ -127,7 +128,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     if (std::abs(l.imag()) <= 1e-9 * mag && l.real() < 0) continue;  // overdamped decay
     LinearMode mode;
     mode.omega = mag;
-    mode.frequency_hz = std::abs(l.imag()) / (2 * 3.14159265358979323846);
+    mode.frequency_hz = std::abs(l.imag()) / (2 * kPi);
     mode.damping_ratio = -l.real() / mag;
     mode.unstable = l.real() > 1e-9 * scale;
     mode.growth_rate = mode.unstable ? l.real() : 0.0;

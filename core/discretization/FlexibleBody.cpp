@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Constants.hpp"
+
 namespace flexarm {
 namespace {
 constexpr int kStationsPerInterval = 6;  // exact for the degree-10 integrands of cubic elements with foreshortening
@@ -41,7 +43,7 @@ void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vecto
   x.assign(n, 0.0);
   w.assign(n, 0.0);
   for (int i = 0; i < n; ++i) {
-    double z = std::cos(3.14159265358979323846 * (i + 0.75) / (n + 0.5));
+    double z = std::cos(kPi * (i + 0.75) / (n + 0.5));
     double dp = 1.0;
     for (int it = 0; it < 100; ++it) {
       double p0 = 1.0, p1 = z;

@@ -3,9 +3,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/Constants.hpp"
+
 namespace flexarm {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 // ------------------------------------------------------------------ assumed modes
 class AssumedModesBasis final : public LinkBasis {

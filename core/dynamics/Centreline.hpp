@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "dynamics/DynamicsData.hpp"
-#include "results/Results.hpp"
 
 namespace flexarm {
 
@@ -18,9 +17,5 @@ std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySys
 //    (R |kappa| for a tube, |v''| c_y + |w''| c_z otherwise: exact at the corner of a rectangle).
 enum class LinkField { Curvature, Strain };
 std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples, LinkField field);
-
-// The full coordinate vector at a result row, from the q.<joint>, qm.<joint> and e.<link>.<k>
-// channels. Returns false (and leaves q untouched) when a channel is missing.
-bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::size_t row, Eigen::VectorXd& q);
 
 }  // namespace flexarm

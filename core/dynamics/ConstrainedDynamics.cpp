@@ -3,7 +3,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 
 namespace flexarm {
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/NumberFormat.hpp"
 #include "io/Diagnostics.hpp"
 
 namespace flexarm {
@@ -17,8 +18,6 @@ enum class Need { Required, Optional };
 enum class Range { Any, Positive, NonNegative };
 
 std::string describeJson(const Json& j);       // "string \"abc\"", "number -2", "null", ...
-std::string formatNumber(double x);            // shortest text that reads back the same value
-std::string formatShort(double x, int digits = 5);  // for messages: a few significant digits
 
 class JsonObjectReader {
  public:

@@ -2,9 +2,10 @@
 
 #include <cmath>
 
+#include "base/Constants.hpp"
+
 namespace flexarm {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 }
 
 BeamSection sectionFromPreset(const SectionPreset& p) {

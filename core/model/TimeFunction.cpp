@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Constants.hpp"
+
 namespace flexarm {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 TimeSample evalTable(const TimeFunction& f, double t) {
   const auto& ts = f.table_t;

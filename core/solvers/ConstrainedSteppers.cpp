@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "dynamics/ConstrainedDynamics.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "results/ChannelRecorder.hpp"
 #include "solvers/IdaIntegrator.hpp"
 #include "solvers/Stepper.hpp"

@@ -7,7 +7,7 @@
 
 #include "dynamics/ConstrainedDynamics.hpp"
 #include "dynamics/ForwardDynamics.hpp"
-#include "io/JsonReader.hpp"
+#include "base/NumberFormat.hpp"
 #include "results/ChannelRecorder.hpp"
 #include "solvers/OdeIntegrator.hpp"
 #include "solvers/Stepper.hpp"

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "dynamics/Centreline.hpp"
+#include "results/RowCoordinates.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"

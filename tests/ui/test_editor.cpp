@@ -22,6 +22,7 @@
 #include <QtTest>
 #include <map>
 
+#include "base/Constants.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
 #include "solvers/Simulation.hpp"
@@ -987,7 +988,7 @@ class EditorTest : public QObject {
     QCOMPARE(w.system()->bodies[0].e_count, 60);
     // The initial static shape under its own weight per length, w = rho A g, along -z: the run starts
     // at the clamped-free beam's deflection w L^4 / (8 E I), which Hermite elements give exactly at nodes.
-    const double E = 68.9e9, rho = 2700.0, ro = 0.025, ri = 0.022, L = 2.0, pi = 3.14159265358979323846;
+    const double E = 68.9e9, rho = 2700.0, ro = 0.025, ri = 0.022, L = 2.0, pi = flexarm::kPi;
     const double A = pi * (ro * ro - ri * ri), I = pi / 4 * (std::pow(ro, 4) - std::pow(ri, 4)), wl = rho * A * 9.81;
     QVERIFY(type(w, "links[0].flex.initial_load", QString("0, 0, %1").arg(-wl, 0, 'g', 17)));
     Project p = *doc.project();

@@ -18,6 +18,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "base/Constants.hpp"
 #include "tests/ui/UiTestSupport.hpp"
 #include "ui/ArmView.hpp"
 #include "ui/MainWindow.hpp"
@@ -29,7 +30,7 @@ using namespace flexarm;
 using flexarm::test::nonBackgroundPixels;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using flexarm::kPi;
 #ifdef FLEXARM_SANITIZED
 constexpr int kSlow = 300000;  // [ms] the linearization and a run are ~10x slower under ASan
 #else

@@ -4,13 +4,14 @@
 
 #include <cmath>
 
+#include "base/Constants.hpp"
 #include "model/JointDrive.hpp"
 #include "model/TimeFunction.hpp"
 
 using namespace flexarm;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using flexarm::kPi;
 const double kTimes[] = {0.0, 0.013, 0.37, 1.0, 2.5, 3.3, 7.49, 7.5, 7.51, 10.0, 14.9, 15.0, 16.2, 40.0};
 
 void expectDerivativesConsistent(const TimeFunction& f, double t) {

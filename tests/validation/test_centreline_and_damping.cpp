@@ -8,6 +8,7 @@
 #include "FlexTestModels.hpp"
 #include "analysis/Linearization.hpp"
 #include "dynamics/Centreline.hpp"
+#include "results/RowCoordinates.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;

@@ -4,13 +4,14 @@
 
 #include <cmath>
 
+#include "base/Constants.hpp"
 #include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using flexarm::kPi;
 
 Project rodProject(const std::string& joint_json, const std::string& gravity, double t_end) {
   const std::string text = R"({"format": "flexarm-project", "schema_version": 1, "gravity": )" + gravity + R"(,

@@ -6,13 +6,14 @@
 
 #include "FlexTestModels.hpp"
 #include "analysis/Linearization.hpp"
+#include "base/Constants.hpp"
 
 using namespace flexarm;
 using flexarm::test::cantilever;
 using flexarm::test::heldJointOmegas;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using flexarm::kPi;
 const double kBetaL[] = {1.87510407, 4.69409113, 7.85475744};
 
 // Steel strip 30 mm (y) x 12 mm (z), 1.5 m: distinct frequencies for every family.

@@ -12,6 +12,7 @@
 
 #include "FlexTestModels.hpp"
 #include "analysis/Linearization.hpp"
+#include "base/Constants.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "io/ProjectTemplates.hpp"
@@ -21,7 +22,7 @@ using namespace flexarm;
 using flexarm::test::heldJointOmegas;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using flexarm::kPi;
 
 std::optional<Project> interpret(const Json& doc, Diagnostics& diag) { return projectFromJson(doc, ".", diag); }
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "analysis/Validation.hpp"
+#include "validation/SeedValidation.hpp"
 
 using namespace flexarm;
 

@@ -1,4 +1,4 @@
-#include "analysis/Validation.hpp"
+#include "validation/SeedValidation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/InverseDynamics.hpp"
+#include "base/Constants.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
 #include "io/ProjectFile.hpp"
@@ -31,7 +32,6 @@ const ValidationRow* PaperValidation::row(const std::string& id) const {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 std::string num(double x, int digits = 3) { return formatShort(x, digits); }
 std::string mm(double metres) { return formatShort(1e3 * metres, 3) + " mm"; }
