@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dynamics/Kinematics.hpp"
+#include "model/Names.hpp"
 #include "base/NumberFormat.hpp"
 
 namespace flexarm {
@@ -154,11 +155,11 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
   forward.inverse.reset();
   for (std::size_t j = 0; j < nj; ++j) {
     Joint& joint = forward.model.joints[j];
-    joint.q0 = r_rigid.column("q." + joint.name).front();
-    joint.qd0 = r_rigid.column("qd." + joint.name).front();
+    joint.q0 = r_rigid.column(names::jointCoordinate(joint.name)).front();
+    joint.qd0 = r_rigid.column(names::jointRate(joint.name)).front();
     joint.drive = JointDrive{};
     joint.drive.kind = JointDrive::Kind::Effort;
-    joint.drive.law = cubicTable(r_rigid.column("t"), r_rigid.column("tau." + joint.name));
+    joint.drive.law = cubicTable(r_rigid.column("t"), r_rigid.column(names::jointEffort(joint.name)));
   }
   const Results r_fwd = simulate(forward, control);
 
@@ -180,18 +181,18 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
   const MultibodySystem fsys = MultibodySystem::fromModel(model, project.coupling);
   for (const Body& b : fsys.bodies) {
     const bool rev = b.joint_type == JointType::Revolute;
-    for (const char* kind : {"q_rigid.", "q_flex.", "dq."}) ch.push_back({kind + b.joint_name, rev ? "rad" : "m"});
-    for (const char* kind : {"tau_rigid.", "tau_flex.", "dtau."}) ch.push_back({kind + b.joint_name, rev ? "N m" : "N"});
+    for (const char* kind : {"q_rigid", "q_flex", "dq"}) ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "rad" : "m"});
+    for (const char* kind : {"tau_rigid", "tau_flex", "dtau"}) ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "N m" : "N"});
   }
   for (const Body& b : fsys.bodies) {
     if (!b.isFlexible()) continue;
-    ch.push_back({"tip." + b.name + ".v", "m"});
-    ch.push_back({"tip." + b.name + ".w", "m"});
-    ch.push_back({"tip." + b.name + ".slope_v", "rad"});
-    ch.push_back({"tip." + b.name + ".slope_w", "rad"});
+    ch.push_back({names::linkTip(b.name, "v"), "m"});
+    ch.push_back({names::linkTip(b.name, "w"), "m"});
+    ch.push_back({names::linkTip(b.name, "slope_v"), "rad"});
+    ch.push_back({names::linkTip(b.name, "slope_w"), "rad"});
   }
-  for (const char* c : {"x", "y", "z"}) ch.push_back({std::string("path.") + c, "m"});
-  for (const char* c : {"x", "y", "z"}) ch.push_back({std::string("ee_flex.") + c, "m"});
+  for (const char* c : {"x", "y", "z"}) ch.push_back({names::inverseDynamics("path", c), "m"});
+  for (const char* c : {"x", "y", "z"}) ch.push_back({names::inverseDynamics("ee_flex", c), "m"});
   out.setChannels(ch);
   const std::size_t rows = std::min(r_fwd.rows(), r_flex_id.rows());
   std::vector<double> row(ch.size());
@@ -201,10 +202,10 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     std::size_t k = 0;
     row[k++] = t;
     for (const Body& b : fsys.bodies) {
-      const double qr = r_rigid.value(rr, static_cast<std::size_t>(r_rigid.channelIndex("q." + b.joint_name)));
-      const double qf = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex("q." + b.joint_name)));
-      const double tr = r_rigid.value(rr, static_cast<std::size_t>(r_rigid.channelIndex("tau." + b.joint_name)));
-      const double tf = r_flex_id.value(r, static_cast<std::size_t>(r_flex_id.channelIndex("tau." + b.joint_name)));
+      const double qr = r_rigid.value(rr, static_cast<std::size_t>(r_rigid.channelIndex(names::jointCoordinate(b.joint_name))));
+      const double qf = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(names::jointCoordinate(b.joint_name))));
+      const double tr = r_rigid.value(rr, static_cast<std::size_t>(r_rigid.channelIndex(names::jointEffort(b.joint_name))));
+      const double tf = r_flex_id.value(r, static_cast<std::size_t>(r_flex_id.channelIndex(names::jointEffort(b.joint_name))));
       row[k++] = qr;
       row[k++] = qf;
       row[k++] = qf - qr;
@@ -217,7 +218,7 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
       const FlexibleBody& fb = *b.flexible;
       double v = 0, w = 0, sv = 0, sw = 0;
       for (int c = 0; c < fb.m; ++c) {
-        const double e = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex("e." + b.name + "." + std::to_string(c + 1))));
+        const double e = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(names::elasticCoordinate(b.name, c + 1))));
         v += fb.tip.v(c) * e;
         w += fb.tip.w(c) * e;
         sv += fb.tip.v1(c) * e;
@@ -230,7 +231,7 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     }
     const Eigen::Vector3d p = target(t);
     for (int a = 0; a < 3; ++a) row[k++] = p(a);
-    for (const char* c : {"ee.x", "ee.y", "ee.z"}) row[k++] = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(c)));
+    for (const char c : {'x', 'y', 'z'}) row[k++] = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(names::endEffector(c))));
     out.appendRow(row.data());
   }
   out.stats = r_fwd.stats;

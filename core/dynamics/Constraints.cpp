@@ -8,28 +8,15 @@
 namespace flexarm {
 namespace {
 
-// Index of a coordinate named as the channels name it ("q.<joint>", "qm.<joint>", "e.<link>.<k>"), or -1.
+// Index of a coordinate by its name (model/Names.hpp), or -1; its unit.
 int coordinateIndex(const MultibodySystem& sys, const std::string& name, std::string& unit) {
-  for (const Body& b : sys.bodies) {
-    if (name == "q." + b.joint_name) {
-      unit = b.joint_type == JointType::Revolute ? "rad" : "m";
-      return b.q_index;
-    }
-    if (b.motor_index >= 0 && name == "qm." + b.joint_name) {
-      unit = b.joint_type == JointType::Revolute ? "rad" : "m";
-      return b.motor_index;
-    }
-    const std::string prefix = "e." + b.name + ".";
-    if (b.e_count > 0 && name.rfind(prefix, 0) == 0) {
-      const std::string k = name.substr(prefix.size());
-      if (k.empty() || k.find_first_not_of("0123456789") != std::string::npos) return -1;
-      const int index = std::stoi(k);
-      if (index < 1 || index > b.e_count) return -1;
-      unit = "-";
-      return b.e_index + index - 1;
-    }
-  }
-  return -1;
+  const int k = sys.coordinateIndex(name);
+  if (k < 0) return -1;
+  unit = "-";
+  if (sys.coordinate_kinds[static_cast<std::size_t>(k)] != CoordinateKind::Elastic)
+    for (const Body& b : sys.bodies)
+      if (k == b.q_index || k == b.motor_index) unit = b.joint_type == JointType::Revolute ? "rad" : "m";
+  return k;
 }
 
 }  // namespace

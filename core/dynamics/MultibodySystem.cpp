@@ -1,6 +1,7 @@
 #include "dynamics/MultibodySystem.hpp"
 
 #include "discretization/FlexibleBody.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm {
 
@@ -26,6 +27,25 @@ std::string MultibodySystem::describeCoordinate(int k) const {
       if (b.flexible && k >= b.e_index && k < b.e_index + b.e_count)
         return coordinate_names[static_cast<std::size_t>(k)] + " (" + b.flexible->basis->coordinateName(k - b.e_index) + ")";
   return coordinate_names[static_cast<std::size_t>(k)];
+}
+
+int MultibodySystem::coordinateIndex(const std::string& name) const {
+  const std::optional<names::CoordinateName> c = names::parseCoordinate(name);
+  if (!c) return -1;
+  for (const Body& b : bodies) {
+    switch (c->kind) {
+      case names::CoordinateName::Kind::Joint:
+        if (c->owner == b.joint_name) return b.q_index;
+        break;
+      case names::CoordinateName::Kind::Motor:
+        if (c->owner == b.joint_name) return b.motor_index;
+        break;
+      case names::CoordinateName::Kind::Elastic:
+        if (c->owner == b.name) return c->k <= b.e_count ? b.e_index + c->k - 1 : -1;
+        break;
+    }
+  }
+  return -1;
 }
 
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
@@ -65,16 +85,16 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     b.joint_damping = joint.damping;
 
     // Coordinates: joint, motor, elastic.
-    b.q_index = addCoordinate(joint.name, CoordinateKind::Joint);
+    b.q_index = addCoordinate(names::jointCoordinate(joint.name), CoordinateKind::Joint);
     if (joint.flex) {
       b.joint_flex = *joint.flex;
-      b.motor_index = addCoordinate("motor." + joint.name, CoordinateKind::Motor);
+      b.motor_index = addCoordinate(names::motorCoordinate(joint.name), CoordinateKind::Motor);
     }
     if (link.flex) {
       b.flexible = FlexibleBody::build(*link.flex, link.length);
       b.e_index = next;
       b.e_count = b.flexible->m;
-      for (int k = 0; k < b.e_count; ++k) addCoordinate(link.name + ".e" + std::to_string(k + 1), CoordinateKind::Elastic);
+      for (int k = 0; k < b.e_count; ++k) addCoordinate(names::elasticCoordinate(link.name, k + 1), CoordinateKind::Elastic);
     } else {
       b.e_index = next;
     }

@@ -58,11 +58,14 @@ struct MultibodySystem {
   int nq = 0;  // number of generalized coordinates
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
   CouplingOrder coupling = CouplingOrder::High;
-  std::vector<std::string> coordinate_names;  // "shoulder", "motor.shoulder", "beam.e3"
+  // As the result channels name them (model/Names.hpp): "q.shoulder", "qm.shoulder", "e.beam.3".
+  std::vector<std::string> coordinate_names;
   std::vector<CoordinateKind> coordinate_kinds;
-  // The name with what the coordinate is, for people: "beam.e57 (node 10 w)", "beam.e2 (bending_y 2)";
+  // The name with what the coordinate is, for people: "e.beam.57 (node 10 w)", "e.beam.2 (bending_y 2)";
   // joint and motor coordinates are their names.
   std::string describeCoordinate(int k) const;
+  // Index of the coordinate with that name, or -1.
+  int coordinateIndex(const std::string& name) const;
 
   // True when no link or joint is flexible: the recursive rigid algorithms (RNEA, CRBA) apply.
   bool isRigid() const;

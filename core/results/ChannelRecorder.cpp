@@ -2,6 +2,7 @@
 
 #include "dynamics/Energy.hpp"
 #include "dynamics/Kinematics.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm {
 
@@ -13,28 +14,28 @@ std::vector<Channel> ChannelRecorder::channels() const {
   std::vector<Channel> ch;
   ch.push_back({"t", "s"});
   auto unit = [](const Body& b, const char* rev, const char* pri) { return b.joint_type == JointType::Revolute ? rev : pri; };
-  for (const Body& b : sys_.bodies) ch.push_back({"q." + b.joint_name, unit(b, "rad", "m")});
-  for (const Body& b : sys_.bodies) ch.push_back({"qd." + b.joint_name, unit(b, "rad/s", "m/s")});
-  for (const Body& b : sys_.bodies) ch.push_back({"tau." + b.joint_name, unit(b, "N m", "N")});
+  for (const Body& b : sys_.bodies) ch.push_back({names::jointCoordinate(b.joint_name), unit(b, "rad", "m")});
+  for (const Body& b : sys_.bodies) ch.push_back({names::jointRate(b.joint_name), unit(b, "rad/s", "m/s")});
+  for (const Body& b : sys_.bodies) ch.push_back({names::jointEffort(b.joint_name), unit(b, "N m", "N")});
   for (const Body& b : sys_.bodies) {
     if (!b.hasFlexibleJoint()) continue;
-    ch.push_back({"qm." + b.joint_name, unit(b, "rad", "m")});
-    ch.push_back({"torsion." + b.joint_name, unit(b, "rad", "m")});
+    ch.push_back({names::motorCoordinate(b.joint_name), unit(b, "rad", "m")});
+    ch.push_back({names::jointTorsion(b.joint_name), unit(b, "rad", "m")});
   }
   for (const Body& b : sys_.bodies) {
     if (!b.isFlexible()) continue;
-    for (const char* c : {"u", "v", "w"}) ch.push_back({"tip." + b.name + "." + c, "m"});
-    ch.push_back({"tip." + b.name + ".phi", "rad"});
-    for (const char* c : {"x", "y", "z"}) ch.push_back({"tip." + b.name + "." + c, "m"});
+    for (const char* c : {"u", "v", "w"}) ch.push_back({names::linkTip(b.name, c), "m"});
+    ch.push_back({names::linkTip(b.name, "phi"), "rad"});
+    for (const char* c : {"x", "y", "z"}) ch.push_back({names::linkTip(b.name, c), "m"});
   }
-  for (const char* axis : {"x", "y", "z"}) ch.push_back({std::string("ee.") + axis, "m"});
-  for (const char* e : {"kinetic", "potential", "total"}) ch.push_back({std::string("energy.") + e, "J"});
+  for (const char axis : {'x', 'y', 'z'}) ch.push_back({names::endEffector(axis), "m"});
+  for (const char* e : {"kinetic", "potential", "total"}) ch.push_back({names::energy(e), "J"});
   for (const Body& b : sys_.bodies)
-    for (int k = 0; k < b.e_count; ++k) ch.push_back({"e." + b.name + "." + std::to_string(k + 1), "-"});
+    for (int k = 0; k < b.e_count; ++k) ch.push_back({names::elasticCoordinate(b.name, k + 1), "-"});
   if (constraints_)
     for (const ConstraintSet::Group& g : constraints_->groups()) {
-      ch.push_back({"constraint." + g.name + ".pos", g.unit});
-      ch.push_back({"constraint." + g.name + ".vel", g.unit == "-" ? "1/s" : g.unit + "/s"});
+      ch.push_back({names::constraintViolation(g.name, "pos"), g.unit});
+      ch.push_back({names::constraintViolation(g.name, "vel"), g.unit == "-" ? "1/s" : g.unit + "/s"});
     }
   return ch;
 }

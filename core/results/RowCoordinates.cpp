@@ -13,12 +13,8 @@ bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::s
     out(index) = results.value(row, static_cast<std::size_t>(c));
     return true;
   };
-  for (const Body& b : sys.bodies) {
-    if (!take("q." + b.joint_name, b.q_index)) return false;
-    if (b.motor_index >= 0 && !take("qm." + b.joint_name, b.motor_index)) return false;
-    for (int k = 0; k < b.e_count; ++k)
-      if (!take("e." + b.name + "." + std::to_string(k + 1), b.e_index + k)) return false;
-  }
+  for (int k = 0; k < sys.nq; ++k)
+    if (!take(sys.coordinate_names[static_cast<std::size_t>(k)], k)) return false;
   q = out;
   return true;
 }

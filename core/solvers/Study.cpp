@@ -12,6 +12,7 @@
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm {
 namespace {
@@ -30,7 +31,7 @@ double orNone(const std::vector<double>& x, double (*scalar)(const std::vector<d
 
 // Peak of sqrt(v^2 + w^2) at a flexible link's tip over the run; NaN when the link has no tip channels.
 double peakTip(const Results& r, const std::string& link) {
-  const std::vector<double> v = r.column("tip." + link + ".v"), w = r.column("tip." + link + ".w");
+  const std::vector<double> v = r.column(names::linkTip(link, "v")), w = r.column(names::linkTip(link, "w"));
   if (v.empty()) return std::nan("");
   double peak = 0.0;
   for (std::size_t k = 0; k < v.size(); ++k) peak = std::max(peak, std::hypot(v[k], k < w.size() ? w[k] : 0.0));
@@ -46,13 +47,13 @@ std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
     if (l.flex) out.push_back({"peak_tip." + l.name + " [m]", r ? peakTip(*r, l.name) : none});
   for (const Joint& j : m.joints)
     if (j.flex) out.push_back({"peak_torsion." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
-                               r ? orNone(r->column("torsion." + j.name), peakAbs) : none});
+                               r ? orNone(r->column(names::jointTorsion(j.name)), peakAbs) : none});
   for (const Joint& j : m.joints)
-    out.push_back({"peak_excursion.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
-                   r ? orNone(r->column("q." + j.name), peakExcursion) : none});
+    out.push_back({"peak_excursion." + names::jointCoordinate(j.name) + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
+                   r ? orNone(r->column(names::jointCoordinate(j.name)), peakExcursion) : none});
   for (const Joint& j : m.joints) {
-    const std::vector<double> q = r ? r->column("q." + j.name) : std::vector<double>{};
-    out.push_back({"final.q." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"), q.empty() ? none : q.back()});
+    const std::vector<double> q = r ? r->column(names::jointCoordinate(j.name)) : std::vector<double>{};
+    out.push_back({"final." + names::jointCoordinate(j.name) + (j.type == JointType::Revolute ? " [rad]" : " [m]"), q.empty() ? none : q.back()});
   }
   return out;
 }

@@ -149,7 +149,7 @@ TEST(LinearizationState, HeldJointStaysAtItsInitialAngle) {
   ASSERT_EQ(loose.message, "");
   ASSERT_FALSE(loose.free_coordinates.empty());
   EXPECT_EQ(loose.free_coordinates.front(), 0);
-  EXPECT_EQ(loose.coordinate_names.front(), "root");
+  EXPECT_EQ(loose.coordinate_names.front(), "q.root");
   EXPECT_EQ(loose.equilibrium_q(0), 0.4);
   EXPECT_EQ(loose.rigid_body_modes, 1);
 }
@@ -186,9 +186,9 @@ TEST(LinearizationState, CoordinatesAreDescribedByWhatTheyAre) {
                      "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})", L), opt);
   ASSERT_EQ(modes.message, "");
   ASSERT_EQ(modes.coordinate_descriptions.size(), 6u);
-  EXPECT_EQ(modes.coordinate_descriptions[0], "beam.e1 (axial 1)");
-  EXPECT_EQ(modes.coordinate_descriptions[4], "beam.e5 (bending_z 2)");
-  EXPECT_EQ(modes.coordinate_descriptions[5], "beam.e6 (torsion 1)");
+  EXPECT_EQ(modes.coordinate_descriptions[0], "e.beam.1 (axial 1)");
+  EXPECT_EQ(modes.coordinate_descriptions[4], "e.beam.5 (bending_z 2)");
+  EXPECT_EQ(modes.coordinate_descriptions[5], "e.beam.6 (torsion 1)");
   modes.modes.front().shape.cwiseAbs().maxCoeff(&imax);
-  EXPECT_EQ(modes.coordinate_descriptions[imax], "beam.e4 (bending_z 1)");
+  EXPECT_EQ(modes.coordinate_descriptions[imax], "e.beam.4 (bending_z 1)");
 }

@@ -1,0 +1,70 @@
+#include "model/Names.hpp"
+
+namespace flexarm::names {
+
+namespace {
+
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string jointCoordinate(const std::string& joint) { return kJointPrefix + joint; }
+std::string jointRate(const std::string& joint) { return "qd." + joint; }
+std::string jointEffort(const std::string& joint) { return "tau." + joint; }
+std::string motorCoordinate(const std::string& joint) { return kMotorPrefix + joint; }
+std::string jointTorsion(const std::string& joint) { return kTorsionPrefix + joint; }
+std::string elasticCoordinate(const std::string& link, int k) { return kElasticPrefix + link + "." + std::to_string(k); }
+std::string linkTip(const std::string& link, const std::string& component) { return kTipPrefix + link + "." + component; }
+std::string endEffector(char axis) { return std::string("ee.") + axis; }
+std::string energy(const std::string& kind) { return "energy." + kind; }
+std::string inverseDynamics(const std::string& quantity, const std::string& owner) { return quantity + "." + owner; }
+std::string constraintViolation(const std::string& constraint, const std::string& level) {
+  return "constraint." + constraint + "." + level;
+}
+
+std::optional<CoordinateName> parseCoordinate(const std::string& name) {
+  CoordinateName c;
+  if (startsWith(name, kMotorPrefix)) {
+    c.kind = CoordinateName::Kind::Motor;
+    c.owner = name.substr(3);
+  } else if (startsWith(name, kJointPrefix)) {
+    c.kind = CoordinateName::Kind::Joint;
+    c.owner = name.substr(2);
+  } else if (startsWith(name, kElasticPrefix)) {
+    // e.<link>.<k>: the link's name may itself hold dots; k follows the last one.
+    const std::size_t dot = name.rfind('.');
+    if (dot <= 2) return std::nullopt;
+    const std::string k = name.substr(dot + 1);
+    if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    c.kind = CoordinateName::Kind::Elastic;
+    c.owner = name.substr(2, dot - 2);
+    c.k = std::stoi(k);
+    if (c.k < 1) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (c.owner.empty()) return std::nullopt;
+  return c;
+}
+
+bool belongsToJoint(const std::string& channel, const std::string& joint) {
+  for (const std::string& name : {jointCoordinate(joint), jointRate(joint), jointEffort(joint), motorCoordinate(joint), jointTorsion(joint)})
+    if (channel == name) return true;
+  return false;
+}
+
+bool belongsToLink(const std::string& channel, const std::string& link) {
+  if (startsWith(channel, kTipPrefix + link + ".")) return true;
+  const std::optional<CoordinateName> c = parseCoordinate(channel);
+  return c && c->kind == CoordinateName::Kind::Elastic && c->owner == link;
+}
+
+bool isTipDeflection(const std::string& channel) {
+  return startsWith(channel, kTipPrefix) && (endsWith(channel, ".v") || endsWith(channel, ".w"));
+}
+
+}  // namespace flexarm::names

@@ -1,0 +1,58 @@
+#pragma once
+// Every name FlexArm gives a coordinate or a result channel, in one place. The names follow the
+// model's joint and link names, and the same name means the same thing everywhere: in the CSV
+// header, in a constraint's terms, in the modes table and in the plots.
+//
+//   coordinates   q.<joint>  qm.<joint> (motor side of a flexible joint)  e.<link>.<k> (k from 1)
+//   rates         qd.<joint>
+//   efforts       tau.<joint>           joint torsion   torsion.<joint>
+//   link tips     tip.<link>.<u|v|w|phi|x|y|z|slope_v|slope_w>
+//   end effector  ee.<x|y|z>            energy          energy.<kinetic|potential|total>
+//   constraints   constraint.<name>.<pos|vel>
+//   inverse dynamics  <q_rigid|q_flex|dq|tau_rigid|tau_flex|dtau>.<joint>, path.<x|y|z>, ee_flex.<x|y|z>
+#include <optional>
+#include <string>
+
+namespace flexarm::names {
+
+std::string jointCoordinate(const std::string& joint);  // q.<joint>
+std::string jointRate(const std::string& joint);        // qd.<joint>
+std::string jointEffort(const std::string& joint);      // tau.<joint>
+std::string motorCoordinate(const std::string& joint);  // qm.<joint>
+std::string jointTorsion(const std::string& joint);     // torsion.<joint>
+std::string elasticCoordinate(const std::string& link, int k);  // e.<link>.<k>, k = 1, 2, ...
+std::string linkTip(const std::string& link, const std::string& component);  // tip.<link>.<component>
+std::string endEffector(char axis);                                          // ee.<axis>
+std::string energy(const std::string& kind);                                 // energy.<kind>
+// constraint.<name>.<pos|vel>: how far a constraint is from holding, in position and velocity.
+std::string constraintViolation(const std::string& constraint, const std::string& level);
+
+// <quantity>.<owner> for the inverse-dynamics table: inverseDynamics("q_rigid", "shoulder").
+std::string inverseDynamics(const std::string& quantity, const std::string& owner);
+
+// A coordinate's name read back: which joint (or link) and, for elastic coordinates, which k.
+struct CoordinateName {
+  enum class Kind { Joint, Motor, Elastic };
+  Kind kind = Kind::Joint;
+  std::string owner;  // the joint's name (Joint, Motor) or the link's (Elastic)
+  int k = 0;          // elastic coordinate number, from 1
+};
+// Empty when `name` is not a coordinate's name (e.g. "qd.shoulder", "e.beam.0", "e.beam.x").
+std::optional<CoordinateName> parseCoordinate(const std::string& name);
+
+// Prefixes of the name families, for filters and renames ("e." hides the elastic coordinates).
+inline constexpr const char* kJointPrefix = "q.";
+inline constexpr const char* kMotorPrefix = "qm.";
+inline constexpr const char* kElasticPrefix = "e.";
+inline constexpr const char* kTipPrefix = "tip.";
+inline constexpr const char* kTorsionPrefix = "torsion.";
+
+// Named channels a joint or link owns (its coordinate, rate, effort, torsion; its tip and elastic
+// coordinates): true when `channel` belongs to joint `joint` or to link `link`.
+bool belongsToJoint(const std::string& channel, const std::string& joint);
+bool belongsToLink(const std::string& channel, const std::string& link);
+
+// Is `channel` a lateral tip deflection (tip.<link>.v or .w)?
+bool isTipDeflection(const std::string& channel);
+
+}  // namespace flexarm::names
