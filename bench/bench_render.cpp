@@ -10,9 +10,9 @@
 #include <cstdio>
 
 #include "dynamics/Centreline.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/Timeline.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/view/Timeline.hpp"
 
 using namespace flexarm;
 

@@ -1,0 +1,338 @@
+#include "ui/compare/CompareWindow.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/Centreline.hpp"
+#include "dynamics/MultibodySystem.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/compare/ComparePlot.hpp"
+#include "ui/export/ExportDialogs.hpp"
+#include "ui/plots/PlotExport.hpp"
+#include "ui/plots/PlotFigure.hpp"
+#include "ui/run/SimulationController.hpp"
+#include "ui/view/Timeline.hpp"
+
+namespace flexarm {
+
+struct CompareWindow::Variant {
+  StudyCase study_case;
+  std::optional<Project> project;
+  std::unique_ptr<MultibodySystem> system;
+  SimulationController* controller = nullptr;
+  Results live;                            // rows received while running
+  std::shared_ptr<const Results> results;  // the finished run (labelled as the CLI labels it)
+  QWidget* pane = nullptr;
+  QLabel* title = nullptr;
+  QLabel* banner = nullptr;
+  ArmView* view = nullptr;
+};
+
+CompareWindow::CompareWindow(const Project& base, const QString& base_dir, std::vector<StudyCase> cases, QWidget* parent)
+    : QMainWindow(parent), base_(base), base_dir_(base_dir) {
+  setAttribute(Qt::WA_DeleteOnClose, false);
+  setWindowTitle("Compare: " + QString::fromStdString(base.name) + " - FlexArm");
+  for (StudyCase& c : cases) {
+    auto v = std::make_unique<Variant>();
+    v->study_case = std::move(c);
+    variants_.push_back(std::move(v));
+  }
+  buildUi();
+  buildActions();
+  poll_timer_ = new QTimer(this);
+  poll_timer_->setInterval(200);  // 5 plot and view updates per second while the runs go
+  connect(poll_timer_, &QTimer::timeout, this, &CompareWindow::poll);
+  resize(1400, 950);
+}
+
+CompareWindow::~CompareWindow() {
+  for (auto& v : variants_)
+    if (v->controller) v->controller->stop();
+}
+
+void CompareWindow::buildUi() {
+  views_box_ = new QWidget(this);
+  auto* grid = new QGridLayout(views_box_);
+  grid->setContentsMargins(2, 2, 2, 2);
+  const int columns = std::min<int>(3, std::max<int>(1, variantCount()));
+  for (std::size_t i = 0; i < variants_.size(); ++i) {
+    Variant& v = *variants_[i];
+    v.pane = new QWidget(views_box_);
+    auto* layout = new QVBoxLayout(v.pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    v.title = new QLabel(QString::fromStdString(v.study_case.name), v.pane);
+    const QColor c = seriesColour(i);
+    v.title->setStyleSheet(QString("QLabel { font-weight: bold; color: white; background: %1; padding: 3px; }").arg(c.name()));
+    v.title->setToolTip(QString::fromStdString(v.study_case.overrides.empty() ? std::string("the project as it is") : [&] {
+      std::string s;
+      for (const std::string& o : v.study_case.overrides) s += (s.empty() ? "" : "; ") + o;
+      return s;
+    }()));
+    v.banner = new QLabel(v.pane);
+    v.banner->setWordWrap(true);
+    v.banner->setVisible(false);
+    v.banner->setStyleSheet("QLabel { background: #fbe3e1; color: #8a1c12; border: 1px solid #d9534f; padding: 4px; }");
+    v.view = new ArmView(v.pane);
+    layout->addWidget(v.title);
+    layout->addWidget(v.banner);
+    layout->addWidget(v.view, 1);
+    grid->addWidget(v.pane, static_cast<int>(i) / columns, static_cast<int>(i) % columns);
+    // One camera: moving any view moves the others.
+    connect(v.view, &ArmView::cameraChanged, this, [this, view = v.view] {
+      if (syncing_camera_) return;
+      syncing_camera_ = true;
+      for (auto& other : variants_) other->view->setCameraFrom(*view);
+      syncing_camera_ = false;
+    });
+  }
+  timeline_ = new Timeline(this);
+  connect(timeline_, &Timeline::rowChanged, this, [this](int, double t) {
+    if (!poll_timer_->isActive()) showTime(t);
+  });
+  plot_ = new ComparePlot(this);
+  connect(plot_, &ComparePlot::exportRequested, this, [this] {
+    QString file;
+    ExportSize size;
+    if (!askPlotExport(this, "compare", file, size)) return;
+    const std::string why = exportPlotFile(file, size);
+    statusBar()->showMessage(why.empty() ? "plot written to " + file : QString::fromStdString(why), 8000);
+  });
+  auto* top = new QWidget(this);
+  auto* top_layout = new QVBoxLayout(top);
+  top_layout->setContentsMargins(0, 0, 0, 0);
+  top_layout->addWidget(views_box_, 1);
+  top_layout->addWidget(timeline_);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(top);
+  split->addWidget(plot_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  setCentralWidget(split);
+  status_ = new QLabel(this);
+  statusBar()->addWidget(status_, 1);
+}
+
+void CompareWindow::buildActions() {
+  QToolBar* tb = addToolBar("Compare");
+  tb->setObjectName("toolbar.compare");
+  tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop all", this, [this] { stop(); });
+  tb->addSeparator();
+  tb->addAction("Export CSV...", this, [this] {
+    const QString file = askSaveFile(this, "compare-csv", "Export the compared channels", "compare.csv", "CSV (*.csv)");
+    if (file.isEmpty()) return;
+    const std::string why = exportCsv(file);
+    statusBar()->showMessage(why.empty() ? "written to " + file : QString::fromStdString(why), 8000);
+  });
+  tb->addAction("Export views PNG...", this, [this] {
+    const QString file = askSaveFile(this, "compare-views", "Export the 3D views", "views.png", "PNG (*.png)");
+    if (file.isEmpty()) return;
+    const std::string why = exportViewsPng(file);
+    statusBar()->showMessage(why.empty() ? "written to " + file : QString::fromStdString(why), 8000);
+  });
+  tb->addAction("Export animation...", this, [this] {
+    QString dir;
+    AnimationSettings settings;
+    if (!askAnimationExport(this, dir, settings)) return;
+    const AnimationOutcome o = exportAnimationTo(dir, settings);
+    statusBar()->showMessage(describeAnimationOutcome(o, dir), 12000);
+  });
+  tb->addAction("Export report bundle...", this, [this] {
+    const QString dir = askDirectory(this, "compare-bundle", "Folder for the report bundle");
+    if (dir.isEmpty()) return;
+    const BundleOutcome o = exportBundle(dir);
+    statusBar()->showMessage(o.error.empty() ? QString("report bundle written to %1 (%2 files)").arg(dir).arg(o.files.size())
+                                             : QString::fromStdString(o.error),
+                             12000);
+  });
+}
+
+bool CompareWindow::start(QString* error) {
+  if (isRunning()) return false;
+  QString problems;
+  for (auto& v : variants_) {
+    std::string why;
+    v->project = caseProject(base_, base_dir_.toStdString(), v->study_case, why);
+    if (!v->project) problems += QString("variant %1 is not a valid project:\n%2\n").arg(QString::fromStdString(v->study_case.name), QString::fromStdString(why));
+  }
+  if (!problems.isEmpty()) {
+    status_->setText(problems.trimmed());
+    if (error) *error = problems.trimmed();
+    return false;
+  }
+  for (std::size_t i = 0; i < variants_.size(); ++i) {
+    Variant& v = *variants_[i];
+    v.system = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(v.project->model, v.project->coupling));
+    v.view->setProject(*v.project);
+    v.view->viewPreset(ArmView::Preset::Iso);
+    v.banner->setVisible(false);
+    v.results.reset();
+    v.live = Results{};
+    v.live.setChannels(runChannels(*v.project));
+    if (!v.controller) {
+      v.controller = new SimulationController(this);
+      connect(v.controller, &SimulationController::finished, this,
+              [this, i](std::shared_ptr<const Results> r) { onFinished(static_cast<int>(i), std::move(r)); });
+    }
+  }
+  if (!variants_.empty()) variants_.front()->view->fitArm();  // and the others follow its camera
+  timeline_->setTimes({});
+  for (auto& v : variants_) v->controller->start(*v->project);
+  status_->setText(QString("running %1 variants concurrently").arg(variantCount()));
+  poll_timer_->start();
+  return true;
+}
+
+void CompareWindow::stop() {
+  for (auto& v : variants_)
+    if (v->controller) v->controller->stop();
+}
+
+bool CompareWindow::isRunning() const { return poll_timer_->isActive(); }
+
+QString CompareWindow::variantName(int i) const { return QString::fromStdString(variants_[static_cast<std::size_t>(i)]->study_case.name); }
+const Results* CompareWindow::variantResults(int i) const { return variants_[static_cast<std::size_t>(i)]->results.get(); }
+bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_cast<std::size_t>(i)]->banner->isHidden(); }
+QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }
+ArmView* CompareWindow::view(int i) const { return variants_[static_cast<std::size_t>(i)]->view; }
+
+std::vector<double> CompareWindow::commonTimes() const {
+  const Results* longest = nullptr;
+  for (const auto& v : variants_)
+    if (v->results && (!longest || v->results->end_time > longest->end_time)) longest = v->results.get();
+  return longest ? longest->column("t") : std::vector<double>{};
+}
+
+std::vector<NamedRun> CompareWindow::runs() const {
+  std::vector<NamedRun> out;
+  for (const auto& v : variants_) out.push_back({v->study_case.name, v->results ? v->results.get() : &v->live});
+  return out;
+}
+
+void CompareWindow::poll() {
+  std::vector<double> rows;
+  for (auto& v : variants_) {
+    if (v->results || !v->controller) continue;
+    const std::size_t count = v->controller->takeNewRows(rows);
+    const std::size_t n = v->live.channels().size();
+    for (std::size_t r = 0; r < count; ++r) v->live.appendRow(rows.data() + r * n);
+    Eigen::VectorXd q;
+    if (v->live.rows() > 0 && coordinatesAtRow(*v->system, v->live, v->live.rows() - 1, q)) v->view->showState(q);
+  }
+  plot_->setRuns(runs());
+  double t = 0.0, t_end = 0.0;
+  for (const auto& v : variants_) {
+    t = std::max(t, v->results ? v->results->end_time : v->controller->simulatedTime());
+    t_end = std::max(t_end, v->project->simulation.t_end);
+  }
+  if (isRunning()) status_->setText(QString("running %1 variants: t = %2 / %3 s").arg(variantCount()).arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
+}
+
+void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
+  Variant& v = *variants_[static_cast<std::size_t>(i)];
+  // The final results, labelled as `flexarm-cli compare` labels them.
+  auto labelled = std::make_shared<Results>(*results);
+  labelCaseResults(*labelled, v.project->name, v.study_case.name);
+  v.results = std::move(labelled);
+  const Results& r = *v.results;
+  if (r.status == RunStatus::Diverged || r.status == RunStatus::Failed) {
+    // The engine's message may already say when ("diverged at t = ...: why"): say it once.
+    QString why = QString::fromStdString(r.message);
+    const QString when = QString("at t = %1 s").arg(r.end_time, 0, 'g', 6);
+    if (why.startsWith("diverged " + when + ": ")) why = why.mid(static_cast<int>(("diverged " + when + ": ").size()));
+    v.banner->setText(QString("%1 %2: %3\nThe other variants go on; the results up to then are kept.")
+                          .arg(r.status == RunStatus::Diverged ? "Diverged" : "Solver failure", when, why));
+    v.banner->setVisible(true);
+  }
+  bool all = true;
+  for (const auto& other : variants_) all = all && other->results;
+  if (!all) return;
+  poll_timer_->stop();
+  plot_->setRuns(runs());
+  const std::vector<double> times = commonTimes();
+  timeline_->setTimes(times);
+  QString text;
+  for (const auto& other : variants_)
+    text += QString("%1%2: %3 at t = %4 s").arg(text.isEmpty() ? "" : "  |  ", QString::fromStdString(other->study_case.name),
+                                                runStatusName(other->results->status)).arg(other->results->end_time, 0, 'g', 6);
+  status_->setText(text);
+  if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
+  showTime(times.empty() ? 0.0 : times.back());
+  emit allFinished();
+}
+
+void CompareWindow::showTime(double t) {
+  for (auto& v : variants_) {
+    const Results* r = v->results ? v->results.get() : &v->live;
+    if (!v->system || r->rows() == 0) continue;
+    // The last sample at or before t (a run that ended earlier stays at its last state).
+    std::size_t row = 0;
+    while (row + 1 < r->rows() && r->value(row + 1, 0) <= t + 1e-12) ++row;
+    Eigen::VectorXd q;
+    if (coordinatesAtRow(*v->system, *r, row, q)) v->view->showState(q);
+  }
+  plot_->setTimeCursor(t);
+}
+
+std::string CompareWindow::exportCsv(const QString& file) const {
+  const std::vector<NamedRun> r = runs();
+  Results table = compareRuns(r, plot_->checkedChannels());
+  table.project_name = comparisonName(base_.name, r);
+  return writeCsvFile(table, file.toStdString());
+}
+
+std::string CompareWindow::exportPlotFile(const QString& file, const ExportSize& size) const {
+  return exportPlot(plot_->plot(), file, size);
+}
+
+QImage CompareWindow::viewsImage() {
+  std::vector<ArmView*> views;
+  for (auto& v : variants_) views.push_back(v->view);
+  return grabWithViews(views_box_, views);
+}
+
+std::string CompareWindow::exportViewsPng(const QString& file) {
+  if (!viewsImage().save(file, "PNG")) return "cannot write \"" + file.toStdString() + "\"";
+  return {};
+}
+
+AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
+  const std::vector<double> times = commonTimes();
+  if (times.empty() || isRunning()) {
+    AnimationOutcome o;
+    o.error = "nothing to animate yet: wait for the runs to finish";
+    return o;
+  }
+  return exportAnimation(
+      [this](double t) {
+        showTime(t);
+        return viewsImage();
+      },
+      times.front(), times.back(), dir, settings);
+}
+
+BundleOutcome CompareWindow::exportBundle(const QString& dir) const {
+  if (isRunning()) return {"the variants are still running: wait for them to finish (or stop them)", {}};
+  BundleRequest req;
+  req.dir = dir.toStdString();
+  req.project = &base_;
+  req.runs = runs();
+  req.channels = plot_->checkedChannels();
+  req.plot_channels = req.channels;
+  req.command = "FlexArm workbench, compare mode";
+  return writeReportBundle(req);
+}
+
+}  // namespace flexarm
