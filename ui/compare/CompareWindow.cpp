@@ -13,8 +13,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dynamics/Centreline.hpp"
-#include "dynamics/MultibodySystem.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/view/ArmView.hpp"
@@ -22,18 +20,14 @@
 #include "ui/export/ExportDialogs.hpp"
 #include "ui/plots/PlotExport.hpp"
 #include "ui/plots/PlotFigure.hpp"
-#include "ui/run/SimulationController.hpp"
+#include "ui/run/RunSession.hpp"
 #include "ui/view/Timeline.hpp"
 
 namespace flexarm {
 
 struct CompareWindow::Variant {
   StudyCase study_case;
-  std::optional<Project> project;
-  std::unique_ptr<MultibodySystem> system;
-  SimulationController* controller = nullptr;
-  Results live;                            // rows received while running
-  std::shared_ptr<const Results> results;  // the finished run (labelled as the CLI labels it)
+  RunSession* session = nullptr;  // the variant's project and system, its run and results (labelled as the CLI labels them)
   QWidget* pane = nullptr;
   QLabel* title = nullptr;
   QLabel* banner = nullptr;
@@ -47,6 +41,9 @@ CompareWindow::CompareWindow(const Project& base, const QString& base_dir, std::
   for (StudyCase& c : cases) {
     auto v = std::make_unique<Variant>();
     v->study_case = std::move(c);
+    v->session = new RunSession(this);
+    v->session->setCaseName(v->study_case.name);
+    connect(v->session, &RunSession::finished, this, [this, i = variantCount()] { onFinished(i); });
     variants_.push_back(std::move(v));
   }
   buildUi();
@@ -57,10 +54,7 @@ CompareWindow::CompareWindow(const Project& base, const QString& base_dir, std::
   resize(1400, 950);
 }
 
-CompareWindow::~CompareWindow() {
-  for (auto& v : variants_)
-    if (v->controller) v->controller->stop();
-}
+CompareWindow::~CompareWindow() { stop(); }  // every run cancelled before the first session waits for its own
 
 void CompareWindow::buildUi() {
   views_box_ = new QWidget(this);
@@ -100,7 +94,7 @@ void CompareWindow::buildUi() {
   }
   timeline_ = new Timeline(this);
   connect(timeline_, &Timeline::rowChanged, this, [this](int, double t) {
-    if (!poll_timer_->isActive()) showTime(t);
+    if (!isRunning()) showTime(t);
   });
   plot_ = new ComparePlot(this);
   connect(plot_, &ComparePlot::exportRequested, this, [this] {
@@ -162,10 +156,11 @@ void CompareWindow::buildActions() {
 bool CompareWindow::start(QString* error) {
   if (isRunning()) return false;
   QString problems;
+  std::vector<std::optional<Project>> projects;
   for (auto& v : variants_) {
     std::string why;
-    v->project = caseProject(base_, base_dir_.toStdString(), v->study_case, why);
-    if (!v->project) problems += QString("variant %1 is not a valid project:\n%2\n").arg(QString::fromStdString(v->study_case.name), QString::fromStdString(why));
+    projects.push_back(caseProject(base_, base_dir_.toStdString(), v->study_case, why));
+    if (!projects.back()) problems += QString("variant %1 is not a valid project:\n%2\n").arg(QString::fromStdString(v->study_case.name), QString::fromStdString(why));
   }
   if (!problems.isEmpty()) {
     status_->setText(problems.trimmed());
@@ -174,79 +169,69 @@ bool CompareWindow::start(QString* error) {
   }
   for (std::size_t i = 0; i < variants_.size(); ++i) {
     Variant& v = *variants_[i];
-    v.system = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(v.project->model, v.project->coupling));
-    v.view->setProject(*v.project);
+    v.session->setProject(*projects[i]);
+    v.view->setProject(*projects[i], v.session->sharedSystem());
     v.view->viewPreset(ArmView::Preset::Iso);
     v.banner->setVisible(false);
-    v.results.reset();
-    v.live = Results{};
-    v.live.setChannels(runChannels(*v.project));
-    if (!v.controller) {
-      v.controller = new SimulationController(this);
-      connect(v.controller, &SimulationController::finished, this,
-              [this, i](std::shared_ptr<const Results> r) { onFinished(static_cast<int>(i), std::move(r)); });
-    }
   }
   if (!variants_.empty()) variants_.front()->view->fitArm();  // and the others follow its camera
   timeline_->setTimes({});
-  for (auto& v : variants_) v->controller->start(*v->project);
+  for (auto& v : variants_) v->session->start();
   status_->setText(QString("running %1 variants concurrently").arg(variantCount()));
   poll_timer_->start();
   return true;
 }
 
 void CompareWindow::stop() {
-  for (auto& v : variants_)
-    if (v->controller) v->controller->stop();
+  for (auto& v : variants_) v->session->stop();
 }
 
-bool CompareWindow::isRunning() const { return poll_timer_->isActive(); }
+bool CompareWindow::isRunning() const {
+  return std::any_of(variants_.begin(), variants_.end(), [](const auto& v) { return v->session->isRunning(); });
+}
 
 QString CompareWindow::variantName(int i) const { return QString::fromStdString(variants_[static_cast<std::size_t>(i)]->study_case.name); }
-const Results* CompareWindow::variantResults(int i) const { return variants_[static_cast<std::size_t>(i)]->results.get(); }
+const Results* CompareWindow::variantResults(int i) const { return variants_[static_cast<std::size_t>(i)]->session->results(); }
 bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_cast<std::size_t>(i)]->banner->isHidden(); }
 QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }
 ArmView* CompareWindow::view(int i) const { return variants_[static_cast<std::size_t>(i)]->view; }
 
 std::vector<double> CompareWindow::commonTimes() const {
   const Results* longest = nullptr;
-  for (const auto& v : variants_)
-    if (v->results && (!longest || v->results->end_time > longest->end_time)) longest = v->results.get();
+  for (const auto& v : variants_) {
+    const Results* r = v->session->results();
+    if (r && (!longest || r->end_time > longest->end_time)) longest = r;
+  }
   return longest ? longest->column("t") : std::vector<double>{};
 }
 
 std::vector<NamedRun> CompareWindow::runs() const {
   std::vector<NamedRun> out;
-  for (const auto& v : variants_) out.push_back({v->study_case.name, v->results ? v->results.get() : &v->live});
+  for (const auto& v : variants_) out.push_back({v->study_case.name, &v->session->current()});
   return out;
 }
 
 void CompareWindow::poll() {
-  std::vector<double> rows;
   for (auto& v : variants_) {
-    if (v->results || !v->controller) continue;
-    const std::size_t count = v->controller->takeNewRows(rows);
-    const std::size_t n = v->live.channels().size();
-    for (std::size_t r = 0; r < count; ++r) v->live.appendRow(rows.data() + r * n);
+    RunSession& s = *v->session;
+    if (s.results()) continue;
+    s.poll();
     Eigen::VectorXd q;
-    if (v->live.rows() > 0 && coordinatesAtRow(*v->system, v->live, v->live.rows() - 1, q)) v->view->showState(q);
+    if (s.live().rows() > 0 && s.stateAtRow(s.live().rows() - 1, q)) v->view->showState(q);
   }
   plot_->setRuns(runs());
   double t = 0.0, t_end = 0.0;
   for (const auto& v : variants_) {
-    t = std::max(t, v->results ? v->results->end_time : v->controller->simulatedTime());
-    t_end = std::max(t_end, v->project->simulation.t_end);
+    const RunSession& s = *v->session;
+    t = std::max(t, s.results() ? s.results()->end_time : s.simulatedTime());
+    t_end = std::max(t_end, s.project()->simulation.t_end);
   }
   if (isRunning()) status_->setText(QString("running %1 variants: t = %2 / %3 s").arg(variantCount()).arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
 }
 
-void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
+void CompareWindow::onFinished(int i) {
   Variant& v = *variants_[static_cast<std::size_t>(i)];
-  // The final results, labelled as `flexarm-cli compare` labels them.
-  auto labelled = std::make_shared<Results>(*results);
-  labelCaseResults(*labelled, v.project->name, v.study_case.name);
-  v.results = std::move(labelled);
-  const Results& r = *v.results;
+  const Results& r = *v.session->results();  // labelled as `flexarm-cli compare` labels them
   if (r.status == RunStatus::Diverged || r.status == RunStatus::Failed) {
     // The engine's message may already say when ("diverged at t = ...: why"): say it once.
     QString why = QString::fromStdString(r.message);
@@ -256,9 +241,7 @@ void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
                           .arg(r.status == RunStatus::Diverged ? "Diverged" : "Solver failure", when, why));
     v.banner->setVisible(true);
   }
-  bool all = true;
-  for (const auto& other : variants_) all = all && other->results;
-  if (!all) return;
+  if (isRunning()) return;  // the others go on
   poll_timer_->stop();
   plot_->setRuns(runs());
   const std::vector<double> times = commonTimes();
@@ -266,7 +249,7 @@ void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
   QString text;
   for (const auto& other : variants_)
     text += QString("%1%2: %3 at t = %4 s").arg(text.isEmpty() ? "" : "  |  ", QString::fromStdString(other->study_case.name),
-                                                runStatusName(other->results->status)).arg(other->results->end_time, 0, 'g', 6);
+                                                runStatusName(other->session->results()->status)).arg(other->session->results()->end_time, 0, 'g', 6);
   status_->setText(text);
   if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
   showTime(times.empty() ? 0.0 : times.back());
@@ -275,13 +258,8 @@ void CompareWindow::onFinished(int i, std::shared_ptr<const Results> results) {
 
 void CompareWindow::showTime(double t) {
   for (auto& v : variants_) {
-    const Results* r = v->results ? v->results.get() : &v->live;
-    if (!v->system || r->rows() == 0) continue;
-    // The last sample at or before t (a run that ended earlier stays at its last state).
-    std::size_t row = 0;
-    while (row + 1 < r->rows() && r->value(row + 1, 0) <= t + 1e-12) ++row;
-    Eigen::VectorXd q;
-    if (coordinatesAtRow(*v->system, *r, row, q)) v->view->showState(q);
+    Eigen::VectorXd q;  // the last sample at or before t: a run that ended earlier stays at its last state
+    if (v->session->stateAt(t, q)) v->view->showState(q);
   }
   plot_->setTimeCursor(t);
 }

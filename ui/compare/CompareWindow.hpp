@@ -23,9 +23,7 @@ namespace flexarm {
 
 class ArmView;
 class ComparePlot;
-class SimulationController;
 class Timeline;
-struct MultibodySystem;
 
 class CompareWindow : public QMainWindow {
   Q_OBJECT
@@ -65,7 +63,7 @@ class CompareWindow : public QMainWindow {
   void buildUi();
   void buildActions();
   void poll();
-  void onFinished(int i, std::shared_ptr<const Results> results);
+  void onFinished(int i);
   void showTime(double t);
   std::vector<NamedRun> runs() const;  // finished results, else the live ones
   std::vector<double> commonTimes() const;  // the times of the finished run that went furthest

@@ -31,9 +31,9 @@ bool validConstraint(const Json& doc, int i, QString* error) {
 
 QString number(double x) { return QString::fromStdString(formatNumber(x)); }
 
-// The default body of a constraint of `type` in the interpreted project (name and type excluded).
-Json defaults(const Project& p, const std::string& type) {
-  const Model& m = p.model;
+// The default body of a constraint of `type` in the document's project (name and type excluded).
+Json defaults(const ProjectDocument& d, const std::string& type) {
+  const Model& m = d.project()->model;
   const int n = static_cast<int>(m.links.size());
   if (type == "coordinates") {
     const Joint& j = m.joints.back();
@@ -47,7 +47,7 @@ Json defaults(const Project& p, const std::string& type) {
     const Link& l = m.links[static_cast<std::size_t>(link)];
     Eigen::Vector3d world = Eigen::Vector3d::Zero();
     if (!l.flex) {  // where the distal end starts
-      const MultibodySystem sys = MultibodySystem::fromModel(m, p.coupling);
+      const MultibodySystem& sys = *d.system();
       DynamicsData data(sys);
       Eigen::VectorXd q0, qd0;
       sys.initialState(m, q0, qd0);
@@ -104,7 +104,7 @@ bool addConstraint(ProjectDocument& d, QString* error) {
   std::string name;
   for (std::size_t k = doc["constraints"].size() + 1; name.empty() || used.count(name); ++k) name = "constraint" + std::to_string(k);
   Json c = {{"name", name}, {"type", "coordinates"}};
-  c.update(defaults(*p, "coordinates"));
+  c.update(defaults(d, "coordinates"));
   doc["constraints"].push_back(c);
   const Joint& j = p->model.joints.back();
   const QString held = QString("holding q.%1 at %2 %3").arg(q(j.name), number(j.q0), j.type == JointType::Revolute ? "rad" : "m");
@@ -137,7 +137,7 @@ bool setConstraintType(ProjectDocument& d, int index, const std::string& type, Q
   Json fresh = Json::object();
   if (c.contains("name")) fresh["name"] = c["name"];
   fresh["type"] = type;
-  fresh.update(defaults(*p, type));
+  fresh.update(defaults(d, type));
   c = fresh;
   const QString path = at(index) + ".type";
   return d.apply("Set " + path + " to " + q(type), doc, error, at(index));
@@ -180,8 +180,7 @@ QStringList coordinateNames(const ProjectDocument& d) {
   QStringList out;
   const Project* p = d.project();
   if (!p) return out;
-  const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
-  for (const Body& b : sys.bodies) {
+  for (const Body& b : d.system()->bodies) {
     out << q("q." + b.joint_name);
     if (b.motor_index >= 0) out << q("qm." + b.joint_name);
     if (b.e_count > 0) out << QString("e.%1.1 .. e.%1.%2").arg(q(b.name)).arg(b.e_count);

@@ -8,6 +8,7 @@
 #include <QUndoStack>
 #include <cmath>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 
 namespace flexarm {
@@ -88,11 +89,21 @@ ProjectDocument::Verdict ProjectDocument::interpret(const Json& doc, const QStri
   return v;
 }
 
+std::shared_ptr<const MultibodySystem> buildSystem(const Project& project) {
+  return std::make_shared<const MultibodySystem>(MultibodySystem::fromModel(project.model, project.coupling));
+}
+
+std::shared_ptr<const MultibodySystem> ProjectDocument::system() const {
+  if (!system_ && project_) system_ = buildSystem(*project_);
+  return system_;
+}
+
 void ProjectDocument::install(const Json& doc) {
   Verdict v = interpret(doc);
   Q_ASSERT(v.accepted);
   doc_ = doc;
   project_ = std::move(v.project);
+  system_.reset();
   replaced_ = false;
   emit changed();
 }
@@ -109,6 +120,7 @@ bool ProjectDocument::reset(const Json& doc, const QString& path, QString* error
   stack_->clear();
   doc_ = doc;
   project_ = std::move(v.project);
+  system_.reset();
   stack_->setClean();
   replaced_ = true;
   emit changed();

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "io/JsonReader.hpp"
@@ -18,6 +19,13 @@ class QAction;
 class QUndoStack;
 
 namespace flexarm {
+
+struct MultibodySystem;
+
+// The discretized system of a project (MultibodySystem::fromModel at the project's coupling). The one
+// place the workbench builds a system: the document builds its project's here, a run session the
+// system of a variant, the 3D view that of a project shown without one.
+std::shared_ptr<const MultibodySystem> buildSystem(const Project& project);
 
 // An item of the model, as the tree and the property editor name it.
 struct ModelItem {
@@ -48,6 +56,9 @@ class ProjectDocument : public QObject {
   const Json& json() const { return doc_; }
   const Project* project() const { return project_ ? &*project_ : nullptr; }  // nullptr: empty chain
   bool isEmptyChain() const { return !project_; }
+  // The project's discretized system, built on first use after each change and shared (immutable) with
+  // the run, the 3D view, the forms and the mode preview; nullptr for the empty chain.
+  std::shared_ptr<const MultibodySystem> system() const;
   const QString& path() const { return path_; }
   QString displayName() const;  // the project's name, or "Untitled"
   bool isDirty() const;
@@ -99,6 +110,7 @@ class ProjectDocument : public QObject {
 
   Json doc_;
   std::optional<Project> project_;
+  mutable std::shared_ptr<const MultibodySystem> system_;  // of project_, once asked for
   QString path_;
   bool replaced_ = true;
   QUndoStack* stack_;

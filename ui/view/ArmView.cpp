@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "dynamics/Centreline.hpp"
+#include "ui/document/ProjectDocument.hpp"
 
 namespace flexarm {
 namespace {
@@ -201,9 +202,10 @@ void ArmView::paintGL() {
   ++frames_rendered_;
 }
 
-void ArmView::setProject(const Project& project, bool keep_camera) {
+void ArmView::setProject(const Project& project, std::shared_ptr<const MultibodySystem> system, bool keep_camera) {
   const double before = reach_;
-  system_ = std::make_unique<MultibodySystem>(MultibodySystem::fromModel(project.model, project.coupling));
+  data_.reset();  // before the system it refers to
+  system_ = system ? std::move(system) : buildSystem(project);
   supports_.clear();
   for (const Constraint& c : project.model.constraints)
     if (c.kind == Constraint::Kind::SlidingSupport) supports_.push_back({c.link, c.position});

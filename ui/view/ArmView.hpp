@@ -28,8 +28,9 @@ class ArmView : public QWidget {
 
   // A new arm: drawn undeformed at its initial configuration, the camera fitted to it. With
   // keep_camera (an edit of the same arm) the user's view stays, unless the arm's reach grew by half
-  // or shrank to a third, where the view would lose the arm or show a speck.
-  void setProject(const Project& project, bool keep_camera = false);
+  // or shrank to a third, where the view would lose the arm or show a speck. `system` is the project's
+  // (the document's or the run session's); when null the view builds it (buildSystem).
+  void setProject(const Project& project, std::shared_ptr<const MultibodySystem> system = nullptr, bool keep_camera = false);
   double reach() const { return reach_; }  // summed link lengths of the arm drawn [m]
   // Draws the arm at full coordinates q (joint, motor and elastic, as in the system's layout).
   void showState(const Eigen::VectorXd& q);
@@ -78,7 +79,7 @@ class ArmView : public QWidget {
   struct Scene;
   std::unique_ptr<Scene> scene_;
   Window* window_ = nullptr;  // owned by its container widget
-  std::unique_ptr<MultibodySystem> system_;
+  std::shared_ptr<const MultibodySystem> system_;  // shared, never changed
   std::unique_ptr<DynamicsData> data_;
   Eigen::VectorXd q_;
   struct SupportMark {

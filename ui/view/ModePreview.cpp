@@ -31,11 +31,12 @@ QString num(double x, int digits = 4) { return QString::number(x, 'g', digits); 
 const char* jointUnit(JointType type) { return type == JointType::Prismatic ? "m" : "rad"; }
 
 // The worker's job: everything here works on copies, never on the window's objects.
-std::shared_ptr<ModePreview::Outcome> computeModes(Project project, LinearizationOptions options,
-                                                   std::optional<Eigen::VectorXd> run_q, double run_time) {
+// The system is shared, immutable, with the window (joint q0, which the run's configuration replaces,
+// is not part of it).
+std::shared_ptr<ModePreview::Outcome> computeModes(Project project, std::shared_ptr<const MultibodySystem> sys,
+                                                   LinearizationOptions options, std::optional<Eigen::VectorXd> run_q, double run_time) {
   auto out = std::make_shared<ModePreview::Outcome>();
   try {
-    auto sys = std::make_shared<const MultibodySystem>(MultibodySystem::fromModel(project.model, project.coupling));
     out->system = sys;
     for (const Body& b : sys->bodies) out->reach += b.length;
     out->constrained = !project.model.constraints.empty();
@@ -228,7 +229,9 @@ void ModePreview::compute() {
   setStatus("Computing the natural modes...", false);
   updateControls();
   watcher_->setFuture(QtConcurrent::run(
-      [project = *src.project, options, run_q, t = src.run_time] { return computeModes(project, options, run_q, t); }));
+      [project = *src.project, system = src.system, options, run_q, t = src.run_time] {
+        return computeModes(project, system, options, run_q, t);
+      }));
   updateControls();
 }
 

@@ -24,7 +24,6 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "dynamics/Centreline.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
@@ -40,7 +39,7 @@
 #include "ui/view/PlotPanel.hpp"
 #include "ui/document/ProjectDocument.hpp"
 #include "ui/editor/PropertyEditor.hpp"
-#include "ui/run/SimulationController.hpp"
+#include "ui/run/RunSession.hpp"
 #include "ui/view/Timeline.hpp"
 
 namespace flexarm {
@@ -76,14 +75,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   layout->addWidget(timeline_);
   setCentralWidget(central);
 
-  controller_ = new SimulationController(this);
-  connect(controller_, &SimulationController::finished, this, &MainWindow::onFinished);
+  session_ = new RunSession(this);
+  connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
   poll_timer_ = new QTimer(this);
   poll_timer_->setInterval(50);  // 20 updates per second while a run goes
   connect(poll_timer_, &QTimer::timeout, this, &MainWindow::poll);
   connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
     modes_->stopAnimation();  // the view follows the timeline again
-    if (poll_timer_->isActive()) return;  // while a run streams in, poll() paces the view and the plots
+    if (isRunning()) return;  // while a run streams in, poll() paces the view and the plots
     modes_->refreshSource();              // the run's configuration at this time
     showRow(row);
     plots_->setTimeCursor(t);
@@ -139,9 +138,10 @@ void MainWindow::buildDocks() {
   modes_ = new ModePreview(view_, [this] {
     ModePreview::Source s;
     s.project = document_->project();
+    s.system = document_->system();
     Eigen::VectorXd q;
     const int row = timeline_->row();
-    if (results_ && system_ && !isRunning() && row >= 0 && coordinatesAtRow(*system_, *results_, static_cast<std::size_t>(row), q)) {
+    if (session_->results() && !isRunning() && row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) {
       s.run_q = q;
       s.run_time = timeline_->time();
     }
@@ -174,12 +174,12 @@ void MainWindow::buildActions() {
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
   QMenu* exports = file->addMenu("&Export");
   auto needResults = [this] {
-    if (!results_) showBanner("Nothing to export yet: run the project first.", true);
-    return results_ != nullptr;
+    if (!results()) showBanner("Nothing to export yet: run the project first.", true);
+    return results() != nullptr;
   };
   exports->addAction("Results &CSV...", this, [this, needResults] {
     if (!needResults()) return;
-    const QString path = askSaveFile(this, "csv", "Export CSV", QString::fromStdString(caseFileName(project_->name)) + ".csv", "CSV (*.csv)");
+    const QString path = askSaveFile(this, "csv", "Export CSV", QString::fromStdString(caseFileName(project()->name)) + ".csv", "CSV (*.csv)");
     if (!path.isEmpty()) exportCsvTo(path);
   });
   exports->addAction("&Plot (PNG, PDF, SVG)...", this, [this, needResults] {
@@ -214,8 +214,8 @@ void MainWindow::buildActions() {
   cmp->addAction("&Zero vs high order", this, [this] { compareZeroVsHigh(); })
       ->setToolTip("Run the project with zero- and high-order rigid-flexible coupling side by side");
   cmp->addAction("Compare &variants...", this, [this] {
-    if (!project_) return;
-    CompareDialog d(*project_, projectDirectory(), this);
+    if (!project()) return;
+    CompareDialog d(*project(), projectDirectory(), this);
     if (d.exec() == QDialog::Accepted) compare(d.cases());
   });
 
@@ -230,7 +230,7 @@ void MainWindow::buildActions() {
   run_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Run", this, [this] { runSimulation(); });
   run_action_->setShortcut(Qt::Key_F5);
   pause_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPause), "Pause", this,
-                                [this] { controller_->setPaused(!controller_->isPaused()); });
+                                [this] { session_->setPaused(!session_->isPaused()); });
   pause_action_->setCheckable(true);
   stop_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this, [this] { stopSimulation(); });
   pause_action_->setEnabled(false);
@@ -395,20 +395,19 @@ void MainWindow::showModePreview() {
 void MainWindow::onDocumentChanged() {
   modes_->documentChanged();  // before the view takes the new model: the animation gives the view back
   const Project* p = document_->project();
-  project_ = p ? std::optional<Project>(*p) : std::nullopt;
   project_path_ = document_->path();
-  system_ = p ? std::make_unique<MultibodySystem>(MultibodySystem::fromModel(p->model, p->coupling)) : nullptr;
-  results_.reset();  // they describe the model before the change
-  live_ = Results{};
+  // The run's project and system are the document's; the results of the model before the change go.
+  if (p) session_->setProject(*p, document_->system());
+  else session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
-  view_->setProject(p ? *p : Project{}, /*keep_camera=*/!document_->wasReplaced());
+  view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
   timeline_->setTimes({});
   plots_->setChannels({}, {});
-  properties_->refresh(system_.get());
+  properties_->refresh(system());
   model_tree_->refresh();
   if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
   run_action_->setEnabled(p != nullptr && !isRunning());
-  stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system_->nq).arg(num(p->simulation.t_end))
+  stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system()->nq).arg(num(p->simulation.t_end))
                     : QString("no links yet: add one with + Link in the Model dock"));
   updateTitle();
 }
@@ -418,20 +417,17 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::runSimulation() {
-  if (!project_ || isRunning()) return;
+  if (!project() || isRunning()) return;
   banner_->setVisible(false);
-  results_.reset();
   plot_backlog_.clear();
   shown_row_ = static_cast<std::size_t>(-1);
   timeline_->setPlaying(false);
   timeline_->setTimes({});
   // The channels follow from the system: set the plots up now, not while rows stream in.
-  const std::vector<Channel> channels = runChannels(*project_);
-  live_ = Results{};
-  live_.setChannels(channels);
+  const std::vector<Channel> channels = runChannels(*project());
   plots_->setChannels(channels, defaultPlotChannels(channels));
   modes_->setSimulationRunning(true);  // the view follows the run
-  if (!controller_->start(*project_)) {
+  if (!session_->start()) {
     modes_->setSimulationRunning(false);
     return;
   }
@@ -441,25 +437,25 @@ void MainWindow::runSimulation() {
   run_action_->setEnabled(false);
   pause_action_->setEnabled(true);
   stop_action_->setEnabled(true);
-  log("run started: " + QString::fromStdString(describeRun(*project_)));
+  log("run started: " + QString::fromStdString(describeRun(*project())));
   poll_timer_->start();
 }
 
 QImage MainWindow::screenshot() { return grabWithViews(this, {view_}); }
 
-void MainWindow::stopSimulation() { controller_->stop(); }
+void MainWindow::stopSimulation() { session_->stop(); }
 
 QString MainWindow::projectDirectory() const {
   return project_path_.isEmpty() ? QDir::currentPath() : QFileInfo(project_path_).absolutePath();
 }
 
 CompareWindow* MainWindow::compare(std::vector<StudyCase> cases) {
-  if (!project_) return nullptr;
+  if (!project()) return nullptr;
   if (cases.size() < 2) {
     showBanner("Compare needs two or more variants.", true);
     return nullptr;
   }
-  auto* w = new CompareWindow(*project_, projectDirectory(), std::move(cases), this);
+  auto* w = new CompareWindow(*project(), projectDirectory(), std::move(cases), this);
   w->setWindowFlag(Qt::Window);
   QString why;
   if (!w->start(&why)) {
@@ -470,7 +466,7 @@ CompareWindow* MainWindow::compare(std::vector<StudyCase> cases) {
   w->setAttribute(Qt::WA_DeleteOnClose);
   w->show();
   compares_.push_back(w);
-  log(QString("comparing %1 variants of %2").arg(w->variantCount()).arg(QString::fromStdString(project_->name)));
+  log(QString("comparing %1 variants of %2").arg(w->variantCount()).arg(QString::fromStdString(project()->name)));
   return w;
 }
 
@@ -479,7 +475,7 @@ CompareWindow* MainWindow::compareZeroVsHigh() {
 }
 
 std::string MainWindow::exportCsvTo(const QString& file) {
-  const std::string why = results_ ? writeCsvFile(*results_, file.toStdString()) : "nothing to export: run the project first";
+  const std::string why = results() ? writeCsvFile(*results(), file.toStdString()) : "nothing to export: run the project first";
   log(why.empty() ? "results written to " + file : QString::fromStdString(why));
   return why;
 }
@@ -498,7 +494,7 @@ std::string MainWindow::exportViewPng(const QString& file) {
 
 AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
   AnimationOutcome o;
-  const std::vector<double> times = results_ ? results_->column("t") : std::vector<double>{};
+  const std::vector<double> times = results() ? results()->column("t") : std::vector<double>{};
   if (times.empty() || isRunning()) {
     o.error = "nothing to animate: run the project first";
   } else {
@@ -517,13 +513,13 @@ AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const Animati
 
 BundleOutcome MainWindow::exportBundleTo(const QString& dir) {
   BundleOutcome o;
-  if (!results_ || !project_) {
+  if (!results() || !project()) {
     o.error = "nothing to export: run the project first";
   } else {
     BundleRequest req;
     req.dir = dir.toStdString();
-    req.project = &*project_;
-    req.runs = {{"", results_.get()}};
+    req.project = &*project();
+    req.runs = {{"", results()}};
     req.command = "FlexArm workbench";
     o = writeReportBundle(req);
   }
@@ -531,18 +527,20 @@ BundleOutcome MainWindow::exportBundleTo(const QString& dir) {
   return o;
 }
 
-bool MainWindow::isRunning() const { return controller_->isRunning() || poll_timer_->isActive(); }
+bool MainWindow::isRunning() const { return session_->isRunning(); }
+const Results* MainWindow::results() const { return session_->results(); }
+std::size_t MainWindow::liveRows() const { return session_->live().rows(); }
+const MultibodySystem* MainWindow::system() const { return session_->system(); }
+const Project* MainWindow::project() const { return session_->project(); }
 
 void MainWindow::poll() {
   std::vector<double> rows;
-  const std::size_t count = controller_->takeNewRows(rows);
-  const std::size_t n = live_.channels().size();
+  const std::size_t count = session_->poll(&rows);
+  const Results& live = session_->live();
+  const std::size_t n = live.channels().size();
   if (count > 0) {
     std::vector<double> times;
-    for (std::size_t r = 0; r < count; ++r) {
-      live_.appendRow(rows.data() + r * n);
-      times.push_back(rows[r * n]);
-    }
+    for (std::size_t r = 0; r < count; ++r) times.push_back(rows[r * n]);
     plot_backlog_.insert(plot_backlog_.end(), rows.begin(), rows.end());
     timeline_->appendTimes(times);
   }
@@ -551,28 +549,28 @@ void MainWindow::poll() {
   if (++poll_tick_ % 2 == 0) {
     if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
     plot_backlog_.clear();
-  } else if (live_.rows() > 0 && live_.rows() != shown_row_ + 1) {
-    shown_row_ = live_.rows() - 1;
+  } else if (live.rows() > 0 && live.rows() != shown_row_ + 1) {
+    shown_row_ = live.rows() - 1;
     showRow(static_cast<int>(shown_row_));
   }
-  const double t = controller_->simulatedTime(), t_end = controller_->endTime();
+  const double t = session_->simulatedTime(), t_end = session_->endTime();
   progress_->setValue(static_cast<int>(1000.0 * t / std::max(t_end, 1e-12)));
   progress_->setFormat(QString("t = %1 / %2 s").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
-  const double left = controller_->secondsLeft();
-  const double speed = controller_->realTimeFactor();
+  const double left = session_->secondsLeft();
+  const double speed = session_->realTimeFactor();
   QString running = "running";
   if (speed > 0) running += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
   if (left >= 0) running += QString(", about %1 s left").arg(left, 0, 'f', 1);
   stats_->setText(running);
 }
 
-void MainWindow::onFinished(std::shared_ptr<const Results> results) {
-  poll();  // the last rows
+void MainWindow::onFinished() {
   poll_timer_->stop();
-  if (!plot_backlog_.empty() && !live_.channels().empty())
-    plots_->appendRows(plot_backlog_, plot_backlog_.size() / live_.channels().size());
+  poll();  // the last rows
+  const std::size_t n = session_->live().channels().size();
+  if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
   plot_backlog_.clear();
-  results_ = std::move(results);
+  const Results* r = session_->results();
   modes_->setSimulationRunning(false);
   document_->setLocked(false);
   model_tree_->setEnabled(true);
@@ -581,38 +579,36 @@ void MainWindow::onFinished(std::shared_ptr<const Results> results) {
   pause_action_->setEnabled(false);
   pause_action_->setChecked(false);
   stop_action_->setEnabled(false);
-  std::vector<double> times = results_->column("t");
+  std::vector<double> times = r->column("t");
   timeline_->setTimes(times);
-  const SolverStats& st = results_->stats;
+  const SolverStats& st = r->stats;
   stats_->setText(QString("%1 at t = %2 s | %3 steps, %4 RHS, %5 Jacobians, %6 s wall, %7 x real time")
-                      .arg(runStatusName(results_->status))
-                      .arg(num(results_->end_time))
+                      .arg(runStatusName(r->status))
+                      .arg(num(r->end_time))
                       .arg(st.steps)
                       .arg(st.rhs_evaluations)
                       .arg(st.jacobian_evaluations)
                       .arg(st.wall_time, 0, 'f', 2)
-                      .arg(QString::number(results_->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
-  progress_->setValue(static_cast<int>(1000.0 * results_->end_time / std::max(project_->simulation.t_end, 1e-12)));
-  log("run " + QString(runStatusName(results_->status)) + ": " + stats_->text());
-  if (results_->status == RunStatus::Failed || results_->status == RunStatus::Diverged) {
-    showBanner(QString(results_->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
-                   QString::fromStdString(results_->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(results_->end_time)),
+                      .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
+  progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));
+  log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
+  if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
+    showBanner(QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
+                   QString::fromStdString(r->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)),
                true);
-  } else if (results_->status == RunStatus::Cancelled) {
-    log(QString::fromStdString(results_->message));
+  } else if (r->status == RunStatus::Cancelled) {
+    log(QString::fromStdString(r->message));
   }
   if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
   modes_->refreshSource();
 }
 
 void MainWindow::showRow(int row) {
-  if (!system_) return;
-  const Results& r = results_ ? *results_ : live_;
   Eigen::VectorXd q;
-  if (row >= 0 && coordinatesAtRow(*system_, r, static_cast<std::size_t>(row), q)) view_->showState(q);
+  if (row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) view_->showState(q);
 }
 
-QString MainWindow::projectName() const { return project_ ? QString::fromStdString(project_->name) : QString(); }
+QString MainWindow::projectName() const { return project() ? QString::fromStdString(project()->name) : QString(); }
 QString MainWindow::bannerText() const { return banner_->text(); }
 bool MainWindow::bannerShown() const { return !banner_->isHidden(); }
 
@@ -676,7 +672,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     return;
   }
   autosave_->removeCurrent();
-  controller_->stop();
+  session_->stop();
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());

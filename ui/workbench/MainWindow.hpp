@@ -1,7 +1,8 @@
 #pragma once
 // The FlexArm workbench window: the model editor (model tree with structure edits, property editor,
 // undo/redo, autosave), the 3D view with its timeline, live plots, a message log, run controls and
-// solver statistics. Simulations run on a worker thread (SimulationController); views observe the
+// solver statistics. The open project runs in a RunSession (worker thread, live and finished results,
+// the state at a time); views observe the
 // results and never own them. The edited project is a ProjectDocument; every change redraws the arm.
 #include <QMainWindow>
 #include <QPointer>
@@ -36,7 +37,7 @@ class ModePreview;
 class PlotPanel;
 class ProjectDocument;
 class PropertyEditor;
-class SimulationController;
+class RunSession;
 class Timeline;
 
 class MainWindow : public QMainWindow {
@@ -69,15 +70,16 @@ class MainWindow : public QMainWindow {
   void stopSimulation();
   bool isRunning() const;
 
-  const Results* results() const { return results_.get(); }
-  std::size_t liveRows() const { return live_.rows(); }
+  const Results* results() const;  // the last finished run, or null
+  std::size_t liveRows() const;
   QString projectName() const;
   QString bannerText() const;
   bool bannerShown() const;
   ArmView* armView() const { return view_; }
   // The whole window as the user sees it, the 3D view's native GL window included.
   QImage screenshot();
-  const MultibodySystem* system() const { return system_.get(); }
+  const MultibodySystem* system() const;  // the open project's (the document's), or null
+  RunSession* session() const { return session_; }
   PlotPanel* plots() const { return plots_; }
   Timeline* timeline() const { return timeline_; }
   ProjectDocument* document() const { return document_; }
@@ -116,7 +118,8 @@ class MainWindow : public QMainWindow {
   void showBanner(const QString& text, bool error);
   void log(const QString& text);
   void poll();
-  void onFinished(std::shared_ptr<const Results> results);
+  void onFinished();
+  const Project* project() const;  // the open project, or null (the empty chain)
   void showRow(int row);
   void addRecent(const QString& path);
   void refreshRecentMenu();
@@ -126,7 +129,7 @@ class MainWindow : public QMainWindow {
   ArmView* view_;
   PlotPanel* plots_;
   Timeline* timeline_;
-  SimulationController* controller_;
+  RunSession* session_;  // the open project, its system, the run and its results
   ProjectDocument* document_;
   AutoSave* autosave_;
   ModelTree* model_tree_;
@@ -143,11 +146,7 @@ class MainWindow : public QMainWindow {
   QComboBox* colouring_;
   QAction *run_action_, *pause_action_, *stop_action_;
 
-  std::optional<Project> project_;
   QString project_path_;
-  std::unique_ptr<MultibodySystem> system_;
-  Results live_;                               // rows received while running
-  std::shared_ptr<const Results> results_;     // the last finished run
   std::vector<double> plot_backlog_;           // rows received but not yet plotted
   std::size_t shown_row_ = static_cast<std::size_t>(-1);
   unsigned poll_tick_ = 0;
