@@ -13,12 +13,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/compare/ComparePlot.hpp"
-#include "ui/export/ExportDialogs.hpp"
-#include "ui/plots/PlotExport.hpp"
+#include "ui/export/ExportReactions.hpp"
 #include "ui/plots/PlotFigure.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/Timeline.hpp"
@@ -97,13 +95,13 @@ void CompareWindow::buildUi() {
     if (!isRunning()) showTime(t);
   });
   plot_ = new ComparePlot(this);
-  connect(plot_, &ComparePlot::exportRequested, this, [this] {
-    QString file;
-    ExportSize size;
-    if (!askPlotExport(this, "compare", file, size)) return;
-    const std::string why = exportPlotFile(file, size);
-    statusBar()->showMessage(why.empty() ? "plot written to " + file : QString::fromStdString(why), 8000);
-  });
+  exports_ = new ExportReactions(*this,
+                                 {{"compare-csv", "Export the compared channels", [] { return QString("compare.csv"); }},
+                                  {"compare-views", "Export the 3D views", [] { return QString("views.png"); }},
+                                  "compare",
+                                  "compare-bundle"},
+                                 this);
+  connect(plot_, &ComparePlot::exportRequested, exports_->plot, &PlotExportReaction::trigger);
   auto* top = new QWidget(this);
   auto* top_layout = new QVBoxLayout(top);
   top_layout->setContentsMargins(0, 0, 0, 0);
@@ -124,33 +122,10 @@ void CompareWindow::buildActions() {
   tb->setObjectName("toolbar.compare");
   tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop all", this, [this] { stop(); });
   tb->addSeparator();
-  tb->addAction("Export CSV...", this, [this] {
-    const QString file = askSaveFile(this, "compare-csv", "Export the compared channels", "compare.csv", "CSV (*.csv)");
-    if (file.isEmpty()) return;
-    const std::string why = exportCsv(file);
-    statusBar()->showMessage(why.empty() ? "written to " + file : QString::fromStdString(why), 8000);
-  });
-  tb->addAction("Export views PNG...", this, [this] {
-    const QString file = askSaveFile(this, "compare-views", "Export the 3D views", "views.png", "PNG (*.png)");
-    if (file.isEmpty()) return;
-    const std::string why = exportViewsPng(file);
-    statusBar()->showMessage(why.empty() ? "written to " + file : QString::fromStdString(why), 8000);
-  });
-  tb->addAction("Export animation...", this, [this] {
-    QString dir;
-    AnimationSettings settings;
-    if (!askAnimationExport(this, dir, settings)) return;
-    const AnimationOutcome o = exportAnimationTo(dir, settings);
-    statusBar()->showMessage(describeAnimationOutcome(o, dir), 12000);
-  });
-  tb->addAction("Export report bundle...", this, [this] {
-    const QString dir = askDirectory(this, "compare-bundle", "Folder for the report bundle");
-    if (dir.isEmpty()) return;
-    const BundleOutcome o = exportBundle(dir);
-    statusBar()->showMessage(o.error.empty() ? QString("report bundle written to %1 (%2 files)").arg(dir).arg(o.files.size())
-                                             : QString::fromStdString(o.error),
-                             12000);
-  });
+  exports_->csv->attachTo(tb->addAction("Export CSV..."));
+  exports_->views->attachTo(tb->addAction("Export views PNG..."));
+  exports_->animation->attachTo(tb->addAction("Export animation..."));
+  exports_->bundle->attachTo(tb->addAction("Export report bundle..."));
 }
 
 bool CompareWindow::start(QString* error) {
@@ -264,16 +239,27 @@ void CompareWindow::showTime(double t) {
   plot_->setTimeCursor(t);
 }
 
-std::string CompareWindow::exportCsv(const QString& file) const {
+std::string CompareWindow::exportCsv(const QString& file) const { return exports_->csv->exportTo(file); }
+std::string CompareWindow::exportPlotFile(const QString& file, const ExportSize& size) const { return exports_->plot->exportTo(file, size); }
+std::string CompareWindow::exportViewsPng(const QString& file) { return exports_->views->exportTo(file); }
+AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
+  return exports_->animation->exportTo(dir, settings);
+}
+BundleOutcome CompareWindow::exportBundle(const QString& dir) const { return exports_->bundle->exportTo(dir); }
+
+// What the export reactions take from this window: every variant's run, the overlay plot, the views.
+QWidget* CompareWindow::exportWindow() { return this; }
+bool CompareWindow::exportReady() { return true; }  // each export says itself what it still waits for
+void CompareWindow::exportReport(const QString& text) { statusBar()->showMessage(text, 12000); }
+
+std::shared_ptr<const Results> CompareWindow::csvTable(std::string&) {
   const std::vector<NamedRun> r = runs();
-  Results table = compareRuns(r, plot_->checkedChannels());
-  table.project_name = comparisonName(base_.name, r);
-  return writeCsvFile(table, file.toStdString());
+  auto table = std::make_shared<Results>(compareRuns(r, plot_->checkedChannels()));  // the checked channels, and B - A
+  table->project_name = comparisonName(base_.name, r);
+  return table;
 }
 
-std::string CompareWindow::exportPlotFile(const QString& file, const ExportSize& size) const {
-  return exportPlot(plot_->plot(), file, size);
-}
+QCustomPlot* CompareWindow::plotToExport() { return plot_->plot(); }
 
 QImage CompareWindow::viewsImage() {
   std::vector<ArmView*> views;
@@ -281,36 +267,33 @@ QImage CompareWindow::viewsImage() {
   return grabWithViews(views_box_, views);
 }
 
-std::string CompareWindow::exportViewsPng(const QString& file) {
-  if (!viewsImage().save(file, "PNG")) return "cannot write \"" + file.toStdString() + "\"";
-  return {};
-}
-
-AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
+std::vector<double> CompareWindow::animationTimes(std::string& why) {
   const std::vector<double> times = commonTimes();
   if (times.empty() || isRunning()) {
-    AnimationOutcome o;
-    o.error = "nothing to animate yet: wait for the runs to finish";
-    return o;
+    why = "nothing to animate yet: wait for the runs to finish";
+    return {};
   }
-  return exportAnimation(
-      [this](double t) {
-        showTime(t);
-        return viewsImage();
-      },
-      times.front(), times.back(), dir, settings);
+  timeline_->setPlaying(false);
+  return times;
 }
 
-BundleOutcome CompareWindow::exportBundle(const QString& dir) const {
-  if (isRunning()) return {"the variants are still running: wait for them to finish (or stop them)", {}};
+QImage CompareWindow::animationFrame(double t) {
+  showTime(t);
+  return viewsImage();
+}
+
+std::optional<BundleRequest> CompareWindow::bundleRequest(std::string& why) {
+  if (isRunning()) {
+    why = "the variants are still running: wait for them to finish (or stop them)";
+    return std::nullopt;
+  }
   BundleRequest req;
-  req.dir = dir.toStdString();
   req.project = &base_;
   req.runs = runs();
   req.channels = plot_->checkedChannels();
   req.plot_channels = req.channels;
   req.command = "FlexArm workbench, compare mode";
-  return writeReportBundle(req);
+  return req;
 }
 
 }  // namespace flexarm

@@ -13,6 +13,7 @@
 #include "results/Results.hpp"
 #include "solvers/Study.hpp"
 #include "ui/export/AnimationExport.hpp"
+#include "ui/export/ExportSource.hpp"
 #include "ui/plots/ReportBundle.hpp"
 
 class QLabel;
@@ -22,10 +23,11 @@ class QWidget;
 namespace flexarm {
 
 class ArmView;
+class ExportReactions;
 class ComparePlot;
 class Timeline;
 
-class CompareWindow : public QMainWindow {
+class CompareWindow : public QMainWindow, private ExportSource {
   Q_OBJECT
  public:
   // The variants of `base` (tables resolve against base_dir). Invalid variants are reported by start().
@@ -53,7 +55,7 @@ class CompareWindow : public QMainWindow {
   std::string exportViewsPng(const QString& file);
   AnimationOutcome exportAnimationTo(const QString& dir, const AnimationSettings& settings);
   BundleOutcome exportBundle(const QString& dir) const;
-  QImage viewsImage();  // the views side by side with their titles and banners
+  QImage viewsImage() override;  // the views side by side with their titles and banners
 
  signals:
   void allFinished();
@@ -62,6 +64,15 @@ class CompareWindow : public QMainWindow {
   struct Variant;
   void buildUi();
   void buildActions();
+  // ExportSource: what the toolbar's export reactions take from this window.
+  QWidget* exportWindow() override;
+  bool exportReady() override;
+  void exportReport(const QString& text) override;
+  std::shared_ptr<const Results> csvTable(std::string& why) override;
+  QCustomPlot* plotToExport() override;
+  std::vector<double> animationTimes(std::string& why) override;
+  QImage animationFrame(double t) override;
+  std::optional<BundleRequest> bundleRequest(std::string& why) override;
   void poll();
   void onFinished(int i);
   void showTime(double t);
@@ -76,6 +87,7 @@ class CompareWindow : public QMainWindow {
   Timeline* timeline_ = nullptr;
   QLabel* status_ = nullptr;
   QTimer* poll_timer_ = nullptr;
+  ExportReactions* exports_ = nullptr;  // the toolbar's and the plot's exports
   bool syncing_camera_ = false;
 };
 

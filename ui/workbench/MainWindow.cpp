@@ -25,13 +25,11 @@
 #include <QVBoxLayout>
 
 #include "io/ProjectFile.hpp"
-#include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/compare/CompareDialog.hpp"
 #include "ui/compare/CompareWindow.hpp"
-#include "ui/export/ExportDialogs.hpp"
-#include "ui/plots/PlotExport.hpp"
+#include "ui/export/ExportReactions.hpp"
 #include "ui/document/AutoSave.hpp"
 #include "ui/view/ModePreview.hpp"
 #include "ui/editor/ModelTree.hpp"
@@ -173,34 +171,17 @@ void MainWindow::buildActions() {
   file->addAction("&Save", QKeySequence::Save, this, [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
   QMenu* exports = file->addMenu("&Export");
-  auto needResults = [this] {
-    if (!results()) showBanner("Nothing to export yet: run the project first.", true);
-    return results() != nullptr;
-  };
-  exports->addAction("Results &CSV...", this, [this, needResults] {
-    if (!needResults()) return;
-    const QString path = askSaveFile(this, "csv", "Export CSV", QString::fromStdString(caseFileName(project()->name)) + ".csv", "CSV (*.csv)");
-    if (!path.isEmpty()) exportCsvTo(path);
-  });
-  exports->addAction("&Plot (PNG, PDF, SVG)...", this, [this, needResults] {
-    QString path;
-    ExportSize size;
-    if (needResults() && askPlotExport(this, "main", path, size)) exportPlotTo(path, size);
-  });
-  exports->addAction("3D &view (PNG)...", this, [this] {
-    const QString path = askSaveFile(this, "view", "Export the 3D view", "view.png", "PNG (*.png)");
-    if (!path.isEmpty()) exportViewPng(path);
-  });
-  exports->addAction("&Animation (PNG frames, MP4)...", this, [this, needResults] {
-    QString dir;
-    AnimationSettings settings;
-    if (needResults() && askAnimationExport(this, dir, settings)) exportAnimationTo(dir, settings);
-  });
-  exports->addAction("&Report bundle...", this, [this, needResults] {
-    if (!needResults()) return;
-    const QString dir = askDirectory(this, "bundle", "Folder for the report bundle");
-    if (!dir.isEmpty()) exportBundleTo(dir);
-  });
+  exports_ = new ExportReactions(*this,
+                                 {{"csv", "Export CSV", [this] { return QString::fromStdString(caseFileName(project()->name)) + ".csv"; }},
+                                  {"view", "Export the 3D view", [] { return QString("view.png"); }},
+                                  "main",
+                                  "bundle"},
+                                 this);
+  exports_->csv->attachTo(exports->addAction("Results &CSV..."));
+  exports_->plot->attachTo(exports->addAction("&Plot (PNG, PDF, SVG)..."));
+  exports_->views->attachTo(exports->addAction("3D &view (PNG)..."));
+  exports_->animation->attachTo(exports->addAction("&Animation (PNG frames, MP4)..."));
+  exports_->bundle->attachTo(exports->addAction("&Report bundle..."));
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -474,57 +455,56 @@ CompareWindow* MainWindow::compareZeroVsHigh() {
   return compare({{"coupling=zero", {"coupling=zero"}}, {"coupling=high", {"coupling=high"}}});
 }
 
-std::string MainWindow::exportCsvTo(const QString& file) {
-  const std::string why = results() ? writeCsvFile(*results(), file.toStdString()) : "nothing to export: run the project first";
-  log(why.empty() ? "results written to " + file : QString::fromStdString(why));
-  return why;
-}
-
-std::string MainWindow::exportPlotTo(const QString& file, const ExportSize& size) {
-  const std::string why = exportPlot(plots_->plot(), file, size);
-  log(why.empty() ? "plot written to " + file : QString::fromStdString(why));
-  return why;
-}
-
-std::string MainWindow::exportViewPng(const QString& file) {
-  const std::string why = view_->grabFramebuffer().save(file, "PNG") ? std::string() : "cannot write \"" + file.toStdString() + "\"";
-  log(why.empty() ? "3D view written to " + file : QString::fromStdString(why));
-  return why;
-}
-
+std::string MainWindow::exportCsvTo(const QString& file) { return exports_->csv->exportTo(file); }
+std::string MainWindow::exportPlotTo(const QString& file, const ExportSize& size) { return exports_->plot->exportTo(file, size); }
+std::string MainWindow::exportViewPng(const QString& file) { return exports_->views->exportTo(file); }
 AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
-  AnimationOutcome o;
-  const std::vector<double> times = results() ? results()->column("t") : std::vector<double>{};
-  if (times.empty() || isRunning()) {
-    o.error = "nothing to animate: run the project first";
-  } else {
-    timeline_->setPlaying(false);
-    o = exportAnimation(
-        [this, &times](double t) {
-          const auto at = std::upper_bound(times.begin(), times.end(), t + 1e-12);
-          timeline_->setRow(static_cast<int>(std::max<long>(0, at - times.begin() - 1)));
-          return view_->grabFramebuffer();
-        },
-        times.front(), times.back(), dir, settings);
-  }
-  log(describeAnimationOutcome(o, dir));
-  return o;
+  return exports_->animation->exportTo(dir, settings);
+}
+BundleOutcome MainWindow::exportBundleTo(const QString& dir) { return exports_->bundle->exportTo(dir); }
+
+// What the export reactions take from this window: the last finished run, the plots, the 3D view.
+QWidget* MainWindow::exportWindow() { return this; }
+
+bool MainWindow::exportReady() {
+  if (!results()) showBanner("Nothing to export yet: run the project first.", true);
+  return results() != nullptr;
 }
 
-BundleOutcome MainWindow::exportBundleTo(const QString& dir) {
-  BundleOutcome o;
-  if (!results() || !project()) {
-    o.error = "nothing to export: run the project first";
-  } else {
-    BundleRequest req;
-    req.dir = dir.toStdString();
-    req.project = &*project();
-    req.runs = {{"", results()}};
-    req.command = "FlexArm workbench";
-    o = writeReportBundle(req);
+void MainWindow::exportReport(const QString& text) { log(text); }
+
+std::shared_ptr<const Results> MainWindow::csvTable(std::string& why) {
+  if (!results()) why = "nothing to export: run the project first";
+  return session_->sharedResults();
+}
+
+QCustomPlot* MainWindow::plotToExport() { return plots_->plot(); }
+QImage MainWindow::viewsImage() { return view_->grabFramebuffer(); }
+
+std::vector<double> MainWindow::animationTimes(std::string& why) {
+  if (!results() || isRunning() || results()->rows() == 0) {
+    why = "nothing to animate: run the project first";
+    return {};
   }
-  log(o.error.empty() ? QString("report bundle written to %1 (%2 files)").arg(dir).arg(o.files.size()) : QString::fromStdString(o.error));
-  return o;
+  timeline_->setPlaying(false);
+  return results()->column("t");
+}
+
+QImage MainWindow::animationFrame(double t) {
+  timeline_->setRow(static_cast<int>(session_->rowAt(t)));
+  return view_->grabFramebuffer();
+}
+
+std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
+  if (!results() || !project()) {
+    why = "nothing to export: run the project first";
+    return std::nullopt;
+  }
+  BundleRequest req;
+  req.project = project();
+  req.runs = {{"", results()}};
+  req.command = "FlexArm workbench";
+  return req;
 }
 
 bool MainWindow::isRunning() const { return session_->isRunning(); }

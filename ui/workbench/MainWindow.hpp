@@ -2,8 +2,8 @@
 // The FlexArm workbench window: the model editor (model tree with structure edits, property editor,
 // undo/redo, autosave), the 3D view with its timeline, live plots, a message log, run controls and
 // solver statistics. The open project runs in a RunSession (worker thread, live and finished results,
-// the state at a time); views observe the
-// results and never own them. The edited project is a ProjectDocument; every change redraws the arm.
+// the state at a time); views observe the results and never own them. The exports are the shared
+// reactions of ui/export/, fed through this window's ExportSource. The edited project is a ProjectDocument; every change redraws the arm.
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
@@ -17,6 +17,7 @@
 #include "results/Results.hpp"
 #include "solvers/Study.hpp"
 #include "ui/export/AnimationExport.hpp"
+#include "ui/export/ExportSource.hpp"
 #include "ui/plots/ReportBundle.hpp"
 
 class QLabel;
@@ -40,7 +41,9 @@ class PropertyEditor;
 class RunSession;
 class Timeline;
 
-class MainWindow : public QMainWindow {
+class ExportReactions;
+
+class MainWindow : public QMainWindow, private ExportSource {
   Q_OBJECT
  public:
   explicit MainWindow(QWidget* parent = nullptr);
@@ -109,6 +112,16 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildActions();
+  // ExportSource: what the File > Export reactions take from this window.
+  QWidget* exportWindow() override;
+  bool exportReady() override;
+  void exportReport(const QString& text) override;
+  std::shared_ptr<const Results> csvTable(std::string& why) override;
+  QCustomPlot* plotToExport() override;
+  QImage viewsImage() override;
+  std::vector<double> animationTimes(std::string& why) override;
+  QImage animationFrame(double t) override;
+  std::optional<BundleRequest> bundleRequest(std::string& why) override;
   void onDocumentChanged();
   void updateTitle();
   bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
@@ -145,6 +158,7 @@ class MainWindow : public QMainWindow {
   QDoubleSpinBox* scale_;
   QComboBox* colouring_;
   QAction *run_action_, *pause_action_, *stop_action_;
+  ExportReactions* exports_;  // File > Export
 
   QString project_path_;
   std::vector<double> plot_backlog_;           // rows received but not yet plotted
