@@ -11,8 +11,8 @@
 
 #include "dynamics/Centreline.hpp"
 #include "ui/view/ArmView.hpp"
-#include "ui/workbench/MainWindow.hpp"
 #include "ui/view/Timeline.hpp"
+#include "ui/workbench/MainWindow.hpp"
 
 using namespace flexarm;
 

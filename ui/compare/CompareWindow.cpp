@@ -14,11 +14,11 @@
 #include <cmath>
 
 #include "solvers/Simulation.hpp"
-#include "ui/view/ArmView.hpp"
 #include "ui/compare/ComparePlot.hpp"
 #include "ui/export/ExportReactions.hpp"
 #include "ui/plots/PlotFigure.hpp"
 #include "ui/run/RunSession.hpp"
+#include "ui/view/ArmView.hpp"
 #include "ui/view/Timeline.hpp"
 
 namespace flexarm {

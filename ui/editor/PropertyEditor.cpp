@@ -16,8 +16,8 @@
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
-#include "ui/editor/FormPanel.hpp"
 #include "ui/document/ModelEdits.hpp"
+#include "ui/editor/FormPanel.hpp"
 
 namespace flexarm {
 namespace {

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "ui/editor/FormPanel.hpp"
 #include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/FormPanel.hpp"
 
 class QLabel;
 class QListWidget;

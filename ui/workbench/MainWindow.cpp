@@ -26,18 +26,18 @@
 
 #include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
-#include "ui/view/ArmView.hpp"
 #include "ui/compare/CompareDialog.hpp"
 #include "ui/compare/CompareWindow.hpp"
-#include "ui/export/ExportReactions.hpp"
 #include "ui/document/AutoSave.hpp"
-#include "ui/view/ModePreview.hpp"
+#include "ui/document/ProjectDocument.hpp"
 #include "ui/editor/ModelTree.hpp"
 #include "ui/editor/NewProjectWizard.hpp"
-#include "ui/view/PlotPanel.hpp"
-#include "ui/document/ProjectDocument.hpp"
 #include "ui/editor/PropertyEditor.hpp"
+#include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunSession.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/view/ModePreview.hpp"
+#include "ui/view/PlotPanel.hpp"
 #include "ui/view/Timeline.hpp"
 
 namespace flexarm {
@@ -81,7 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
     modes_->stopAnimation();  // the view follows the timeline again
     if (isRunning()) return;  // while a run streams in, poll() paces the view and the plots
-    modes_->refreshSource();              // the run's configuration at this time
+    modes_->refreshSource();  // the run's configuration at this time
     showRow(row);
     plots_->setTimeCursor(t);
   });
