@@ -80,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(poll_timer_, &QTimer::timeout, this, &MainWindow::poll);
   connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
     modes_->stopAnimation();  // the view follows the timeline again
-    if (isRunning()) return;  // while a run streams in, poll() paces the view and the plots
+    if (poll_timer_->isActive()) return;  // while a run streams in, poll() paces the view and the plots
     modes_->refreshSource();  // the run's configuration at this time
     showRow(row);
     plots_->setTimeCursor(t);
@@ -545,8 +545,8 @@ void MainWindow::poll() {
 }
 
 void MainWindow::onFinished() {
+  poll();  // the last rows, still paced by poll(): the timeline follows them without redrawing
   poll_timer_->stop();
-  poll();  // the last rows
   const std::size_t n = session_->live().channels().size();
   if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
   plot_backlog_.clear();
