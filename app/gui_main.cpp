@@ -6,8 +6,8 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
 
 int main(int argc, char** argv) {
   flexarm::ArmView::setDefaultSurfaceFormat();

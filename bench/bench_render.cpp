@@ -10,9 +10,9 @@
 #include <cstdio>
 
 #include "results/RowCoordinates.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/Timeline.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/view/Timeline.hpp"
+#include "ui/workbench/MainWindow.hpp"
 
 using namespace flexarm;
 

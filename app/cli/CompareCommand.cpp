@@ -10,7 +10,7 @@
 #include "results/CsvWriter.hpp"
 #include "solvers/Study.hpp"
 #ifdef FLEXARM_WITH_PLOTS
-#include "ui/ReportBundle.hpp"
+#include "ui/plots/ReportBundle.hpp"
 #endif
 
 namespace fs = std::filesystem;

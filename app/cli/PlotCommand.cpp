@@ -7,7 +7,7 @@
 #include "Command.hpp"
 #include "results/CsvReader.hpp"
 #ifdef FLEXARM_WITH_PLOTS
-#include "ui/PlotExport.hpp"
+#include "ui/plots/PlotExport.hpp"
 #endif
 
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 #include "validation/SeedValidation.hpp"
 #include "base/NumberFormat.hpp"
 #ifdef FLEXARM_WITH_PLOTS
-#include "ui/PlotExport.hpp"
-#include "ui/ValidationPlots.hpp"
+#include "ui/plots/PlotExport.hpp"
+#include "ui/plots/ValidationPlots.hpp"
 #endif
 
 namespace fs = std::filesystem;

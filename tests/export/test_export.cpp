@@ -19,9 +19,9 @@
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
-#include "ui/PlotExport.hpp"
-#include "ui/ReportBundle.hpp"
-#include "ui/ValidationPlots.hpp"
+#include "ui/plots/PlotExport.hpp"
+#include "ui/plots/ReportBundle.hpp"
+#include "ui/plots/ValidationPlots.hpp"
 
 namespace fs = std::filesystem;
 using namespace flexarm;

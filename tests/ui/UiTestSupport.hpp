@@ -12,9 +12,9 @@
 #include <QtTest>
 #include <cstdlib>
 
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/PropertyEditor.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/editor/PropertyEditor.hpp"
 
 namespace flexarm::test {
 

@@ -7,10 +7,10 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/ModelEdits.hpp"
-#include "ui/ProjectDocument.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/document/ModelEdits.hpp"
+#include "ui/document/ProjectDocument.hpp"
 
 int main(int argc, char** argv) {
   flexarm::ArmView::setDefaultSurfaceFormat();

@@ -18,12 +18,12 @@
 #include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/CompareDialog.hpp"
-#include "ui/ComparePlot.hpp"
-#include "ui/CompareWindow.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/Timeline.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/compare/CompareDialog.hpp"
+#include "ui/compare/ComparePlot.hpp"
+#include "ui/compare/CompareWindow.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/view/Timeline.hpp"
 
 #include "tests/ui/UiTestSupport.hpp"
 

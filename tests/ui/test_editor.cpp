@@ -27,14 +27,14 @@
 #include "results/Results.hpp"
 #include "solvers/Simulation.hpp"
 #include "tests/ui/UiTestSupport.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/AutoSave.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/ModelEdits.hpp"
-#include "ui/ModelTree.hpp"
-#include "ui/ProjectDocument.hpp"
-#include "ui/PropertyEditor.hpp"
-#include "ui/VariantPanels.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/document/AutoSave.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/document/ModelEdits.hpp"
+#include "ui/editor/ModelTree.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/PropertyEditor.hpp"
+#include "ui/editor/VariantPanels.hpp"
 
 using namespace flexarm;
 using flexarm::test::choose;

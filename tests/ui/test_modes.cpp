@@ -20,11 +20,11 @@
 
 #include "base/Constants.hpp"
 #include "tests/ui/UiTestSupport.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/ModePreview.hpp"
-#include "ui/ProjectDocument.hpp"
-#include "ui/Timeline.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/view/ModePreview.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/view/Timeline.hpp"
 
 using namespace flexarm;
 using flexarm::test::nonBackgroundPixels;

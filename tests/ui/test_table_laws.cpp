@@ -14,11 +14,11 @@
 #include <fstream>
 
 #include "tests/ui/UiTestSupport.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/ModelEdits.hpp"
-#include "ui/ModelTree.hpp"
-#include "ui/ProjectDocument.hpp"
-#include "ui/PropertyEditor.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/document/ModelEdits.hpp"
+#include "ui/editor/ModelTree.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/PropertyEditor.hpp"
 
 using namespace flexarm;
 using Kind = ModelItem::Kind;

@@ -15,10 +15,10 @@
 
 #include "io/ProjectFile.hpp"
 #include "tests/ui/UiTestSupport.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/NewProjectWizard.hpp"
-#include "ui/ProjectDocument.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/editor/NewProjectWizard.hpp"
+#include "ui/document/ProjectDocument.hpp"
 
 using namespace flexarm;
 

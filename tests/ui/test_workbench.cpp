@@ -8,10 +8,10 @@
 #include <QtTest>
 
 #include "tests/ui/UiTestSupport.hpp"
-#include "ui/ArmView.hpp"
-#include "ui/MainWindow.hpp"
-#include "ui/PlotPanel.hpp"
-#include "ui/Timeline.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/MainWindow.hpp"
+#include "ui/view/PlotPanel.hpp"
+#include "ui/view/Timeline.hpp"
 
 using namespace flexarm;
 using flexarm::test::nonBackgroundPixels;

@@ -1,0 +1,542 @@
+#include "ui/document/ModelEdits.hpp"
+
+#include <QFileInfo>
+#include <QStringList>
+#include <functional>
+#include <set>
+
+#include "io/TableFile.hpp"
+
+namespace flexarm::edits {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+std::string nameOf(const Json& entry) {
+  const auto it = entry.find("name");
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+Json& arrayOf(Json& doc, const char* key) {
+  if (!doc.contains(key) || !doc[key].is_array()) doc[key] = Json::array();
+  return doc[key];
+}
+
+// The document with an explicit name on every link, joint, payload and constraint: the default
+// names follow the index, and structure edits must not rename anything by moving it.
+Json withNames(const ProjectDocument& d) {
+  Json doc = d.json();
+  const Project* p = d.project();
+  if (!p) return doc;
+  auto fill = [&doc](const char* key, auto names) {
+    if (!doc.contains(key) || !doc[key].is_array()) return;
+    Json& arr = doc[key];
+    for (std::size_t i = 0; i < arr.size() && i < names.size(); ++i)
+      if (arr[i].is_object() && !arr[i].contains("name")) arr[i]["name"] = names[i];
+  };
+  auto names = [](const auto& items) {
+    std::vector<std::string> out;
+    for (const auto& it : items) out.push_back(it.name);
+    return out;
+  };
+  fill("links", names(p->model.links));
+  fill("joints", names(p->model.joints));
+  fill("payloads", names(p->model.payloads));
+  fill("constraints", names(p->model.constraints));
+  return doc;
+}
+
+std::string uniqueName(const Json& doc, const char* array, const std::string& prefix) {
+  std::set<std::string> used;
+  if (doc.contains(array))
+    for (const Json& e : doc[array]) used.insert(nameOf(e));
+  for (std::size_t n = (doc.contains(array) ? doc[array].size() : 0) + 1;; ++n) {
+    const std::string name = prefix + std::to_string(n);
+    if (!used.count(name)) return name;
+  }
+}
+
+// Variants and study grids name values by index ("links[1].flex"): keep them on the same entries
+// when entries of `array` move. map: old index -> new index, -1 when the entry is gone (key dropped).
+void remapPaths(Json& doc, const std::string& array, const std::function<int(int)>& map) {
+  const std::string prefix = array + "[";
+  auto remap = [&](Json& obj) {
+    if (!obj.is_object()) return;
+    Json out = Json::object();
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const std::string& key = it.key();
+      const std::size_t close = key.find(']');
+      if (key.rfind(prefix, 0) == 0 && close != std::string::npos && close > prefix.size() &&
+          key.find_first_not_of("0123456789", prefix.size()) == close) {
+        const int to = map(std::stoi(key.substr(prefix.size(), close - prefix.size())));
+        if (to >= 0) out[prefix + std::to_string(to) + key.substr(close)] = it.value();
+      } else {
+        out[key] = it.value();
+      }
+    }
+    obj = std::move(out);
+  };
+  if (doc.contains("variants") && doc["variants"].is_array())
+    for (Json& v : doc["variants"])
+      if (v.is_object() && v.contains("set")) remap(v["set"]);
+  if (doc.contains("study") && doc["study"].is_object() && doc["study"].contains("grid")) remap(doc["study"]["grid"]);
+}
+
+// Erases the entries of doc[array] for which drop(index, entry) holds; returns their names.
+QStringList eraseWhere(Json& doc, const char* array, const std::function<bool(int, const Json&)>& drop) {
+  QStringList names;
+  if (!doc.contains(array) || !doc[array].is_array()) return names;
+  Json kept = Json::array();
+  std::vector<int> to;
+  for (std::size_t i = 0; i < doc[array].size(); ++i) {
+    const Json& e = doc[array][i];
+    if (drop(static_cast<int>(i), e)) {
+      names << q(nameOf(e));
+      to.push_back(-1);
+    } else {
+      to.push_back(static_cast<int>(kept.size()));
+      kept.push_back(e);
+    }
+  }
+  doc[array] = std::move(kept);
+  remapPaths(doc, array, [&](int i) { return i < static_cast<int>(to.size()) ? to[static_cast<std::size_t>(i)] : i; });
+  return names;
+}
+
+bool refersTo(const Json& constraint, const std::string& link, const std::string& joint) {
+  if (constraint.value("link", std::string()) == link) return true;
+  const auto terms = constraint.find("terms");
+  if (terms == constraint.end() || !terms->is_object()) return false;
+  for (auto it = terms->begin(); it != terms->end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "q." + joint || k == "qm." + joint || k.rfind("e." + link + ".", 0) == 0) return true;
+  }
+  return false;
+}
+
+// Renames the coordinate names in coordinate constraints: prefix + old (+ rest) -> prefix + new.
+void renameTerms(Json& doc, const std::vector<std::string>& prefixes, const std::string& from, const std::string& to) {
+  if (!doc.contains("constraints")) return;
+  for (Json& c : doc["constraints"]) {
+    if (!c.is_object() || !c.contains("terms") || !c["terms"].is_object()) continue;
+    Json out = Json::object();
+    for (auto it = c["terms"].begin(); it != c["terms"].end(); ++it) {
+      std::string key = it.key();
+      for (const std::string& p : prefixes) {
+        const std::string old = p + from;
+        if (key.rfind(old, 0) == 0 && (key.size() == old.size() || key[old.size()] == '.')) key = p + to + key.substr(old.size());
+      }
+      out[key] = it.value();
+    }
+    c["terms"] = std::move(out);
+  }
+}
+
+bool validIndex(const Json& doc, const char* array, int i, QString* error) {
+  if (doc.contains(array) && doc[array].is_array() && i >= 0 && i < static_cast<int>(doc[array].size())) return true;
+  if (error) *error = QString("%1[%2]: there is no such entry").arg(array).arg(i);
+  return false;
+}
+
+QString at(const char* array, int i) { return QString("%1[%2]").arg(array).arg(i); }
+
+// The interpreted flexible link `index`; nullptr (and why) when there is none.
+const FlexibleLink* flexibleLink(const ProjectDocument& d, int index, QString* error) {
+  const Project* p = d.project();
+  if (p && index >= 0 && index < static_cast<int>(p->model.links.size()) && p->model.links[static_cast<std::size_t>(index)].flex)
+    return &*p->model.links[static_cast<std::size_t>(index)].flex;
+  if (error) *error = at("links", index) + ": not a flexible link";
+  return nullptr;
+}
+
+}  // namespace
+
+Json defaultLaw(const std::string& law) {
+  if (law == "constant") return {{"law", law}, {"value", 0.0}};
+  if (law == "step") return {{"law", law}, {"t_step", 0.5}, {"before", 0.0}, {"after", 1.0}, {"rise_time", 0.2}};
+  if (law == "sine") return {{"law", law}, {"amplitude", 1.0}, {"frequency", 1.0}, {"phase", 0.0}, {"offset", 0.0}};
+  if (law == "polynomial") return {{"law", law}, {"coefficients", Json::array({0.0, 1.0})}};
+  if (law == "spinup") return {{"law", law}, {"omega0", 1.0}, {"T", 5.0}};
+  if (law == "out_and_back") return {{"law", law}, {"amplitude", 1.0}, {"t0", 2.0}};
+  if (law == "cycloidal") return {{"law", law}, {"before", 0.0}, {"after", 1.0}, {"T", 1.0}, {"t_step", 0.0}};
+  if (law == "table") return {{"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
+  return {{"law", law}};
+}
+
+const std::vector<std::string>& lawNames() {
+  static const std::vector<std::string> names = {"constant", "step", "sine", "polynomial", "spinup", "out_and_back", "cycloidal", "table"};
+  return names;
+}
+
+std::vector<LawParam> lawParams(const std::string& law) {
+  if (law == "constant") return {{"value", "f"}};
+  if (law == "step") return {{"t_step", "s"}, {"before", "f"}, {"after", "f"}, {"rise_time", "s", false, true}};
+  if (law == "sine") return {{"amplitude", "f"}, {"frequency", "Hz"}, {"phase", "rad", false, true}, {"offset", "f", false, true}};
+  if (law == "polynomial") return {{"coefficients", "", true}};
+  if (law == "spinup") return {{"omega0", "f/s"}, {"T", "s"}};
+  if (law == "out_and_back") return {{"amplitude", "f"}, {"t0", "s"}};
+  if (law == "cycloidal") return {{"before", "f"}, {"after", "f"}, {"T", "s"}, {"t_step", "s", false, true}};
+  return {};
+}
+
+bool addLink(ProjectDocument& d, int index, QString* error) {
+  Json doc = withNames(d);
+  Json& links = arrayOf(doc, "links");
+  Json& joints = arrayOf(doc, "joints");
+  const int n = static_cast<int>(links.size());
+  if (index < 0 || index > n) index = n;
+  const std::string ln = uniqueName(doc, "links", "link"), jn = uniqueName(doc, "joints", "joint");
+  Json link = {{"name", ln}, {"length", 1.0}, {"mass", 1.0}, {"shape", {{"type", "rod"}}}};
+  Json joint = {{"name", jn}, {"type", "revolute"}, {"axis", Json::array({0.0, 1.0, 0.0})}};
+  links.insert(links.begin() + index, link);
+  joints.insert(joints.begin() + index, joint);
+  for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i >= index ? i + 1 : i; });
+  const QString what = "link " + q(ln) + " with joint " + q(jn);
+  return d.apply(index == n ? "Add " + what : QString("Insert %1 at position %2").arg(what).arg(index + 1), doc, error);
+}
+
+bool duplicateLink(ProjectDocument& d, int index, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", index, error)) return false;
+  Json link = doc["links"][index], joint = doc["joints"][index];
+  const std::string from = nameOf(link);
+  link["name"] = uniqueName(doc, "links", "link");
+  joint["name"] = uniqueName(doc, "joints", "joint");
+  doc["links"].insert(doc["links"].begin() + index + 1, link);
+  doc["joints"].insert(doc["joints"].begin() + index + 1, joint);
+  for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i > index ? i + 1 : i; });
+  // What is carried by the link goes with the copy: its payloads, renamed.
+  QStringList copied;
+  if (doc.contains("payloads") && doc["payloads"].is_array()) {
+    const Json originals = doc["payloads"];
+    for (const Json& p : originals)
+      if (p.is_object() && p.value("link", std::string()) == from) {
+        Json copy = p;
+        copy["link"] = nameOf(link);
+        copy["name"] = uniqueName(doc, "payloads", "payload");
+        copied << q(nameOf(copy));
+        doc["payloads"].push_back(copy);
+      }
+  }
+  QString text = "Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint));
+  if (!copied.isEmpty()) text += " and payload " + copied.join(", ");
+  return d.apply(text, doc, error);
+}
+
+bool deleteLink(ProjectDocument& d, int index, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", index, error) || !validIndex(doc, "joints", index, error)) return false;
+  const std::string ln = nameOf(doc["links"][index]), jn = nameOf(doc["joints"][index]);
+  auto isIt = [index](int i, const Json&) { return i == index; };
+  eraseWhere(doc, "links", isIt);
+  eraseWhere(doc, "joints", isIt);
+  const QStringList payloads = eraseWhere(doc, "payloads", [&](int, const Json& p) { return p.value("link", std::string()) == ln; });
+  const QStringList constraints = eraseWhere(doc, "constraints", [&](int, const Json& c) { return refersTo(c, ln, jn); });
+  QString text = "Delete link " + q(ln) + " and joint " + q(jn);
+  if (!payloads.isEmpty()) text += ", payload " + payloads.join(", ");
+  if (!constraints.isEmpty()) text += ", constraint " + constraints.join(", ");
+  return d.apply(text, doc, error);
+}
+
+bool moveLink(ProjectDocument& d, int index, int delta, QString* error) {
+  Json doc = withNames(d);
+  const int to = index + delta;
+  if (!validIndex(doc, "links", index, error) || !validIndex(doc, "links", to, error)) return false;
+  const Json link = doc["links"][index], joint = doc["joints"][index];
+  for (const char* a : {"links", "joints"}) {
+    Json& arr = doc[a];
+    const Json moved = arr[index];
+    arr.erase(arr.begin() + index);
+    arr.insert(arr.begin() + to, moved);
+    remapPaths(doc, a, [index, to](int i) {
+      if (i == index) return to;
+      if (index < to && i > index && i <= to) return i - 1;
+      if (to < index && i >= to && i < index) return i + 1;
+      return i;
+    });
+  }
+  return d.apply(QString("Move link %1 with joint %2 %3 to position %4")
+                     .arg(q(nameOf(link)), q(nameOf(joint)), delta < 0 ? "up" : "down")
+                     .arg(to + 1),
+                 doc, error);
+}
+
+bool addPayload(ProjectDocument& d, int link, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", link, error)) return false;
+  const std::string name = uniqueName(doc, "payloads", "payload");
+  arrayOf(doc, "payloads").push_back({{"name", name}, {"link", nameOf(doc["links"][link])}, {"frame", "distal"}, {"mass", 1.0}});
+  return d.apply("Add payload " + q(name) + " on link " + q(nameOf(doc["links"][link])), doc, error);
+}
+
+bool deletePayload(ProjectDocument& d, int index, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "payloads", index, error)) return false;
+  const QStringList gone = eraseWhere(doc, "payloads", [index](int i, const Json&) { return i == index; });
+  return d.apply("Delete payload " + gone.join(""), doc, error);
+}
+
+bool rename(ProjectDocument& d, const ModelItem& item, const QString& name, QString* error) {
+  Json doc = withNames(d);
+  const std::string to = name.toStdString();
+  if (item.kind == ModelItem::Kind::Project) {
+    doc["name"] = to;
+    return d.apply("Rename the project to " + name, doc, error, "name");
+  }
+  const char* array = item.kind == ModelItem::Kind::Link      ? "links"
+                      : item.kind == ModelItem::Kind::Joint   ? "joints"
+                      : item.kind == ModelItem::Kind::Payload ? "payloads"
+                                                              : "constraints";
+  if (!validIndex(doc, array, item.index, error)) return false;
+  const std::string from = nameOf(doc[array][item.index]);
+  doc[array][item.index]["name"] = to;
+  if (item.kind == ModelItem::Kind::Link) {
+    for (const char* refs : {"payloads", "constraints"})
+      if (doc.contains(refs))
+        for (Json& e : doc[refs])
+          if (e.is_object() && e.value("link", std::string()) == from) e["link"] = to;
+    renameTerms(doc, {"e."}, from, to);
+  } else if (item.kind == ModelItem::Kind::Joint) {
+    renameTerms(doc, {"q.", "qm."}, from, to);
+  }
+  QString kind = QString(array).chopped(1);
+  return d.apply("Rename " + kind + " " + q(from) + " to " + name, doc, error, at(array, item.index) + ".name");
+}
+
+bool setLinkFlexible(ProjectDocument& d, int index, bool flexible, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", index, error)) return false;
+  Json& link = doc["links"][index];
+  if (flexible == link.contains("flex")) return true;
+  if (flexible) {
+    for (const char* k : {"mass", "shape", "com", "inertia"}) link.erase(k);
+    link["flex"] = {{"section", {{"preset", "tube"}, {"outer_diameter", 0.05}, {"inner_diameter", 0.04}}},
+                    {"material", {{"preset", "aluminium"}}},
+                    {"basis", "fem"},
+                    {"elements", 4},
+                    {"layout", "spatial"}};
+  } else {
+    const double mass = d.project() ? d.project()->model.links[static_cast<std::size_t>(index)].mass : 1.0;
+    link.erase("flex");
+    link["mass"] = mass;  // the beam's own rho A L
+    link["shape"] = {{"type", "rod"}};
+  }
+  return d.apply(QString("Make link %1 %2").arg(q(nameOf(link)), flexible ? "flexible" : "rigid"), doc, error, at("links", index));
+}
+
+bool setJointFlexible(ProjectDocument& d, int index, bool flexible, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "joints", index, error)) return false;
+  Json& joint = doc["joints"][index];
+  if (flexible == joint.contains("flex")) return true;
+  if (flexible) joint["flex"] = {{"stiffness", 1000.0}, {"rotor_inertia", 0.01}};
+  else joint.erase("flex");
+  return d.apply(QString("Make joint %1 %2").arg(q(nameOf(joint)), flexible ? "flexible" : "rigid"), doc, error, at("joints", index));
+}
+
+bool setSectionPreset(ProjectDocument& d, int index, const std::string& preset, QString* error) {
+  Json doc = d.json();
+  const FlexibleLink* flex = flexibleLink(d, index, error);
+  if (!flex) return false;
+  Json& section = doc["links"][index]["flex"]["section"];
+  if (preset.empty()) {
+    const BeamSection& s = flex->section;
+    section = {{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}};
+  } else if (preset == "rectangle") {
+    section = {{"preset", preset}, {"width", 0.05}, {"height", 0.01}};
+  } else if (preset == "tube") {
+    section = {{"preset", preset}, {"outer_diameter", 0.05}, {"inner_diameter", 0.04}};
+  } else {
+    section = {{"preset", preset}, {"width", 0.05}, {"height", 0.1}, {"flange_thickness", 0.008}, {"web_thickness", 0.005}};
+  }
+  const QString path = at("links", index) + ".flex.section";
+  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)), doc, error, path);
+}
+
+bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset, QString* error) {
+  Json doc = d.json();
+  const FlexibleLink* flex = flexibleLink(d, index, error);
+  if (!flex) return false;
+  Json& material = doc["links"][index]["flex"]["material"];
+  if (preset.empty()) {
+    const Material& m = flex->material;
+    material = {{"E", m.E}, {"G", m.G}, {"rho", m.rho}};
+  } else {
+    material = {{"preset", preset}};
+  }
+  const QString path = at("links", index) + ".flex.material";
+  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc, error, path);
+}
+
+bool setBasis(ProjectDocument& d, int index, const std::string& basis, QString* error) {
+  Json doc = d.json();
+  if (!flexibleLink(d, index, error)) return false;
+  Json& flex = doc["links"][index]["flex"];
+  if (flex.value("basis", std::string()) == basis) return true;
+  flex.erase("e0");  // its count follows from the basis
+  if (basis == "modes") {
+    for (const char* k : {"elements", "layout", "nodes", "reduce_to", "root"}) flex.erase(k);
+    flex["modes"] = {{"bending_y", 2}, {"bending_z", 2}};
+  } else {
+    flex.erase("modes");
+    flex["elements"] = 4;
+    flex["layout"] = "spatial";
+  }
+  flex["basis"] = basis;
+  const QString path = at("links", index) + ".flex.basis";
+  return d.apply("Set " + path + " to " + q(basis), doc, error, path);
+}
+
+bool setShape(ProjectDocument& d, int index, const std::string& shape, QString* error) {
+  Json doc = d.json();
+  if (!validIndex(doc, "links", index, error) || doc["links"][index].contains("flex")) {
+    if (error) *error = at("links", index) + ": not a rigid link";
+    return false;
+  }
+  Json& link = doc["links"][index];
+  if (shape.empty()) {
+    const Project* p = d.project();
+    if (!p) return false;
+    const RigidInertia ri = p->model.links[static_cast<std::size_t>(index)].rigidInertia();
+    const Eigen::Matrix3d& I = ri.inertia_com;
+    link.erase("shape");
+    link["com"] = Json::array({ri.com.x(), ri.com.y(), ri.com.z()});
+    link["inertia"] = Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)});
+  } else {
+    link.erase("com");
+    link.erase("inertia");
+    if (shape == "rod") link["shape"] = {{"type", shape}};
+    else if (shape == "box") link["shape"] = {{"type", shape}, {"width", 0.05}, {"height", 0.05}};
+    else if (shape == "cylinder") link["shape"] = {{"type", shape}, {"radius", 0.025}};
+    else link["shape"] = {{"type", shape}, {"radius", 0.025}, {"inner_radius", 0.02}};
+  }
+  const QString path = at("links", index) + ".shape";
+  return d.apply("Set " + path + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)), doc, error, path);
+}
+
+QString lawPath(const ProjectDocument& d, int joint) {
+  const Json* drive = d.value(at("joints", joint) + ".drive");
+  if (!drive || !drive->is_object()) return {};
+  const std::string type = drive->value("type", std::string("free"));
+  if (type == "pd") return at("joints", joint) + ".drive.setpoint";
+  if (type == "effort" || type == "prescribed") return at("joints", joint) + ".drive";
+  return {};
+}
+
+bool setDriveType(ProjectDocument& d, int index, const std::string& type, QString* error) {
+  Json doc = d.json();
+  if (!validIndex(doc, "joints", index, error)) return false;
+  Json& joint = doc["joints"][index];
+  if (type == "free") joint["drive"] = {{"type", type}};
+  else if (type == "pd") joint["drive"] = {{"type", type}, {"kp", 100.0}, {"kd", 10.0}, {"setpoint", defaultLaw("constant")}};
+  else {
+    Json drive = defaultLaw("constant");
+    drive["type"] = type;
+    joint["drive"] = drive;
+  }
+  const QString path = at("joints", index) + ".drive.type";
+  return d.apply("Set " + path + " to " + q(type), doc, error, path);
+}
+
+bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* error) {
+  const QString path = lawPath(d, index);
+  if (path.isEmpty()) {
+    if (error) *error = at("joints", index) + ".drive: a free drive has no law";
+    return false;
+  }
+  return setLawAt(d, path, law, error);
+}
+
+bool setLawAt(ProjectDocument& d, const QString& path, const std::string& law, QString* error) {
+  Json doc = d.json();
+  const Json::json_pointer p = ProjectDocument::pointer(path);
+  if (!doc.contains(p) || !doc[p].is_object()) {
+    if (error) *error = path + ": there is no time law here";
+    return false;
+  }
+  Json& obj = doc[p];
+  Json fresh = defaultLaw(law);
+  if (obj.contains("type")) fresh["type"] = obj["type"];  // the drive's own key (a set-point has none)
+  obj = fresh;
+  return d.apply("Set " + path + ".law to " + q(law), doc, error, path + ".law");
+}
+
+namespace {
+// The table law at `path` in doc (nullptr, with the reason, when there is none).
+Json* tableLaw(Json& doc, const QString& path, QString* error) {
+  Json* law = nullptr;
+  try {
+    law = &doc.at(ProjectDocument::pointer(path));
+  } catch (const std::exception&) {
+  }
+  if (!law || !law->is_object() || law->value("law", std::string()) != "table") {
+    if (error) *error = path + ": there is no table law here";
+    return nullptr;
+  }
+  return law;
+}
+}  // namespace
+
+bool setListOrDefault(ProjectDocument& d, const QString& path, const Json& list, bool zero_is_default, const QStringList& excludes,
+                      QString* error) {
+  Json doc = d.json();
+  const Json::json_pointer p = ProjectDocument::pointer(path);
+  Json* parent = nullptr;
+  try {
+    parent = &doc.at(p.parent_pointer());
+  } catch (const std::exception&) {
+  }
+  if (!parent || !parent->is_object()) {
+    if (error) *error = path + ": no such place in the project";
+    return false;
+  }
+  bool is_default = !list.is_array() || list.empty();
+  if (zero_is_default && !is_default) {
+    is_default = true;
+    for (const Json& x : list) is_default = is_default && x.is_number() && x.get<double>() == 0.0;
+  }
+  QStringList removed;
+  for (const QString& key : excludes)
+    if (parent->contains(key.toStdString())) {
+      parent->erase(key.toStdString());
+      removed << key;
+    }
+  QString text;
+  if (is_default) {
+    parent->erase(p.back());
+    text = "Reset " + path + " to its default";
+  } else {
+    (*parent)[p.back()] = list;
+    text = "Set " + path + " to " + q(list.dump());
+  }
+  if (!removed.isEmpty()) text += " (instead of " + removed.join(", ") + ")";
+  return d.apply(text, doc, error, path);
+}
+
+bool importTable(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
+  Json doc = d.json();
+  Json* law = tableLaw(doc, path, error);
+  if (!law) return false;
+  std::vector<double> t, v;
+  std::string why;
+  if (!readTableFile(file.toStdString(), t, v, why)) {
+    if (error) *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(why);
+    return false;
+  }
+  Json points = Json::array();
+  for (std::size_t k = 0; k < t.size(); ++k) points.push_back(Json::array({t[k], v[k]}));
+  law->erase("file");
+  (*law)["points"] = points;
+  return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error, path);
+}
+
+bool setTableFile(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
+  Json doc = d.json();
+  Json* law = tableLaw(doc, path, error);
+  if (!law) return false;
+  law->erase("points");
+  (*law)["file"] = file.toStdString();
+  return d.apply("Set " + path + ".file to " + q(file.toStdString()), doc, error, path);
+}
+
+}  // namespace flexarm::edits

@@ -1,0 +1,446 @@
+#include "ui/editor/PropertyForms.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/MultibodySystem.hpp"
+#include "ui/document/ConstraintEdits.hpp"
+#include "ui/document/ModelEdits.hpp"
+#include "ui/document/VariantEdits.hpp"
+#include "ui/editor/VariantPanels.hpp"
+
+namespace flexarm {
+namespace {
+
+using Kind = FieldSpec::Kind;
+using Commit = std::function<bool(ProjectDocument&, const Json&, QString*)>;
+
+FieldSpec field(Kind kind, const QString& path, const QString& label, const QString& unit = {}, Json fallback = {}) {
+  FieldSpec f;
+  f.kind = kind;
+  f.path = path;
+  f.label = label;
+  f.unit = unit;
+  f.fallback = std::move(fallback);
+  return f;
+}
+FieldSpec number(const QString& path, const QString& label, const QString& unit, Json fallback = {}) {
+  return field(Kind::Number, path, label, unit, std::move(fallback));
+}
+FieldSpec integer(const QString& path, const QString& label, Json fallback = {}) {
+  return field(Kind::Integer, path, label, {}, std::move(fallback));
+}
+FieldSpec numbers(const QString& path, const QString& label, const QString& unit, int count, Json fallback = {}) {
+  FieldSpec f = field(Kind::Numbers, path, label, unit, std::move(fallback));
+  f.count = count;
+  return f;
+}
+FieldSpec choice(const QString& path, const QString& label, const QStringList& choices, Json fallback, Commit commit = {}) {
+  FieldSpec f = field(Kind::Choice, path, label, {}, std::move(fallback));
+  f.choices = choices;
+  f.commit = std::move(commit);
+  return f;
+}
+FieldSpec heading(const QString& label) { return field(Kind::Heading, {}, label); }
+FieldSpec info(const QString& label, const QString& text) {
+  FieldSpec f = field(Kind::Info, {}, label);
+  f.info = text;
+  return f;
+}
+FieldSpec nameField(const QString& path, const ModelItem& item) {
+  FieldSpec f = field(Kind::Text, path, "name");
+  f.commit = [item](ProjectDocument& d, const Json& v, QString* e) { return edits::rename(d, item, QString::fromStdString(v.get<std::string>()), e); };
+  return f;
+}
+
+QString num(double x) { return QString::number(x, 'g', 6); }
+QString at(const char* array, int i) { return QString("%1[%2]").arg(array).arg(i); }
+std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+// "explicit" in a preset choice stands for no preset (explicit values).
+std::string presetOf(const Json& v) { return str(v) == "explicit" ? std::string() : str(v); }
+
+std::string stringAt(const ProjectDocument& d, const QString& path, const std::string& fallback) {
+  const Json* v = d.value(path);
+  return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+QStringList linkNames(const ProjectDocument& d) {
+  QStringList links;
+  if (const Project* pr = d.project())
+    for (const Link& l : pr->model.links) links << QString::fromStdString(l.name);
+  return links;
+}
+
+QStringList lawChoices() {
+  QStringList laws;
+  for (const std::string& l : edits::lawNames()) laws << QString::fromStdString(l);
+  return laws;
+}
+
+void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
+  out.push_back(nameField("name", {ModelItem::Kind::Project, -1}));
+  out.push_back(field(Kind::Text, "description", "description", {}, ""));
+  out.push_back(numbers("gravity", "gravity", "m/s²", 3, Json::array({0.0, 0.0, -9.81})));
+}
+
+void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
+  out.push_back(number("simulation.t_end", "end time", "s", 5.0));
+  out.push_back(number("simulation.output_rate", "output rate", "Hz", 100.0));
+  out.push_back(choice("coupling", "coupling order", {"zero", "geometric", "high"}, "high"));
+  out.push_back(choice("simulation.solver.method", "solver", {"bdf", "adams", "ida", "newmark", "dirk"}, "bdf"));
+  out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", 1e-6));
+  out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", 1e-8));
+  out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", 0.0));
+  out.push_back(number("simulation.solver.step", "Newmark step", "s", 1e-3));
+  out.push_back(integer("simulation.solver.max_steps", "step limit", 1000000));
+  out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", 0));
+  out.push_back(choice("simulation.solver.jacobian", "Newton matrix", {"analytic", "difference"}, "analytic"));
+  out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", 0.5));
+}
+
+void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {
+  const QString s = p + ".flex.section";
+  const std::string preset = stringAt(d, s + ".preset", "explicit");
+  out.push_back(choice(s + ".preset", "section", {"explicit", "rectangle", "tube", "ibeam"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); }));
+  if (preset == "explicit") {
+    out.push_back(number(s + ".A", "area A", "m²"));
+    out.push_back(number(s + ".Iy", "Iy (bending in x-z)", "m⁴"));
+    out.push_back(number(s + ".Iz", "Iz (bending in x-y)", "m⁴"));
+    out.push_back(number(s + ".J", "torsion constant J", "m⁴"));
+  } else if (preset == "tube") {
+    out.push_back(number(s + ".outer_diameter", "outer diameter", "m"));
+    out.push_back(number(s + ".inner_diameter", "inner diameter", "m"));
+  } else {
+    out.push_back(number(s + ".width", "width (along y)", "m"));
+    out.push_back(number(s + ".height", "height (along z)", "m"));
+    if (preset == "ibeam") {
+      out.push_back(number(s + ".flange_thickness", "flange thickness", "m"));
+      out.push_back(number(s + ".web_thickness", "web thickness", "m"));
+    }
+  }
+}
+
+void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i, const MultibodySystem* sys) {
+  out.push_back(heading("Section"));
+  sectionFields(out, d, p, i);
+  out.push_back(heading("Material"));
+  const QString m = p + ".flex.material";
+  out.push_back(choice(m + ".preset", "material", {"explicit", "steel", "aluminium", "cfrp"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setMaterialPreset(doc, i, presetOf(v), e); }));
+  if (stringAt(d, m + ".preset", "explicit") == "explicit") {
+    out.push_back(number(m + ".E", "Young's modulus E", "Pa"));
+    out.push_back(number(m + ".G", "shear modulus G", "Pa"));
+    out.push_back(number(m + ".rho", "density rho", "kg/m³"));
+  } else if (const Project* pr = d.project(); pr && pr->model.links[static_cast<std::size_t>(i)].flex) {
+    const Material& mat = pr->model.links[static_cast<std::size_t>(i)].flex->material;
+    out.push_back(info("E, G, rho", QString("%1 Pa, %2 Pa, %3 kg/m³").arg(num(mat.E), num(mat.G), num(mat.rho))));
+  }
+  out.push_back(heading("Discretization"));
+  const QString f = p + ".flex";
+  out.push_back(choice(f + ".basis", "basis", {"fem", "modes"}, {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setBasis(doc, i, str(v), e); }));
+  if (stringAt(d, f + ".basis", "fem") == "modes") {
+    out.push_back(integer(f + ".modes.axial", "axial modes", 0));
+    out.push_back(integer(f + ".modes.bending_y", "bending modes along y", 0));
+    out.push_back(integer(f + ".modes.bending_z", "bending modes along z", 0));
+    out.push_back(integer(f + ".modes.torsion", "torsion modes", 0));
+  } else {
+    out.push_back(integer(f + ".elements", "elements", 10));
+    out.push_back(choice(f + ".layout", "layout", {"spatial", "planar"}, "spatial"));
+    out.push_back(integer(f + ".reduce_to", "modal reduction (0: none)", 0));
+    FieldSpec nodes = numbers(f + ".nodes", "node positions (empty: equal elements)", "m", 0, Json::array());
+    nodes.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".nodes", v, false, {}, e); };
+    out.push_back(nodes);
+  }
+  out.push_back(heading("Initial shape"));
+  FieldSpec load = numbers(f + ".initial_load", "static shape under the load px, py, pz", "N/m", 3, Json::array({0.0, 0.0, 0.0}));
+  load.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".initial_load", v, true, {"e0"}, e); };
+  out.push_back(load);
+  QString count;
+  if (sys && i < static_cast<int>(sys->bodies.size())) count = QString(", %1 values").arg(sys->bodies[static_cast<std::size_t>(i)].e_count);
+  FieldSpec e0 = numbers(f + ".e0", "or elastic coordinates e0 (empty: undeformed" + count + ")", "m, rad", 0, Json::array());
+  e0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e); };
+  out.push_back(e0);
+  out.push_back(heading("Damping"));
+  out.push_back(numbers(f + ".rayleigh", "Rayleigh alpha, beta", "1/s, s", 2, Json::array({0.0, 0.0})));
+  out.push_back(numbers(f + ".modal_damping", "modal damping ratios", "-", 0, Json::array()));
+  if (sys && i < static_cast<int>(sys->bodies.size()) && d.project()) {
+    const Body& b = sys->bodies[static_cast<std::size_t>(i)];
+    out.push_back(heading("Computed"));
+    out.push_back(info("mass (rho A L)", num(d.project()->model.links[static_cast<std::size_t>(i)].mass) + " kg"));
+    out.push_back(info("elastic coordinates", QString::number(b.e_count)));
+    if (b.flexible && b.flexible->frequencies.size() > 0)
+      out.push_back(info("first clamped-free frequency", num(b.flexible->frequencies(0) / (2 * M_PI)) + " Hz"));
+  }
+}
+
+void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const MultibodySystem* sys) {
+  const QString p = at("links", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Link, i}));
+  FieldSpec kind = choice(p + ".flex", "link", {"rigid", "flexible"}, {},
+                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLinkFlexible(doc, i, str(v) == "flexible", e); });
+  kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
+  out.push_back(kind);
+  out.push_back(number(p + ".length", "length", "m"));
+  if (d.value(p + ".flex")) return flexibleLinkFields(out, d, p, i, sys);
+  out.push_back(number(p + ".mass", "mass", "kg"));
+  const std::string shape = stringAt(d, p + ".shape.type", "explicit");
+  out.push_back(choice(p + ".shape.type", "shape", {"rod", "box", "cylinder", "tube", "explicit"}, "explicit",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setShape(doc, i, presetOf(v), e); }));
+  if (shape == "box") {
+    out.push_back(number(p + ".shape.width", "width (along y)", "m"));
+    out.push_back(number(p + ".shape.height", "height (along z)", "m"));
+  } else if (shape == "cylinder" || shape == "tube") {
+    out.push_back(number(p + ".shape.radius", "radius", "m"));
+    if (shape == "tube") out.push_back(number(p + ".shape.inner_radius", "inner radius", "m"));
+  } else if (shape == "explicit") {
+    out.push_back(numbers(p + ".com", "centre of mass", "m", 3));
+    out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0));
+  }
+}
+
+// A table law at `law` (its TimeFunction as loaded: `loaded`, may be null): its interpolation, what it
+// holds, and where its points come from.
+void tableFields(std::vector<FieldSpec>& out, const QString& law, const TimeFunction* loaded, const QString& unit) {
+  out.push_back(choice(law + ".interpolation", "interpolation", {"linear", "cubic"}, "linear"));
+  if (loaded && !loaded->table_t.empty()) {
+    const auto [lo, hi] = std::minmax_element(loaded->table_value.begin(), loaded->table_value.end());
+    out.push_back(info("points", QString("%1 points, t from %2 to %3 s, values from %4 to %5 %6")
+                                     .arg(loaded->table_t.size())
+                                     .arg(num(loaded->table_t.front()), num(loaded->table_t.back()), num(*lo), num(*hi), unit)));
+  }
+  FieldSpec file = field(Kind::Text, law + ".file", "table file (read at load)", {}, "");
+  file.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::setTableFile(doc, law, QString::fromStdString(str(v)), e); };
+  out.push_back(file);
+  FieldSpec import = field(Kind::File, law + ".points", "copy points from");
+  import.info = "Import CSV...";
+  import.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::importTable(doc, law, QString::fromStdString(str(v)), e); };
+  out.push_back(import);
+}
+
+void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("joints", i);
+  const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
+  const QString q = revolute ? "rad" : "m", effort = revolute ? "N m" : "N";
+  const QString stiff = revolute ? "N m/rad" : "N/m", damp = revolute ? "N m s/rad" : "N s/m";
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Joint, i}));
+  out.push_back(choice(p + ".type", "type", {"revolute", "prismatic"}, {}));
+  out.push_back(numbers(p + ".axis", "axis (joint frame)", "-", 3));
+  out.push_back(numbers(p + ".placement.xyz", "placement xyz", "m", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(numbers(p + ".placement.rpy", "placement roll, pitch, yaw", "rad", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(number(p + ".q0", "initial q", q, 0.0));
+  out.push_back(number(p + ".qd0", "initial rate", q + "/s", 0.0));
+  out.push_back(number(p + ".damping", "damping", damp, 0.0));
+  out.push_back(number(p + ".mass", "joint mass", "kg", 0.0));
+  out.push_back(heading("Flexibility"));
+  FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {},
+                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setJointFlexible(doc, i, str(v) == "flexible", e); });
+  kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
+  out.push_back(kind);
+  if (d.value(p + ".flex")) {
+    out.push_back(number(p + ".flex.stiffness", "stiffness k", stiff));
+    out.push_back(number(p + ".flex.damping", "damping c", damp, 0.0));
+    out.push_back(number(p + ".flex.rotor_inertia", "rotor inertia J", revolute ? "kg m²" : "kg"));
+    out.push_back(number(p + ".flex.gear_ratio", "gear ratio N", "-", 1.0));
+  }
+  out.push_back(heading("Drive"));
+  out.push_back(choice(p + ".drive.type", "drive", {"free", "effort", "pd", "prescribed"}, "free",
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setDriveType(doc, i, str(v), e); }));
+  const std::string type = stringAt(d, p + ".drive.type", "free");
+  if (type == "pd") {
+    out.push_back(number(p + ".drive.kp", "kp", stiff));
+    out.push_back(number(p + ".drive.kd", "kd", damp));
+  }
+  const QString law = edits::lawPath(d, i);
+  if (law.isEmpty()) return;
+  out.push_back(choice(law + ".law", type == "pd" ? "set-point law" : "law", lawChoices(), {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLaw(doc, i, str(v), e); }));
+  const QString f = type == "effort" ? effort : q;
+  for (const edits::LawParam& lp : edits::lawParams(stringAt(d, law + ".law", ""))) {
+    QString unit = QString(lp.unit);
+    unit = unit == "f" ? f : unit == "f/s" ? f + "/s" : unit;
+    if (lp.list) out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
+    else out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
+  }
+  if (stringAt(d, law + ".law", "") == "table")
+    tableFields(out, law, d.project() ? &d.project()->model.joints[static_cast<std::size_t>(i)].drive.law : nullptr, f);
+}
+
+void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("payloads", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Payload, i}));
+  out.push_back(choice(p + ".link", "link", linkNames(d), {}));
+  out.push_back(choice(p + ".frame", "offset frame", {"body", "distal"}, "body"));
+  out.push_back(numbers(p + ".offset", "offset", "m", 3, Json::array({0.0, 0.0, 0.0})));
+  out.push_back(number(p + ".mass", "mass", "kg"));
+  out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0, Json::array({0.0, 0.0, 0.0})));
+}
+
+// The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
+void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& p) {
+  const QString v = p + ".value";
+  const bool given = d.value(v) != nullptr;
+  out.push_back(choice(v + ".law", "value law f(t)", lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
+    if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
+    return doc.setValue(v, edits::defaultLaw(str(x)), e);
+  }));
+  const Json* terms = d.value(p + ".terms");
+  const QString f = terms ? edits::termsUnit(d, *terms) : QString();
+  const std::string law = given ? stringAt(d, v + ".law", "") : "constant";
+  for (const edits::LawParam& lp : edits::lawParams(law)) {
+    QString unit = QString(lp.unit);
+    unit = unit == "f" ? f : unit == "f/s" ? f + "/s" : unit;
+    if (lp.list) {
+      out.push_back(numbers(v + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
+      continue;
+    }
+    FieldSpec n = number(v + "." + lp.key, lp.key, unit, lp.optional || !given ? Json(0.0) : Json());
+    if (!given)  // the default f = 0 made explicit as a constant law
+      n.commit = [v](ProjectDocument& doc, const Json& x, QString* e) {
+        Json law = edits::defaultLaw("constant");
+        law["value"] = x;
+        return doc.setValue(v, law, e);
+      };
+    out.push_back(n);
+  }
+  if (law == "table") {
+    const Project* pr = d.project();
+    const bool loaded = pr && i < static_cast<int>(pr->model.constraints.size());
+    tableFields(out, v, loaded ? &pr->model.constraints[static_cast<std::size_t>(i)].value : nullptr, f);
+  }
+}
+
+void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("constraints", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Constraint, i}));
+  out.push_back(choice(p + ".type", "type", {"coordinates", "point", "sliding_support"}, {},
+                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); }));
+  const std::string type = stringAt(d, p + ".type", "");
+  if (type == "coordinates") {
+    out.push_back(heading("sum of c_k q_k = f(t)"));
+    FieldSpec terms = field(Kind::Text, p + ".terms", "terms: coordinate = c_k", "-");
+    terms.current = [p](const ProjectDocument& doc) {
+      const Json* t = doc.value(p + ".terms");
+      return Json(t ? edits::termsText(*t).toStdString() : std::string());
+    };
+    terms.commit = [i](ProjectDocument& doc, const Json& v, QString* e) {
+      return edits::setConstraintTerms(doc, i, QString::fromStdString(str(v)), e);
+    };
+    out.push_back(terms);
+    out.push_back(info("coordinates", edits::coordinateNames(d).join(", ")));
+    constraintValueFields(out, d, i, p);
+  } else if (type == "point") {
+    out.push_back(choice(p + ".link", "link", linkNames(d), {}));
+    out.push_back(numbers(p + ".point", "point (link body frame)", "m", 3, Json::array({0.0, 0.0, 0.0})));
+    out.push_back(numbers(p + ".world", "held at (world)", "m", 3));
+    out.push_back(choice(p + ".axes", "world axes held", {"xyz", "xy", "xz", "yz", "x", "y", "z"}, "xyz"));
+  } else if (type == "sliding_support") {
+    out.push_back(choice(p + ".link", "flexible link", linkNames(d), {}));
+    out.push_back(number(p + ".position", "support position (joint axis)", "m"));
+    FieldSpec slope = choice(p + ".clamp_slope", "also zero slope (sleeve)", {"false", "true"}, {},
+                             [p](ProjectDocument& doc, const Json& v, QString* e) { return doc.setValue(p + ".clamp_slope", str(v) == "true", e); });
+    slope.current = [p](const ProjectDocument& doc) {
+      const Json* v = doc.value(p + ".clamp_slope");
+      return Json(v && v->is_boolean() && v->get<bool>() ? "true" : "false");
+    };
+    out.push_back(slope);
+  }
+}
+
+void variantForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("variants", i);
+  FieldSpec name = field(Kind::Text, p + ".name", "name");
+  name.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::renameVariant(doc, i, QString::fromStdString(str(v)), e); };
+  out.push_back(name);
+  const Json* set = d.value(p + ".set");
+  const std::size_t n = set && set->is_object() ? set->size() : 0;
+  const QString problem = edits::variantProblem(d, i);
+  out.push_back(info("check", problem.isEmpty() ? (n == 0 ? QString("no overrides: the project as it is (a baseline)")
+                                                          : QString("the project with these %1 overrides loads").arg(n))
+                                                : "these overrides no longer make a valid project:\n" + problem));
+  out.push_back(heading("Overrides, applied in order (as flexarm-cli --set)"));
+  FieldSpec table = field(Kind::Panel, p + ".set", {});
+  table.panel = [i, p](ProjectDocument& doc, QWidget* parent) -> FormPanel* {
+    PathTable::Hooks hooks;
+    hooks.rows = [p](const ProjectDocument& dd) {
+      PathTable::Rows rows;
+      if (const Json* s = dd.value(p + ".set"); s && s->is_object())
+        for (auto it = s->begin(); it != s->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::overrideText(it.value()));
+      return rows;
+    };
+    hooks.set = [i](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
+      return edits::setOverride(dd, i, row, path, text, e);
+    };
+    hooks.remove = [i](ProjectDocument& dd, int row, QString* e) { return edits::removeOverride(dd, i, row, e); };
+    hooks.addLines = [i](ProjectDocument& dd, const QString& lines, QString* e) { return edits::addOverrideLines(dd, i, lines, e); };
+    return new PathTable(&doc, "value", hooks, parent);
+  };
+  out.push_back(table);
+}
+
+void studyForm(std::vector<FieldSpec>& out, const ProjectDocument& d) {
+  FieldSpec kind = choice("study", "study runs", {"none", "variants", "grid"}, {},
+                          [](ProjectDocument& doc, const Json& v, QString* e) { return edits::setStudyKind(doc, str(v), e); });
+  kind.current = [](const ProjectDocument& doc) { return Json(edits::studyKind(doc).toStdString()); };
+  out.push_back(kind);
+  const QString k = edits::studyKind(d);
+  if (k == "variants") {
+    out.push_back(heading("Variants in the study (checked)"));
+    FieldSpec list = field(Kind::Panel, "study.variants", {});
+    list.panel = [](ProjectDocument& doc, QWidget* parent) -> FormPanel* { return new StudyVariantList(&doc, parent); };
+    out.push_back(list);
+  } else if (k == "grid") {
+    out.push_back(heading("Grid: every combination of the values (the last path varies fastest)"));
+    FieldSpec grid = field(Kind::Panel, "study.grid", {});
+    grid.panel = [](ProjectDocument& doc, QWidget* parent) -> FormPanel* {
+      PathTable::Hooks hooks;
+      hooks.rows = [](const ProjectDocument& dd) {
+        PathTable::Rows rows;
+        if (const Json* g = dd.value("study.grid"); g && g->is_object())
+          for (auto it = g->begin(); it != g->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::valuesText(it.value()));
+        return rows;
+      };
+      hooks.set = [](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
+        return edits::setGridRow(dd, row, path, text, e);
+      };
+      hooks.remove = [](ProjectDocument& dd, int row, QString* e) { return edits::removeGridRow(dd, row, e); };
+      return new PathTable(&doc, "values (a, b, c)", hooks, parent);
+    };
+    out.push_back(grid);
+  }
+  const QStringList cases = edits::studyCaseNames(d);
+  QString text = k == "none" ? QString("no study: flexarm-cli study has nothing to run") : QString("%1 cases").arg(cases.size());
+  if (!cases.isEmpty()) text += ": " + (cases.size() > 12 ? cases.mid(0, 12).join(", ") + ", ..." : cases.join(", "));
+  out.push_back(info("cases", text));
+}
+
+}  // namespace
+
+std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item, const MultibodySystem* system) {
+  std::vector<FieldSpec> out;
+  switch (item.kind) {
+    case ModelItem::Kind::Project: projectForm(out, doc); break;
+    case ModelItem::Kind::Simulation: simulationForm(out, doc); break;
+    case ModelItem::Kind::Link:
+      if (doc.value(at("links", item.index))) linkForm(out, doc, item.index, system);
+      break;
+    case ModelItem::Kind::Joint:
+      if (doc.value(at("joints", item.index))) jointForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Payload:
+      if (doc.value(at("payloads", item.index))) payloadForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Constraint:
+      if (doc.value(at("constraints", item.index))) constraintForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Variant:
+      if (doc.value(at("variants", item.index))) variantForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Study: studyForm(out, doc); break;
+    case ModelItem::Kind::None: break;
+  }
+  return out;
+}
+
+}  // namespace flexarm

@@ -1,0 +1,111 @@
+#include "ui/export/ExportReactions.hpp"
+
+#include <QAction>
+
+#include "results/CsvWriter.hpp"
+#include "ui/export/ExportDialogs.hpp"
+#include "ui/export/ExportSource.hpp"
+
+namespace flexarm {
+namespace {
+QString told(const std::string& why, const QString& done) { return why.empty() ? done : QString::fromStdString(why); }
+}  // namespace
+
+ExportReaction::ExportReaction(ExportSource& source, QObject* parent) : QObject(parent), source_(source) {}
+
+QAction* ExportReaction::attachTo(QAction* action) {
+  connect(action, &QAction::triggered, this, [this] { trigger(); });
+  return action;
+}
+
+FileExportReaction::FileExportReaction(ExportSource& source, ExportQuestion question, QString filter, bool needs_results,
+                                       QObject* parent)
+    : ExportReaction(source, parent), question_(std::move(question)), filter_(std::move(filter)), needs_results_(needs_results) {}
+
+void FileExportReaction::trigger() {
+  if (needs_results_ && !source_.exportReady()) return;
+  const QString file = askSaveFile(source_.exportWindow(), question_.key, question_.caption, question_.name(), filter_);
+  if (!file.isEmpty()) exportTo(file);
+}
+
+CsvExportReaction::CsvExportReaction(ExportSource& source, ExportQuestion question, QObject* parent)
+    : FileExportReaction(source, std::move(question), "CSV (*.csv)", true, parent) {}
+
+std::string CsvExportReaction::exportTo(const QString& file) {
+  std::string why;
+  const std::shared_ptr<const Results> table = source_.csvTable(why);
+  if (table) why = writeCsvFile(*table, file.toStdString());
+  source_.exportReport(told(why, "results written to " + file));
+  return why;
+}
+
+PlotExportReaction::PlotExportReaction(ExportSource& source, QString key, QObject* parent)
+    : ExportReaction(source, parent), key_(std::move(key)) {}
+
+void PlotExportReaction::trigger() {
+  QString file;
+  ExportSize size;
+  if (source_.exportReady() && askPlotExport(source_.exportWindow(), key_, file, size)) exportTo(file, size);
+}
+
+std::string PlotExportReaction::exportTo(const QString& file, const ExportSize& size) {
+  const std::string why = exportPlot(source_.plotToExport(), file, size);
+  source_.exportReport(told(why, "plot written to " + file));
+  return why;
+}
+
+ViewsImageExportReaction::ViewsImageExportReaction(ExportSource& source, ExportQuestion question, QObject* parent)
+    : FileExportReaction(source, std::move(question), "PNG (*.png)", false, parent) {}
+
+std::string ViewsImageExportReaction::exportTo(const QString& file) {
+  const std::string why = source_.viewsImage().save(file, "PNG") ? std::string() : "cannot write \"" + file.toStdString() + "\"";
+  source_.exportReport(told(why, "3D view written to " + file));
+  return why;
+}
+
+AnimationExportReaction::AnimationExportReaction(ExportSource& source, QObject* parent) : ExportReaction(source, parent) {}
+
+void AnimationExportReaction::trigger() {
+  QString dir;
+  AnimationSettings settings;
+  if (source_.exportReady() && askAnimationExport(source_.exportWindow(), dir, settings)) exportTo(dir, settings);
+}
+
+AnimationOutcome AnimationExportReaction::exportTo(const QString& dir, const AnimationSettings& settings) {
+  AnimationOutcome o;
+  const std::vector<double> times = source_.animationTimes(o.error);
+  if (!times.empty())
+    o = exportAnimation([this](double t) { return source_.animationFrame(t); }, times.front(), times.back(), dir, settings);
+  source_.exportReport(describeAnimationOutcome(o, dir));
+  return o;
+}
+
+BundleExportReaction::BundleExportReaction(ExportSource& source, QString key, QObject* parent)
+    : ExportReaction(source, parent), key_(std::move(key)) {}
+
+void BundleExportReaction::trigger() {
+  if (!source_.exportReady()) return;
+  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the report bundle");
+  if (!dir.isEmpty()) exportTo(dir);
+}
+
+BundleOutcome BundleExportReaction::exportTo(const QString& dir) {
+  BundleOutcome o;
+  std::optional<BundleRequest> request = source_.bundleRequest(o.error);
+  if (request) {
+    request->dir = dir.toStdString();
+    o = writeReportBundle(*request);
+  }
+  source_.exportReport(told(o.error, QString("report bundle written to %1 (%2 files)").arg(dir).arg(o.files.size())));
+  return o;
+}
+
+ExportReactions::ExportReactions(ExportSource& source, ExportWords words, QObject* parent)
+    : QObject(parent),
+      csv(new CsvExportReaction(source, std::move(words.csv), this)),
+      plot(new PlotExportReaction(source, std::move(words.plot_key), this)),
+      views(new ViewsImageExportReaction(source, std::move(words.views), this)),
+      animation(new AnimationExportReaction(source, this)),
+      bundle(new BundleExportReaction(source, std::move(words.bundle_key), this)) {}
+
+}  // namespace flexarm

@@ -1,0 +1,152 @@
+#include "ui/plots/ReportBundle.hpp"
+
+#include <QDateTime>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "Version.hpp"
+#include "io/ProjectFile.hpp"
+#include "results/CsvWriter.hpp"
+#include "solvers/Simulation.hpp"
+#include "solvers/Study.hpp"
+
+namespace flexarm {
+namespace {
+
+std::string formatValue(double x) {
+  if (std::isnan(x)) return "–";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+std::string mdCell(std::string s) {
+  for (char& c : s)
+    if (c == '|' || c == '\n') c = c == '|' ? '/' : ' ';
+  return s;
+}
+
+}  // namespace
+
+BundleOutcome writeReportBundle(const BundleRequest& req) {
+  BundleOutcome out;
+  if (!req.project || req.runs.empty()) {
+    out.error = "nothing to export: no project or no runs";
+    return out;
+  }
+  for (const NamedRun& r : req.runs)
+    if (!r.results || r.results->rows() == 0) {
+      out.error = "run \"" + r.name + "\" has no results to export";
+      return out;
+    }
+  std::error_code ec;
+  std::filesystem::create_directories(req.dir / "plots", ec);
+  if (ec) {
+    out.error = "cannot create \"" + (req.dir / "plots").string() + "\": " + ec.message();
+    return out;
+  }
+  auto fail = [&](const std::string& why) {
+    out.error = why;
+    return out;
+  };
+  // The project and each run's table.
+  if (std::string why = saveProjectFile(*req.project, req.dir / "project.flexarm.json"); !why.empty()) return fail(why);
+  out.files.push_back("project.flexarm.json");
+  const bool many = req.runs.size() > 1;
+  std::vector<std::string> csv_names;
+  for (const NamedRun& r : req.runs) {
+    const std::string name = (many || !r.name.empty() ? caseFileName(r.name) : std::string("results")) + ".csv";
+    if (req.run_csvs_written) {
+      if (!std::filesystem::exists(req.dir / name)) return fail("run \"" + r.name + "\": \"" + (req.dir / name).string() + "\" is missing");
+    } else {
+      if (std::string why = writeCsvFile(*r.results, req.dir / name); !why.empty()) return fail(why);
+    }
+    out.files.push_back(name);
+    csv_names.push_back(name);
+  }
+  // The comparison table and the plots are made from the same common-grid results.
+  for (const std::string& ch : req.channels)
+    for (const NamedRun& r : req.runs)
+      if (r.results->channelIndex(ch) < 0) return fail("run \"" + r.name + "\" has no channel \"" + ch + "\"");
+  Results table = many ? compareRuns(req.runs, req.channels) : *req.runs.front().results;
+  if (many) {
+    table.project_name = comparisonName(req.project->name, req.runs);
+    if (std::string why = writeCsvFile(table, req.dir / "compare.csv"); !why.empty()) return fail(why);
+    out.files.push_back("compare.csv");
+  }
+  std::vector<std::string> plotted = req.plot_channels;
+  if (plotted.empty())  // the default plots, among the compared channels
+    for (const std::string& ch : defaultPlotChannels(req.runs.front().results->channels()))
+      if (req.channels.empty() || std::find(req.channels.begin(), req.channels.end(), ch) != req.channels.end())
+        plotted.push_back(ch);
+  std::vector<std::pair<std::string, std::string>> images;  // caption, file
+  auto plot = [&](const std::vector<std::string>& columns, const std::string& caption, const std::string& stem,
+                  bool difference) -> std::string {
+    std::string why;
+    std::optional<Figure> f = figureOf(table, columns, why);
+    if (!f) return why;
+    f->title = QString::fromStdString(req.project->name + ": " + caption);
+    if (many) markEarlyEnds(*f, req.runs, difference);
+    for (const char* ext : {".png", ".svg"}) {
+      const std::string file = "plots/" + stem + ext;
+      why = exportFigure(*f, QString::fromStdString((req.dir / file).string()), req.size);
+      if (!why.empty()) return why;
+      out.files.push_back(file);
+    }
+    images.emplace_back(caption, "plots/" + stem + ".png");
+    return {};
+  };
+  for (const std::string& ch : plotted) {
+    if (std::string why = plot({ch}, ch, caseFileName(ch), false); !why.empty()) return fail("plot of " + ch + ": " + why);
+    if (!many) continue;
+    std::vector<std::string> differences;
+    for (std::size_t k = 1; k < req.runs.size(); ++k) differences.push_back(ch + "[" + req.runs[k].name + " - " + req.runs[0].name + "]");
+    if (std::string why = plot(differences, ch + " difference", caseFileName(ch) + "-difference", true); !why.empty())
+      return fail("difference plot of " + ch + ": " + why);
+  }
+
+  // The summary.
+  const Project& p = *req.project;
+  std::ostringstream md;
+  md << "# " << mdCell(p.name) << (many ? ": comparison" : ": run") << "\n\n";
+  md << "Made by FlexArm " << kVersion << " on " << QDateTime::currentDateTime().toString(Qt::ISODate).toStdString() << ".";
+  if (!req.command.empty()) md << " Command: `" << req.command << "`.";
+  md << "\n\n";
+  if (!p.description.empty()) md << p.description << "\n\n";
+  md << "## Runs\n\n| run | solver, tolerances, coupling | outcome | end time [s] | steps | RHS evaluations | wall time [s] | file |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t k = 0; k < req.runs.size(); ++k) {
+    const Results& r = *req.runs[k].results;
+    md << "| " << mdCell(req.runs[k].name.empty() ? p.name : req.runs[k].name) << " | " << mdCell(r.solver_description) << " | "
+       << runStatusName(r.status) << (r.message.empty() ? "" : ": " + mdCell(r.message)) << " | " << formatValue(r.end_time)
+       << " | " << r.stats.steps << " | " << r.stats.rhs_evaluations << " | " << formatValue(r.stats.wall_time) << " | ["
+       << csv_names[k] << "](" << csv_names[k] << ") |\n";
+  }
+  const SimulationSettings& s = p.simulation;
+  md << "\nProject settings: end time " << formatValue(s.t_end) << " s, output rate " << formatValue(s.output_rate)
+     << " Hz, " << describeRun(p) << ". Each run applies its variant's overrides to these.\n";
+  md << "\n## Scalar metrics\n\n| metric |";
+  for (const NamedRun& r : req.runs) md << " " << mdCell(r.name.empty() ? p.name : r.name) << " |";
+  md << "\n|---|";
+  for (std::size_t k = 0; k < req.runs.size(); ++k) md << "---|";
+  md << "\n";
+  std::vector<std::vector<ScalarMetric>> metrics;
+  for (const NamedRun& r : req.runs) metrics.push_back(scalarMetrics(p.model, r.results));
+  for (std::size_t m = 0; m < metrics.front().size(); ++m) {
+    md << "| " << metrics.front()[m].name << " |";
+    for (const auto& run : metrics) md << " " << (m < run.size() ? formatValue(run[m].value) : "–") << " |";
+    md << "\n";
+  }
+  if (!images.empty()) md << "\n## Plots\n\nPNG and SVG of each plot are in `plots/`.\n\n";
+  for (const auto& [caption, file] : images) md << "### " << caption << "\n\n![" << caption << "](" << file << ")\n\n";
+  std::ofstream summary(req.dir / "summary.md", std::ios::binary | std::ios::trunc);
+  summary << md.str();
+  summary.flush();
+  if (!summary) return fail("cannot write \"" + (req.dir / "summary.md").string() + "\"");
+  out.files.push_back("summary.md");
+  return out;
+}
+
+}  // namespace flexarm

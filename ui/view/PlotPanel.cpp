@@ -1,0 +1,155 @@
+#include "ui/view/PlotPanel.hpp"
+
+#include "ui/plots/PlotFigure.hpp"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <set>
+
+namespace flexarm {
+
+PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
+  plot_ = new QCustomPlot(this);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  plot_->xAxis->setLabel("t [s]");
+  plot_->legend->setVisible(true);
+  plot_->legend->setFont(QFont(font().family(), 8));
+  plot_->setMinimumSize(320, 200);
+  // The time cursor lives on its own buffered layer: moving it (timeline playback) redraws that
+  // layer only, not the curves.
+  plot_->addLayer("cursor", plot_->layer("main"), QCustomPlot::limAbove);
+  plot_->layer("cursor")->setMode(QCPLayer::lmBuffered);
+  cursor_ = new QCPItemStraightLine(plot_);
+  cursor_->setLayer("cursor");
+  cursor_->setPen(QPen(QColor(200, 30, 30), 1, Qt::DashLine));
+  cursor_->point1->setCoords(0, 0);
+  cursor_->point2->setCoords(0, 1);
+  list_ = new QListWidget(this);
+  list_->setMaximumWidth(200);
+  list_->setToolTip("Tick the channels to plot");
+  readout_ = new QLabel(this);
+  readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* right = new QVBoxLayout;
+  right->addWidget(plot_, 1);
+  right->addWidget(readout_);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(list_);
+  layout->addLayout(right, 1);
+  connect(list_, &QListWidget::itemChanged, this, [this] { rebuildGraphs(); });
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showReadout(plot_->xAxis->pixelToCoord(e->position().x())); });
+}
+
+void PlotPanel::clear() {
+  data_.clear();
+  rows_ = 0;
+  for (int g = 0; g < plot_->graphCount(); ++g) plot_->graph(g)->data()->clear();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotPanel::setChannels(const std::vector<Channel>& channels, const std::vector<std::string>& selected) {
+  channels_ = channels;
+  data_.clear();
+  rows_ = 0;
+  const std::set<std::string> chosen(selected.begin(), selected.end());
+  QSignalBlocker block(list_);
+  list_->clear();
+  for (const Channel& c : channels_) {
+    if (c.name == "t" || c.name.rfind("e.", 0) == 0) continue;
+    auto* item = new QListWidgetItem(QString::fromStdString(c.name + " [" + c.unit + "]"), list_);
+    item->setData(Qt::UserRole, QString::fromStdString(c.name));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(chosen.count(c.name) ? Qt::Checked : Qt::Unchecked);
+  }
+  rebuildGraphs();
+}
+
+void PlotPanel::rebuildGraphs() {
+  plot_->clearGraphs();
+  plotted_.clear();
+  for (int i = 0; i < list_->count(); ++i) {
+    QListWidgetItem* item = list_->item(i);
+    if (item->checkState() != Qt::Checked) continue;
+    const std::string name = item->data(Qt::UserRole).toString().toStdString();
+    for (std::size_t c = 0; c < channels_.size(); ++c) {
+      if (channels_[c].name != name) continue;
+      QCPGraph* g = plot_->addGraph();
+      g->setName(item->text());
+      g->setPen(QPen(seriesColour(plotted_.size()), 1.5));
+      plotted_.push_back(static_cast<int>(c));
+    }
+  }
+  const std::size_t n = channels_.size();
+  for (std::size_t g = 0; g < plotted_.size(); ++g) {
+    QVector<double> t(static_cast<int>(rows_)), v(static_cast<int>(rows_));
+    for (std::size_t r = 0; r < rows_; ++r) {
+      t[static_cast<int>(r)] = data_[r * n];
+      v[static_cast<int>(r)] = data_[r * n + static_cast<std::size_t>(plotted_[g])];
+    }
+    plot_->graph(static_cast<int>(g))->setData(t, v, true);
+  }
+  refreshAxes();
+}
+
+void PlotPanel::appendRows(const std::vector<double>& rows, std::size_t count) {
+  const std::size_t n = channels_.size();
+  if (n == 0 || count == 0) return;
+  data_.insert(data_.end(), rows.begin(), rows.begin() + static_cast<long>(count * n));
+  for (std::size_t g = 0; g < plotted_.size(); ++g) {
+    QVector<double> t(static_cast<int>(count)), v(static_cast<int>(count));
+    for (std::size_t r = 0; r < count; ++r) {
+      t[static_cast<int>(r)] = rows[r * n];
+      v[static_cast<int>(r)] = rows[r * n + static_cast<std::size_t>(plotted_[g])];
+    }
+    plot_->graph(static_cast<int>(g))->addData(t, v, true);  // only the new points
+  }
+  rows_ += count;
+  refreshAxes();
+}
+
+void PlotPanel::refreshAxes() {
+  std::vector<std::string> units;
+  for (int c : plotted_) units.push_back(channels_[static_cast<std::size_t>(c)].unit);
+  plot_->yAxis->setLabel(units.empty() ? QString() : unitsLabel(units));
+  if (rows_ > 0) {
+    plot_->xAxis->setRange(data_.front(), std::max(data_[(rows_ - 1) * channels_.size()], data_.front() + 1e-9));
+    plot_->yAxis->rescale(true);
+  }
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotPanel::setTimeCursor(double t) {
+  cursor_->point1->setCoords(t, 0);
+  cursor_->point2->setCoords(t, 1);
+  showReadout(t);
+  cursor_->layer()->replot();
+}
+
+void PlotPanel::showReadout(double t) {
+  if (rows_ == 0 || plotted_.empty()) {
+    readout_->clear();
+    return;
+  }
+  const std::size_t n = channels_.size();
+  std::size_t r = 0;
+  while (r + 1 < rows_ && data_[(r + 1) * n] <= t) ++r;
+  QString text = QString("t = %1 s").arg(data_[r * n], 0, 'g', 6);
+  for (int c : plotted_)
+    text += QString("   %1 = %2 %3")
+                .arg(QString::fromStdString(channels_[static_cast<std::size_t>(c)].name))
+                .arg(data_[r * n + static_cast<std::size_t>(c)], 0, 'g', 5)
+                .arg(QString::fromStdString(channels_[static_cast<std::size_t>(c)].unit));
+  readout_->setText(text);
+}
+
+int PlotPanel::graphCount() const { return plot_->graphCount(); }
+
+int PlotPanel::pointCount() const { return plot_->graphCount() > 0 ? plot_->graph(0)->dataCount() : 0; }
+
+}  // namespace flexarm

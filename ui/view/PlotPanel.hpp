@@ -1,0 +1,46 @@
+#pragma once
+// Live plots of chosen result channels (QCustomPlot). Curves grow by appending the new rows only;
+// a vertical cursor marks the timeline's time; hovering reads the values off.
+#include <QWidget>
+#include <vector>
+
+#include "results/Results.hpp"
+#include "ui/plots/PlotFigure.hpp"  // defaultPlotChannels
+
+class QCustomPlot;
+class QCPItemStraightLine;
+class QListWidget;
+class QLabel;
+
+namespace flexarm {
+
+class PlotPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlotPanel(QWidget* parent = nullptr);
+
+  // New run: the channels it records; `selected` are plotted (others can be ticked by the user).
+  void setChannels(const std::vector<Channel>& channels, const std::vector<std::string>& selected);
+  void appendRows(const std::vector<double>& rows, std::size_t count);  // row-major, all channels
+  void setTimeCursor(double t);
+  void clear();
+
+  int graphCount() const;
+  int pointCount() const;  // points in the first plotted graph
+  QCustomPlot* plot() { return plot_; }
+
+ private:
+  void rebuildGraphs();
+  void refreshAxes();
+  void showReadout(double t);
+  QCustomPlot* plot_;
+  QListWidget* list_;
+  QLabel* readout_;
+  QCPItemStraightLine* cursor_ = nullptr;
+  std::vector<Channel> channels_;
+  std::vector<int> plotted_;            // channel index per graph
+  std::vector<double> data_;            // all rows so far (row-major), to rebuild on selection change
+  std::size_t rows_ = 0;
+};
+
+}  // namespace flexarm

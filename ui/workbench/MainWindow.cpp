@@ -1,0 +1,662 @@
+#include "ui/workbench/MainWindow.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QComboBox>
+#include <QDockWidget>
+#include <algorithm>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "io/ProjectFile.hpp"
+#include "solvers/Simulation.hpp"
+#include "ui/compare/CompareDialog.hpp"
+#include "ui/compare/CompareWindow.hpp"
+#include "ui/document/AutoSave.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/ModelTree.hpp"
+#include "ui/editor/NewProjectWizard.hpp"
+#include "ui/editor/PropertyEditor.hpp"
+#include "ui/export/ExportReactions.hpp"
+#include "ui/run/RunSession.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/view/ModePreview.hpp"
+#include "ui/view/PlotPanel.hpp"
+#include "ui/view/Timeline.hpp"
+
+namespace flexarm {
+namespace {
+QString num(double x) { return QString::number(x, 'g', 6); }
+}  // namespace
+
+QString MainWindow::examplesDirectory() {
+  const QByteArray env = qgetenv("FLEXARM_PROJECTS");
+  if (!env.isEmpty()) return QString::fromLocal8Bit(env);
+  const QString beside = QCoreApplication::applicationDirPath() + "/../../projects";
+  if (QDir(beside).exists()) return QDir(beside).canonicalPath();
+  return QStringLiteral(FLEXARM_PROJECTS_DIR);
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle("FlexArm");
+  setAcceptDrops(true);
+  setObjectName("FlexArmMainWindow");
+  document_ = new ProjectDocument(this);
+  autosave_ = new AutoSave(document_, this);
+  view_ = new ArmView(this);
+  timeline_ = new Timeline(this);
+  banner_ = new QLabel(this);
+  banner_->setWordWrap(true);
+  banner_->setVisible(false);
+  banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(banner_);
+  layout->addWidget(view_, 1);
+  layout->addWidget(timeline_);
+  setCentralWidget(central);
+
+  session_ = new RunSession(this);
+  connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
+  poll_timer_ = new QTimer(this);
+  poll_timer_->setInterval(50);  // 20 updates per second while a run goes
+  connect(poll_timer_, &QTimer::timeout, this, &MainWindow::poll);
+  connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
+    modes_->stopAnimation();  // the view follows the timeline again
+    if (poll_timer_->isActive()) return;  // while a run streams in, poll() paces the view and the plots
+    modes_->refreshSource();  // the run's configuration at this time
+    showRow(row);
+    plots_->setTimeCursor(t);
+  });
+
+  buildDocks();
+  buildActions();
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMinimumWidth(200);
+  progress_->setMaximumWidth(260);
+  progress_->setFormat("t = %v");
+  stats_ = new QLabel(this);
+  statusBar()->addWidget(stats_, 1);
+  statusBar()->addPermanentWidget(progress_);
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  refreshRecentMenu();
+  connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
+  connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
+  onDocumentChanged();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+  model_tree_ = new ModelTree(document_, this);
+  properties_ = new PropertyEditor(document_, this);
+  connect(model_tree_, &ModelTree::currentChanged, properties_, &PropertyEditor::showItem);
+  auto refused = [this](const QString& message) {
+    log("edit refused: " + message);
+    statusBar()->showMessage(message.section('\n', 0, 0), 8000);
+  };
+  connect(model_tree_, &ModelTree::refused, this, refused);
+  connect(properties_, &PropertyEditor::refused, this, refused);
+  plots_ = new PlotPanel(this);
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  auto dock = [this](const QString& title, QWidget* w, Qt::DockWidgetArea area, const char* name) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
+  dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
+  properties_->setMinimumWidth(400);
+  // Natural modes about the edited configuration or the run's configuration at the timeline's time.
+  modes_ = new ModePreview(view_, [this] {
+    ModePreview::Source s;
+    s.project = document_->project();
+    s.system = document_->system();
+    Eigen::VectorXd q;
+    const int row = timeline_->row();
+    if (session_->results() && !isRunning() && row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) {
+      s.run_q = q;
+      s.run_time = timeline_->time();
+    }
+    return s;
+  }, this);
+  connect(modes_, &ModePreview::animationStarted, this, [this] { timeline_->setPlaying(false); });
+  QDockWidget* modes = dock("Natural modes", modes_, Qt::RightDockWidgetArea, "dock.modes");
+  tabifyDockWidget(findChild<QDockWidget*>("dock.properties"), modes);
+  modes->hide();
+  dock("Plots", plots_, Qt::BottomDockWidgetArea, "dock.plots");
+  auto* logdock = dock("Messages", log_, Qt::BottomDockWidgetArea, "dock.log");
+  tabifyDockWidget(logdock, findChild<QDockWidget*>("dock.plots"));
+  findChild<QDockWidget*>("dock.plots")->raise();
+}
+
+void MainWindow::buildActions() {
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); });
+  file->addAction("&Open...", QKeySequence::Open, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
+    if (!path.isEmpty()) openProject(path);
+  });
+  QMenu* examples = file->addMenu("Open &Example");
+  for (const QFileInfo& fi : QDir(examplesDirectory()).entryInfoList({"*.flexarm.json"}, QDir::Files, QDir::Name)) {
+    const QString path = fi.absoluteFilePath();
+    examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
+  }
+  recent_menu_ = file->addMenu("Open &Recent");
+  file->addAction("&Save", QKeySequence::Save, this, [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
+  file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
+  QMenu* exports = file->addMenu("&Export");
+  exports_ = new ExportReactions(*this,
+                                 {{"csv", "Export CSV", [this] { return QString::fromStdString(caseFileName(project()->name)) + ".csv"; }},
+                                  {"view", "Export the 3D view", [] { return QString("view.png"); }},
+                                  "main",
+                                  "bundle"},
+                                 this);
+  exports_->csv->attachTo(exports->addAction("Results &CSV..."));
+  exports_->plot->attachTo(exports->addAction("&Plot (PNG, PDF, SVG)..."));
+  exports_->views->attachTo(exports->addAction("3D &view (PNG)..."));
+  exports_->animation->attachTo(exports->addAction("&Animation (PNG frames, MP4)..."));
+  exports_->bundle->attachTo(exports->addAction("&Report bundle..."));
+  file->addSeparator();
+  file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  edit->addAction(document_->createUndoAction(this));
+  edit->addAction(document_->createRedoAction(this));
+  edit->addSeparator();
+  edit->addActions(model_tree_->actions());
+
+  QMenu* cmp = menuBar()->addMenu("&Compare");
+  cmp->addAction("&Zero vs high order", this, [this] { compareZeroVsHigh(); })
+      ->setToolTip("Run the project with zero- and high-order rigid-flexible coupling side by side");
+  cmp->addAction("Compare &variants...", this, [this] {
+    if (!project()) return;
+    CompareDialog d(*project(), projectDirectory(), this);
+    if (d.exec() == QDialog::Accepted) compare(d.cases());
+  });
+
+  QMenu* analysis = menuBar()->addMenu("&Analysis");
+  analysis->addAction("Natural &modes...", this, [this] { showModePreview(); })
+      ->setToolTip("Natural frequencies at the current configuration; animate a mode shape in the 3D view");
+  QMenu* view = menuBar()->addMenu("&View");
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QToolBar* tb = addToolBar("Run");
+  tb->setObjectName("toolbar.run");
+  run_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Run", this, [this] { runSimulation(); });
+  run_action_->setShortcut(Qt::Key_F5);
+  pause_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPause), "Pause", this,
+                                [this] { session_->setPaused(!session_->isPaused()); });
+  pause_action_->setCheckable(true);
+  stop_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this, [this] { stopSimulation(); });
+  pause_action_->setEnabled(false);
+  stop_action_->setEnabled(false);
+  tb->addSeparator();
+  tb->addWidget(new QLabel(" deformation x ", this));
+  scale_ = new QDoubleSpinBox(this);
+  scale_->setRange(1.0, 1000.0);
+  scale_->setDecimals(0);
+  scale_->setToolTip("Deformation scale factor: elastic deformation drawn this many times larger");
+  connect(scale_, &QDoubleSpinBox::valueChanged, this, [this](double s) { view_->setDeformationScale(s); });
+  tb->addWidget(scale_);
+  QAction* ghost = tb->addAction("Ghost", this, [this](bool on) { view_->setGhostVisible(on); });
+  ghost->setCheckable(true);
+  ghost->setChecked(true);
+  ghost->setToolTip("Show the undeformed (rigid) arm");
+  QAction* frames = tb->addAction("Frames", this, [this](bool on) { view_->setFramesVisible(on); });
+  frames->setCheckable(true);
+  colouring_ = new QComboBox(this);
+  colouring_->addItems({"Plain", "Curvature", "Strain"});
+  colouring_->setCurrentIndex(static_cast<int>(ArmView::Colouring::Curvature));
+  colouring_->setToolTip("Colour flexible links by bending curvature [1/m] or surface strain magnitude [-]");
+  connect(colouring_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { view_->setColouring(static_cast<ArmView::Colouring>(i)); });
+  tb->addWidget(colouring_);
+  tb->addSeparator();
+  tb->addAction("Front", this, [this] { view_->viewPreset(ArmView::Preset::Front); });
+  tb->addAction("Top", this, [this] { view_->viewPreset(ArmView::Preset::Top); });
+  tb->addAction("Iso", this, [this] { view_->viewPreset(ArmView::Preset::Iso); });
+  tb->addAction("Fit", this, [this] { view_->fitArm(); });
+}
+
+bool MainWindow::newProject() {
+  if (refusedWhileRunning("starting a new project")) return false;
+  if (!maybeSave()) return false;
+  // A single rigid rod on a free revolute joint, hanging in gravity: a valid start for editing.
+  const Json fresh = Json::parse(R"({"format": "flexarm-project", "schema_version": 1, "name": "Untitled",
+    "links": [{"name": "link1", "length": 1.0, "mass": 1.0, "shape": {"type": "rod"}}],
+    "joints": [{"name": "joint1", "type": "revolute", "axis": [0, 1, 0]}]})");
+  if (!document_->reset(fresh, QString())) return false;
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
+  log("new project");
+  return true;
+}
+
+bool MainWindow::newEmptyProject() {
+  if (refusedWhileRunning("starting a new project")) return false;
+  if (!maybeSave()) return false;
+  document_->resetEmpty();
+  banner_->setVisible(false);
+  log("new empty project: add links with + Link in the Model dock");
+  return true;
+}
+
+bool MainWindow::refusedWhileRunning(const QString& what) {
+  if (!isRunning()) return false;
+  showBanner("Stop the running simulation before " + what + ".", true);
+  return true;
+}
+
+bool MainWindow::newProjectWizard() {
+  if (refusedWhileRunning("starting a new project")) return false;
+  if (!maybeSave()) return false;
+  NewProjectWizard wizard(examplesDirectory(), this);
+  if (wizard.exec() != QDialog::Accepted) return false;
+  const std::optional<Json> doc = wizard.document();
+  return doc && newProjectFrom(*doc);
+}
+
+bool MainWindow::newProjectFrom(const Json& doc) {
+  if (refusedWhileRunning("starting a new project")) return false;
+  QString error;
+  if (!document_->reset(doc, QString(), &error)) {
+    showBanner("Could not start the new project:\n" + error, true);
+    log("new project refused: " + error);
+    return false;
+  }
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
+  log("new project \"" + document_->displayName() + "\" (untitled: File > Save asks where)");
+  return true;
+}
+
+bool MainWindow::openProject(const QString& path) {
+  if (refusedWhileRunning("opening another project")) return false;
+  LoadedProject loaded = loadProjectFile(path.toStdString());
+  for (const Diagnostic& d : loaded.diagnostics.all()) log(QFileInfo(path).fileName() + ": " + QString::fromStdString(d.text()));
+  if (!loaded.project) {
+    QString text = "Could not open " + QFileInfo(path).fileName() + ":";
+    for (const Diagnostic& d : loaded.diagnostics.all())
+      if (d.severity == Diagnostic::Severity::Error) text += "\n" + QString::fromStdString(d.text());
+    showBanner(text, true);
+    return false;
+  }
+  if (!maybeSave()) return false;
+  QString error;
+  if (!document_->open(path, &error)) {
+    showBanner("Could not open " + QFileInfo(path).fileName() + ":\n" + error, true);
+    return false;
+  }
+  banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);
+  addRecent(path);
+  log("opened " + path);
+  offerRecovery(document_->path());
+  return true;
+}
+
+bool MainWindow::offerRecovery(const QString& path) {
+  const std::optional<AutoSave::Recovery> r = AutoSave::find(path);
+  if (!r) return false;
+  const QString what = path.isEmpty() ? QString("an untitled project") : QFileInfo(path).fileName();
+  const QString when = r->saved_at.isValid() ? r->saved_at.toString("yyyy-MM-dd HH:mm:ss") : QString("an earlier session");
+  const int answer = ask("Recover unsaved changes",
+                         "FlexArm was closed without saving the changes to " + what + " (autosaved " + when +
+                             "). Restore them?",
+                         QMessageBox::Yes | QMessageBox::No);
+  if (answer != QMessageBox::Yes) {
+    AutoSave::discard(path);
+    log("recovery of " + what + " discarded");
+    return false;
+  }
+  if (path.isEmpty() && !document_->path().isEmpty()) document_->resetEmpty();
+  QString error;
+  if (!AutoSave::restore(*document_, *r, &error)) {
+    showBanner("Could not restore the unsaved changes to " + what + ":\n" + error, true);
+    return false;
+  }
+  log("restored the unsaved changes to " + what + " from " + when);
+  return true;
+}
+
+void MainWindow::setQuestionHandler(std::function<int(const QString&, const QString&, int)> handler) {
+  question_handler_ = std::move(handler);
+}
+
+int MainWindow::ask(const QString& title, const QString& text, int buttons) {
+  if (question_handler_) return question_handler_(title, text, buttons);
+  return QMessageBox::question(this, title, text, QMessageBox::StandardButtons(buttons));
+}
+
+bool MainWindow::maybeSave() {
+  if (!document_->isDirty()) return true;
+  const int answer = ask("Unsaved changes", "Save the changes to " + document_->displayName() + "?",
+                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Save) return document_->path().isEmpty() ? saveAs() : saveProject(document_->path());
+  if (answer == QMessageBox::Discard) {
+    autosave_->removeCurrent();
+    return true;
+  }
+  return false;
+}
+
+void MainWindow::showModePreview() {
+  QDockWidget* d = findChild<QDockWidget*>("dock.modes");
+  d->show();
+  d->raise();
+  modes_->refreshSource();
+}
+
+void MainWindow::onDocumentChanged() {
+  modes_->documentChanged();  // before the view takes the new model: the animation gives the view back
+  const Project* p = document_->project();
+  project_path_ = document_->path();
+  // The run's project and system are the document's; the results of the model before the change go.
+  if (p) session_->setProject(*p, document_->system());
+  else session_->clear();
+  // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
+  view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
+  timeline_->setTimes({});
+  plots_->setChannels({}, {});
+  properties_->refresh(system());
+  model_tree_->refresh();
+  if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
+  run_action_->setEnabled(p != nullptr && !isRunning());
+  stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system()->nq).arg(num(p->simulation.t_end))
+                    : QString("no links yet: add one with + Link in the Model dock"));
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm");
+}
+
+void MainWindow::runSimulation() {
+  if (!project() || isRunning()) return;
+  banner_->setVisible(false);
+  plot_backlog_.clear();
+  shown_row_ = static_cast<std::size_t>(-1);
+  timeline_->setPlaying(false);
+  timeline_->setTimes({});
+  // The channels follow from the system: set the plots up now, not while rows stream in.
+  const std::vector<Channel> channels = runChannels(*project());
+  plots_->setChannels(channels, defaultPlotChannels(channels));
+  modes_->setSimulationRunning(true);  // the view follows the run
+  if (!session_->start()) {
+    modes_->setSimulationRunning(false);
+    return;
+  }
+  document_->setLocked(true);  // the run, the view and the plots follow this model until it ends
+  model_tree_->setEnabled(false);
+  properties_->setEnabled(false);
+  run_action_->setEnabled(false);
+  pause_action_->setEnabled(true);
+  stop_action_->setEnabled(true);
+  log("run started: " + QString::fromStdString(describeRun(*project())));
+  poll_timer_->start();
+}
+
+QImage MainWindow::screenshot() { return grabWithViews(this, {view_}); }
+
+void MainWindow::stopSimulation() { session_->stop(); }
+
+QString MainWindow::projectDirectory() const {
+  return project_path_.isEmpty() ? QDir::currentPath() : QFileInfo(project_path_).absolutePath();
+}
+
+CompareWindow* MainWindow::compare(std::vector<StudyCase> cases) {
+  if (!project()) return nullptr;
+  if (cases.size() < 2) {
+    showBanner("Compare needs two or more variants.", true);
+    return nullptr;
+  }
+  auto* w = new CompareWindow(*project(), projectDirectory(), std::move(cases), this);
+  w->setWindowFlag(Qt::Window);
+  QString why;
+  if (!w->start(&why)) {
+    showBanner("Cannot compare: " + why, true);
+    delete w;
+    return nullptr;
+  }
+  w->setAttribute(Qt::WA_DeleteOnClose);
+  w->show();
+  compares_.push_back(w);
+  log(QString("comparing %1 variants of %2").arg(w->variantCount()).arg(QString::fromStdString(project()->name)));
+  return w;
+}
+
+CompareWindow* MainWindow::compareZeroVsHigh() {
+  return compare({{"coupling=zero", {"coupling=zero"}}, {"coupling=high", {"coupling=high"}}});
+}
+
+std::string MainWindow::exportCsvTo(const QString& file) { return exports_->csv->exportTo(file); }
+std::string MainWindow::exportPlotTo(const QString& file, const ExportSize& size) { return exports_->plot->exportTo(file, size); }
+std::string MainWindow::exportViewPng(const QString& file) { return exports_->views->exportTo(file); }
+AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
+  return exports_->animation->exportTo(dir, settings);
+}
+BundleOutcome MainWindow::exportBundleTo(const QString& dir) { return exports_->bundle->exportTo(dir); }
+
+// What the export reactions take from this window: the last finished run, the plots, the 3D view.
+QWidget* MainWindow::exportWindow() { return this; }
+
+bool MainWindow::exportReady() {
+  if (!results()) showBanner("Nothing to export yet: run the project first.", true);
+  return results() != nullptr;
+}
+
+void MainWindow::exportReport(const QString& text) { log(text); }
+
+std::shared_ptr<const Results> MainWindow::csvTable(std::string& why) {
+  if (!results()) why = "nothing to export: run the project first";
+  return session_->sharedResults();
+}
+
+QCustomPlot* MainWindow::plotToExport() { return plots_->plot(); }
+QImage MainWindow::viewsImage() { return view_->grabFramebuffer(); }
+
+std::vector<double> MainWindow::animationTimes(std::string& why) {
+  if (!results() || isRunning() || results()->rows() == 0) {
+    why = "nothing to animate: run the project first";
+    return {};
+  }
+  timeline_->setPlaying(false);
+  return results()->column("t");
+}
+
+QImage MainWindow::animationFrame(double t) {
+  timeline_->setRow(static_cast<int>(session_->rowAt(t)));
+  return view_->grabFramebuffer();
+}
+
+std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
+  if (!results() || !project()) {
+    why = "nothing to export: run the project first";
+    return std::nullopt;
+  }
+  BundleRequest req;
+  req.project = project();
+  req.runs = {{"", results()}};
+  req.command = "FlexArm workbench";
+  return req;
+}
+
+bool MainWindow::isRunning() const { return session_->isRunning(); }
+const Results* MainWindow::results() const { return session_->results(); }
+std::size_t MainWindow::liveRows() const { return session_->live().rows(); }
+const MultibodySystem* MainWindow::system() const { return session_->system(); }
+const Project* MainWindow::project() const { return session_->project(); }
+
+void MainWindow::poll() {
+  std::vector<double> rows;
+  const std::size_t count = session_->poll(&rows);
+  const Results& live = session_->live();
+  const std::size_t n = live.channels().size();
+  if (count > 0) {
+    std::vector<double> times;
+    for (std::size_t r = 0; r < count; ++r) times.push_back(rows[r * n]);
+    plot_backlog_.insert(plot_backlog_.end(), rows.begin(), rows.end());
+    timeline_->appendTimes(times);
+  }
+  // Plots and the 3D view take turns (10 updates per second each): software rendering and a plot
+  // replot in the same window repaint would hold the event loop too long.
+  if (++poll_tick_ % 2 == 0) {
+    if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
+    plot_backlog_.clear();
+  } else if (live.rows() > 0 && live.rows() != shown_row_ + 1) {
+    shown_row_ = live.rows() - 1;
+    showRow(static_cast<int>(shown_row_));
+  }
+  const double t = session_->simulatedTime(), t_end = session_->endTime();
+  progress_->setValue(static_cast<int>(1000.0 * t / std::max(t_end, 1e-12)));
+  progress_->setFormat(QString("t = %1 / %2 s").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
+  const double left = session_->secondsLeft();
+  const double speed = session_->realTimeFactor();
+  QString running = "running";
+  if (speed > 0) running += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
+  if (left >= 0) running += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  stats_->setText(running);
+}
+
+void MainWindow::onFinished() {
+  poll();  // the last rows, still paced by poll(): the timeline follows them without redrawing
+  poll_timer_->stop();
+  const std::size_t n = session_->live().channels().size();
+  if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
+  plot_backlog_.clear();
+  const Results* r = session_->results();
+  modes_->setSimulationRunning(false);
+  document_->setLocked(false);
+  model_tree_->setEnabled(true);
+  properties_->setEnabled(true);
+  run_action_->setEnabled(true);
+  pause_action_->setEnabled(false);
+  pause_action_->setChecked(false);
+  stop_action_->setEnabled(false);
+  std::vector<double> times = r->column("t");
+  timeline_->setTimes(times);
+  const SolverStats& st = r->stats;
+  stats_->setText(QString("%1 at t = %2 s | %3 steps, %4 RHS, %5 Jacobians, %6 s wall, %7 x real time")
+                      .arg(runStatusName(r->status))
+                      .arg(num(r->end_time))
+                      .arg(st.steps)
+                      .arg(st.rhs_evaluations)
+                      .arg(st.jacobian_evaluations)
+                      .arg(st.wall_time, 0, 'f', 2)
+                      .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
+  progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));
+  log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
+  if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
+    showBanner(QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
+                   QString::fromStdString(r->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)),
+               true);
+  } else if (r->status == RunStatus::Cancelled) {
+    log(QString::fromStdString(r->message));
+  }
+  if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
+  modes_->refreshSource();
+}
+
+void MainWindow::showRow(int row) {
+  Eigen::VectorXd q;
+  if (row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) view_->showState(q);
+}
+
+QString MainWindow::projectName() const { return project() ? QString::fromStdString(project()->name) : QString(); }
+QString MainWindow::bannerText() const { return banner_->text(); }
+bool MainWindow::bannerShown() const { return !banner_->isHidden(); }
+
+void MainWindow::showBanner(const QString& text, bool error) {
+  banner_->setText(text);
+  banner_->setStyleSheet(error ? "QLabel { background: #fbe3e1; color: #8a1c12; border: 1px solid #d9534f; padding: 6px; }"
+                               : "QLabel { background: #e8f2fb; color: #114; padding: 6px; }");
+  banner_->setVisible(true);
+  log(text);
+}
+
+void MainWindow::log(const QString& text) { log_->appendPlainText(text); }
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  recent.removeAll(path);
+  recent.prepend(QFileInfo(path).absoluteFilePath());
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recentFiles", recent);
+  refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+  recent_menu_->clear();
+  for (const QString& path : QSettings().value("recentFiles").toStringList())
+    recent_menu_->addAction(path, this, [this, path] { openProject(path); });
+  recent_menu_->setEnabled(!recent_menu_->isEmpty());
+}
+
+bool MainWindow::saveAs() {
+  const QString path = QFileDialog::getSaveFileName(this, "Save project", project_path_, "FlexArm projects (*.flexarm.json)");
+  return !path.isEmpty() && saveProject(path);
+}
+
+bool MainWindow::saveProject(const QString& path) {
+  QString why;
+  if (!document_->save(path, &why)) {
+    showBanner(why, true);
+    return false;
+  }
+  project_path_ = document_->path();
+  addRecent(path);
+  updateTitle();
+  log("saved " + path);
+  return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  const QList<QUrl> urls = e->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) openProject(urls.front().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  autosave_->removeCurrent();
+  session_->stop();
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  QMainWindow::closeEvent(e);
+}
+
+}  // namespace flexarm

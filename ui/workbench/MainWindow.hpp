@@ -1,0 +1,170 @@
+#pragma once
+// The FlexArm workbench window: the model editor (model tree with structure edits, property editor,
+// undo/redo, autosave), the 3D view with its timeline, live plots, a message log, run controls and
+// solver statistics. The open project runs in a RunSession (worker thread, live and finished results,
+// the state at a time); views observe the results and never own them. The exports are the shared
+// reactions of ui/export/, fed through this window's ExportSource. The edited project is a ProjectDocument; every change redraws the arm.
+#include <QMainWindow>
+#include <QPointer>
+#include <functional>
+#include <vector>
+#include <memory>
+#include <optional>
+
+#include "dynamics/MultibodySystem.hpp"
+#include "io/JsonReader.hpp"
+#include "model/Project.hpp"
+#include "results/Results.hpp"
+#include "solvers/Study.hpp"
+#include "ui/export/AnimationExport.hpp"
+#include "ui/export/ExportSource.hpp"
+#include "ui/plots/ReportBundle.hpp"
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QTimer;
+class QMenu;
+class QDoubleSpinBox;
+class QComboBox;
+
+namespace flexarm {
+
+class ArmView;
+class CompareWindow;
+class AutoSave;
+class ModelTree;
+class ModePreview;
+class PlotPanel;
+class ProjectDocument;
+class PropertyEditor;
+class RunSession;
+class Timeline;
+
+class ExportReactions;
+
+class MainWindow : public QMainWindow, private ExportSource {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens a project file. On failure the loader's messages are shown (banner and log) and the
+  // current project stays open.
+  bool openProject(const QString& path);
+  bool newProject();  // a minimal valid arm (one rigid rod), not yet saved
+  bool newEmptyProject();  // no links yet: build the arm in the editor
+  // File > New: the wizard (an empty base, a template with its first values, or a copy of an example),
+  // then newProjectFrom its document.
+  bool newProjectWizard();
+  // Starts an untitled project from a document (a template's or an example's copy); an empty chain
+  // (no links) is the editor's empty project. False, with the loader's message in the banner, when
+  // the document is not a valid project; nothing changes then.
+  bool newProjectFrom(const Json& doc);
+  // Writes the project to path (the document as edited); false with the reason in the banner.
+  bool saveProject(const QString& path);
+  // If a recovery file (autosave of unsaved changes after a crash) exists for path ("" = untitled),
+  // asks whether to restore it and does so. True when restored.
+  bool offerRecovery(const QString& path);
+  // Answers the window's questions (unsaved changes, recovery) instead of a QMessageBox, for tests:
+  // gets title, text and the QMessageBox::StandardButtons offered; returns the button chosen.
+  void setQuestionHandler(std::function<int(const QString&, const QString&, int)> handler);
+  void runSimulation();
+  void stopSimulation();
+  bool isRunning() const;
+
+  const Results* results() const;  // the last finished run, or null
+  std::size_t liveRows() const;
+  QString projectName() const;
+  QString bannerText() const;
+  bool bannerShown() const;
+  ArmView* armView() const { return view_; }
+  // The whole window as the user sees it, the 3D view's native GL window included.
+  QImage screenshot();
+  const MultibodySystem* system() const;  // the open project's (the document's), or null
+  RunSession* session() const { return session_; }
+  PlotPanel* plots() const { return plots_; }
+  Timeline* timeline() const { return timeline_; }
+  ProjectDocument* document() const { return document_; }
+  ModelTree* modelTree() const { return model_tree_; }
+  PropertyEditor* propertyEditor() const { return properties_; }
+  AutoSave* autoSave() const { return autosave_; }
+  ModePreview* modePreview() const { return modes_; }
+  void showModePreview();  // Analysis > Natural modes: the dock, shown and raised
+  static QString examplesDirectory();
+
+  // Compare mode: a window that runs the variants of the open project concurrently (null, with a
+  // banner, when there is no project or a variant is invalid). "Zero vs high order" is the classic one.
+  CompareWindow* compare(std::vector<StudyCase> cases);
+  CompareWindow* compareZeroVsHigh();
+
+  // Exports of the last run; each returns "" or the reason (also shown in the log).
+  std::string exportCsvTo(const QString& file);
+  std::string exportPlotTo(const QString& file, const ExportSize& size);
+  std::string exportViewPng(const QString& file);
+  AnimationOutcome exportAnimationTo(const QString& dir, const AnimationSettings& settings);
+  BundleOutcome exportBundleTo(const QString& dir);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildActions();
+  // ExportSource: what the File > Export reactions take from this window.
+  QWidget* exportWindow() override;
+  bool exportReady() override;
+  void exportReport(const QString& text) override;
+  std::shared_ptr<const Results> csvTable(std::string& why) override;
+  QCustomPlot* plotToExport() override;
+  QImage viewsImage() override;
+  std::vector<double> animationTimes(std::string& why) override;
+  QImage animationFrame(double t) override;
+  std::optional<BundleRequest> bundleRequest(std::string& why) override;
+  void onDocumentChanged();
+  void updateTitle();
+  bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
+  bool maybeSave();  // before unsaved changes would be lost: false when the user cancels
+  int ask(const QString& title, const QString& text, int buttons);
+  void buildDocks();
+  void showBanner(const QString& text, bool error);
+  void log(const QString& text);
+  void poll();
+  void onFinished();
+  const Project* project() const;  // the open project, or null (the empty chain)
+  void showRow(int row);
+  void addRecent(const QString& path);
+  void refreshRecentMenu();
+  QString projectDirectory() const;  // where relative table files of the project resolve
+  bool saveAs();
+
+  ArmView* view_;
+  PlotPanel* plots_;
+  Timeline* timeline_;
+  RunSession* session_;  // the open project, its system, the run and its results
+  ProjectDocument* document_;
+  AutoSave* autosave_;
+  ModelTree* model_tree_;
+  PropertyEditor* properties_;
+  ModePreview* modes_;
+  std::function<int(const QString&, const QString&, int)> question_handler_;
+  QPlainTextEdit* log_;
+  QLabel* banner_;
+  QLabel* stats_;
+  QProgressBar* progress_;
+  QTimer* poll_timer_;
+  QMenu* recent_menu_;
+  QDoubleSpinBox* scale_;
+  QComboBox* colouring_;
+  QAction *run_action_, *pause_action_, *stop_action_;
+  ExportReactions* exports_;  // File > Export
+
+  QString project_path_;
+  std::vector<double> plot_backlog_;           // rows received but not yet plotted
+  std::size_t shown_row_ = static_cast<std::size_t>(-1);
+  unsigned poll_tick_ = 0;
+  std::vector<QPointer<CompareWindow>> compares_;
+};
+
+}  // namespace flexarm
