@@ -57,10 +57,15 @@ struct Timer {
 // Runs a shipped project's study (with overrides) into work_dir/<sub>; errors go to v.error.
 StudyOutcome study(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets,
                    double t_end, const std::string& sub, PaperValidation& v) {
-  StudyOutcome out = runStudy(o.projects_dir / file, sets, t_end, o.work_dir / sub, o.threads, o.cancel);
-  if (!out.error.empty()) v.error = out.error;
+  Result<StudyOutcome> ran = runStudy(o.projects_dir / file, sets, t_end, o.work_dir / sub, o.threads, o.cancel);
+  if (!ran) {
+    v.error = ran.error().text();
+    return {};
+  }
+  StudyOutcome out = std::move(*ran);
+  if (!out.summary_written) v.error = out.summary_written.error().text();
   for (const StudyCaseResult& c : out.cases)
-    if (!c.load_error.empty() && v.error.empty()) v.error = c.study_case.name + ": " + c.load_error;
+    if (!c.loaded && v.error.empty()) v.error = c.study_case.name + ": " + c.loaded.error().text();
   return out;
 }
 

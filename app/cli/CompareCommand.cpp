@@ -49,7 +49,7 @@ int writeComparison(const CompareOptions& o, const Project& project, const std::
 #else
   Results comparison = compareRuns(runs, o.channels);
   comparison.project_name = comparisonName(project.name, runs);
-  if (const std::string why = writeCsvFile(comparison, file); !why.empty()) return fail(why);
+  if (const Status written = writeCsvFile(comparison, file); !written) return fail(written.error().text());
   std::cout << "comparison: " << fs::absolute(file).string() << "\n";
 #endif
   return kExitOk;
@@ -61,21 +61,22 @@ int compare(const CompareOptions& o) {
   if (!project) return kExitBadInput;
   std::vector<StudyCase> cases;
   for (const std::string& spec : o.variants) {
-    std::string why;
-    cases.push_back(variantCase(*project, spec, why));
-    if (!why.empty()) return fail("--variant " + spec + ": " + why);
+    Result<StudyCase> c = variantCase(*project, spec);
+    if (!c) return fail("--variant " + spec + ": " + c.error().text());
+    cases.push_back(std::move(*c));
   }
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (cases[i].name == cases[j].name) return fail("variant \"" + cases[i].name + "\" is given twice");
   stopOnSignals();
-  const StudyOutcome outcome = runCases(o.project.path, o.project.sets, &cases, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
-  if (!outcome.error.empty() && outcome.cases.empty()) return fail(outcome.error);
+  const Result<StudyOutcome> ran = runCases(o.project.path, o.project.sets, &cases, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
+  if (!ran) return fail(ran.error().text());
+  const StudyOutcome& outcome = *ran;
   std::vector<NamedRun> runs;
   int exit_code = kExitOk;
   for (const StudyCaseResult& c : outcome.cases) {
-    if (!c.load_error.empty()) {
-      std::cerr << "flexarm-cli: variant " << c.study_case.name << " is not a valid project:\n" << c.load_error;
+    if (!c.loaded) {
+      std::cerr << "flexarm-cli: variant " << c.study_case.name << " is not a valid project:\n" << c.loaded.error().text();
       return kExitBadInput;
     }
     const Results& r = c.results;

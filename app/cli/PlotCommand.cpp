@@ -25,9 +25,9 @@ struct PlotOptions {
 };
 
 int plot(const PlotOptions& o) {
+  const Result<Results> r = readCsvFile(o.csv);
+  if (!r) return fail(r.error().text());
   std::string why;
-  const std::optional<Results> r = readCsvFile(o.csv, why);
-  if (!r) return fail(why);
 #ifdef FLEXARM_WITH_PLOTS
   ensureQtApplication();
   std::optional<Figure> figure = figureOf(*r, o.channels, why);

@@ -41,8 +41,7 @@ int execute(const RunOptions& o, bool inverse) {
   const bool to_stdout = o.out == "-";
   const fs::path out = o.out.empty() ? fs::path(fs::path(o.project.path).stem().string() + ".csv") : fs::path(o.out);
   if (inverse) {
-    const std::string problem = checkInverseDynamics(*project);
-    if (!problem.empty()) return fail(o.project.path + ": " + problem);
+    if (const Status followable = checkInverseDynamics(*project); !followable) return fail(o.project.path + ": " + followable.error().text());
   }
   stopOnSignals();
   ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
@@ -58,8 +57,8 @@ int execute(const RunOptions& o, bool inverse) {
     writeCsv(results, std::cout);
     std::cout.flush();
     if (!std::cout) return fail("cannot write the results to standard output");
-  } else if (const std::string why = writeCsvFile(results, out); !why.empty()) {
-    return fail(why);
+  } else if (const Status written = writeCsvFile(results, out); !written) {
+    return fail(written.error().text());
   }
   const SolverStats& st = results.stats;
   report << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6)

@@ -21,12 +21,13 @@ struct StudyOptions {
 
 int study(const StudyOptions& o) {
   stopOnSignals();
-  const StudyOutcome outcome = runStudy(o.project.path, o.project.sets, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
-  if (!outcome.error.empty() && outcome.cases.empty()) return fail(outcome.error);
+  const Result<StudyOutcome> ran = runStudy(o.project.path, o.project.sets, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
+  if (!ran) return fail(ran.error().text());
+  const StudyOutcome& outcome = *ran;
   int exit_code = kExitOk;
   for (const StudyCaseResult& c : outcome.cases) {
-    if (!c.load_error.empty()) {
-      std::cout << c.study_case.name << ": invalid: " << c.load_error << "\n";
+    if (!c.loaded) {
+      std::cout << c.study_case.name << ": invalid: " << c.loaded.error().text() << "\n";
       exit_code = kExitBadInput;
       continue;
     }
@@ -36,7 +37,7 @@ int study(const StudyOptions& o) {
     if (r.status == RunStatus::Cancelled) exit_code = kExitInterrupted;
     if (r.status == RunStatus::Failed && exit_code == kExitOk) exit_code = kExitSolverFailure;
   }
-  if (!outcome.error.empty()) return fail(outcome.error);
+  if (!outcome.summary_written) return fail(outcome.summary_written.error().text());
   std::cout << "summary: " << fs::absolute(outcome.summary_csv).string() << "\n";
   return exit_code;
 }

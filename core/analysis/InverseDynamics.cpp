@@ -78,28 +78,27 @@ Model rigidCounterpart(const Model& model) {
   return rigid;
 }
 
-std::string checkInverseDynamics(const Project& project) {
+Status checkInverseDynamics(const Project& project) {
   if (project.inverse) {
     int tracked = 0;
     for (const auto& law : project.inverse->path) tracked += law ? 1 : 0;
     if (tracked > static_cast<int>(project.model.joints.size()))
-      return "the path tracks " + std::to_string(tracked) + " components but the arm has only " +
-             std::to_string(project.model.joints.size()) + " joints";
-    if (!project.model.constraints.empty()) return "inverse dynamics along a path does not take model constraints";
+      return errorAt("inverse_dynamics.path", "the path tracks " + std::to_string(tracked) + " components but the arm has only " +
+                                                  std::to_string(project.model.joints.size()) + " joints");
+    if (!project.model.constraints.empty()) return errorAt("constraints", "inverse dynamics along a path does not take model constraints");
     return {};
   }
   for (const Joint& j : project.model.joints)
     if (j.drive.kind != JointDrive::Kind::Prescribed)
-      return "inverse dynamics needs a trajectory for every joint (drive \"prescribed\") or an end-effector path "
-             "(\"inverse_dynamics\"): joint '" + j.name + "' has drive \"" + driveKindName(j.drive.kind) + "\"";
+      return error("inverse dynamics needs a trajectory for every joint (drive \"prescribed\") or an end-effector path "
+                   "(\"inverse_dynamics\"): joint '" + j.name + "' has drive \"" + driveKindName(j.drive.kind) + "\"");
   return {};
 }
 
 Results inverseDynamics(const Project& project, const RunControl& control) {
   const Model& model = project.model;
   const std::size_t nj = model.joints.size();
-  const std::string problem = checkInverseDynamics(project);
-  if (!problem.empty()) return failed(problem);
+  if (const Status followable = checkInverseDynamics(project); !followable) return failed(followable.error().text());
   if (!project.inverse) return simulate(project, control);
 
   // 1. Rigid inverse kinematics on a grid four times finer than the output.

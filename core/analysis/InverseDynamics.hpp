@@ -11,11 +11,12 @@
 #include "model/Project.hpp"
 #include "results/Results.hpp"
 #include "solvers/Simulation.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
 // Empty when the project says what to follow; otherwise why inverse dynamics cannot run (bad input).
-std::string checkInverseDynamics(const Project& project);
+Status checkInverseDynamics(const Project& project);
 
 // Never throws for solver or kinematics trouble: status Failed with a message naming the time.
 // A project with neither a path nor prescribed drives on every joint fails with a message.

@@ -144,14 +144,14 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   return out;
 }
 
-Eigen::VectorXd modeDisplacement(const LinearizationResult& result, const LinearMode& mode, double amplitude) {
+Result<Eigen::VectorXd> modeDisplacement(const LinearizationResult& result, const LinearMode& mode, double amplitude) {
   if (mode.shape.size() != static_cast<Eigen::Index>(result.free_coordinates.size()))
-    throw std::invalid_argument("the mode shape has " + std::to_string(mode.shape.size()) + " components, the result " +
-                                std::to_string(result.free_coordinates.size()) + " free coordinates");
+    return error("the mode shape has " + std::to_string(mode.shape.size()) + " components, the result " +
+                 std::to_string(result.free_coordinates.size()) + " free coordinates");
   Eigen::VectorXd q = result.equilibrium_q;
   for (std::size_t k = 0; k < result.free_coordinates.size(); ++k) {
     const int i = result.free_coordinates[k];
-    if (i < 0 || i >= q.size()) throw std::invalid_argument("free coordinate index " + std::to_string(i) + " is outside q");
+    if (i < 0 || i >= q.size()) return error("free coordinate index " + std::to_string(i) + " is outside q");
     q(i) += amplitude * mode.shape(static_cast<Eigen::Index>(k));
   }
   return q;

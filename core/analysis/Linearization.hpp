@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/Project.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -46,8 +47,8 @@ struct LinearizationResult {
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);
 
 // The full coordinates q_eq + amplitude * shape (the shape placed on the free coordinates): the arm
-// displaced along a mode, e.g. amplitude a sin(phase) to animate it. Throws std::invalid_argument
-// when the mode does not belong to the result (shape size differs from the free coordinates).
-Eigen::VectorXd modeDisplacement(const LinearizationResult& result, const LinearMode& mode, double amplitude);
+// displaced along a mode, e.g. amplitude a sin(phase) to animate it. An error when the mode does not
+// belong to the result (shape size differs from the free coordinates).
+Result<Eigen::VectorXd> modeDisplacement(const LinearizationResult& result, const LinearMode& mode, double amplitude);
 
 }  // namespace flexarm

@@ -54,14 +54,13 @@ double ConstrainedDynamics::velocityViolation(int g, const Eigen::VectorXd& qd) 
   return (rows_.Phi_q.middleRows(grp.first_row, grp.rows) * qd + rows_.phi_t.segment(grp.first_row, grp.rows)).norm();
 }
 
-std::string ConstrainedDynamics::initialConditions(const Model& model, double t0, Eigen::VectorXd& q, Eigen::VectorXd& qd,
+Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eigen::VectorXd& q, Eigen::VectorXd& qd,
                                                    Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
   sys_.initialState(model, q, qd);
   const int m = cs_.size();
   cs_.evaluate(t0, q, qd, rows_, scratch_);
-  if (!rows_.error.empty()) return "initial state: " + rows_.error;
-  std::string why = applyInitialLoads(sys_, model, &rows_, q);
-  if (!why.empty()) return why;
+  if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
+  if (Status loaded = applyInitialLoads(sys_, model, &rows_, q); !loaded) return loaded;
   // Positions: q <- q - Phi_q^+ Phi, until Phi = 0.
   auto worstGroup = [&]() {
     int worst = 0;
@@ -76,7 +75,7 @@ std::string ConstrainedDynamics::initialConditions(const Model& model, double t0
     bool converged = false;
     for (int it = 0; it < 50 && !converged; ++it) {
       cs_.evaluate(t0, q, qd, rows_, scratch_);
-      if (!rows_.error.empty()) return "initial state: " + rows_.error;
+      if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
       const double scale = 1.0 + q.cwiseAbs().maxCoeff();
       if (rows_.phi.cwiseAbs().maxCoeff() <= 1e-13 * scale) {
         converged = true;
@@ -86,21 +85,21 @@ std::string ConstrainedDynamics::initialConditions(const Model& model, double t0
       q -= cod.solve(rows_.phi);
     }
     if (!converged)
-      return "the initial configuration cannot satisfy the constraints (largest violation in '" + worstGroup() + "': " +
-             formatShort(rows_.phi.cwiseAbs().maxCoeff(), 3) + " after 50 Gauss-Newton iterations); check their positions and the joints' q0";
+      return error("the initial configuration cannot satisfy the constraints (largest violation in '" + worstGroup() + "': " +
+                   formatShort(rows_.phi.cwiseAbs().maxCoeff(), 3) + " after 50 Gauss-Newton iterations); check their positions and the joints' q0");
     // Rates: least change that satisfies Phi_q qd + Phi_t = 0.
     const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(rows_.Phi_q);
     qd -= cod.solve(rows_.Phi_q * qd + rows_.phi_t);
   }
   evaluate(t0, q, qd);
-  if (!rows_.error.empty()) return "initial state: " + rows_.error;
+  if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
   if (!solveAccelerations(rows_.h, qdd, lambda))
-    return "the constraint equations are singular at the initial state: redundant or conflicting constraints "
-           "(two constraints holding the same coordinate?), or a coordinate without mass that nothing holds";
+    return error("the constraint equations are singular at the initial state: redundant or conflicting constraints "
+                 "(two constraints holding the same coordinate?), or a coordinate without mass that nothing holds");
   return {};
 }
 
-std::string applyInitialLoads(const MultibodySystem& sys, const Model& model, const ConstraintRows* rows, Eigen::VectorXd& q) {
+Status applyInitialLoads(const MultibodySystem& sys, const Model& model, const ConstraintRows* rows, Eigen::VectorXd& q) {
   std::vector<int> coords;
   Eigen::VectorXd F;
   std::vector<const Body*> loaded;
@@ -149,7 +148,7 @@ std::string applyInitialLoads(const MultibodySystem& sys, const Model& model, co
   }
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(A);
   if (!lu.isInvertible())
-    return "link '" + loaded.front()->name + "': the initial load has no static equilibrium (a free root needs supports that hold it)";
+    return errorAt("link '" + loaded.front()->name + "'", "the initial load has no static equilibrium (a free root needs supports that hold it)");
   const Eigen::VectorXd x = lu.solve(b);
   for (int c = 0; c < n; ++c) q(coords[static_cast<std::size_t>(c)]) += x(c);
   return {};

@@ -7,6 +7,7 @@
 
 #include "dynamics/Constraints.hpp"
 #include "dynamics/ForwardDynamics.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -32,10 +33,9 @@ class ConstrainedDynamics {
 
   // Consistent initial conditions at t0 from the model's values: links with an initial load take
   // their static shape; positions are projected onto Phi = 0 (Gauss-Newton, least change), rates
-  // onto Phi_q qd + Phi_t = 0; then qdd and lambda follow from the equations. Returns an empty
-  // string or what prevents it.
-  std::string initialConditions(const Model& model, double t0, Eigen::VectorXd& q, Eigen::VectorXd& qd, Eigen::VectorXd& qdd,
-                                Eigen::VectorXd& lambda);
+  // onto Phi_q qd + Phi_t = 0; then qdd and lambda follow from the equations; or what prevents it.
+  Status initialConditions(const Model& model, double t0, Eigen::VectorXd& q, Eigen::VectorXd& qd, Eigen::VectorXd& qdd,
+                           Eigen::VectorXd& lambda);
 
   // Leaves the forward-dynamics state ready for ChannelRecorder: accelerations, and the effort of
   // each prescribed joint's drive from its multiplier. Call after evaluate() at the same state.
@@ -58,7 +58,7 @@ class ConstrainedDynamics {
 
 // The static deflection of the links that have an initial load, with the other coordinates at q
 // and constraint rows `rows` (may be empty) held: K_EE e + Phi_E^T lambda = F_E, Phi = 0.
-// Returns an empty string or why there is no static equilibrium.
-std::string applyInitialLoads(const MultibodySystem& sys, const Model& model, const ConstraintRows* rows, Eigen::VectorXd& q);
+// An error says why there is no static equilibrium.
+Status applyInitialLoads(const MultibodySystem& sys, const Model& model, const ConstraintRows* rows, Eigen::VectorXd& q);
 
 }  // namespace flexarm

@@ -4,6 +4,7 @@
 
 #include "dynamics/Kinematics.hpp"
 #include "base/NumberFormat.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm {
 namespace {
@@ -30,7 +31,7 @@ const char* constraintKindName(Constraint::Kind kind) {
   return "?";
 }
 
-std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints) {
+Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints) {
   sys_ = &sys;
   rows_ = 0;
   groups_.clear();
@@ -59,12 +60,12 @@ std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model,
         for (const auto& [name, coef] : k.terms) {
           const int i = coordinateIndex(sys, name, unit);
           if (i < 0)
-            return where + ": no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)";
+            return errorAt(where, "no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)");
           if (first_unit.empty()) first_unit = unit;
           if (unit != first_unit) first_unit = "m or rad";
           lin.a(i) += coef;
         }
-        if (lin.a.norm() == 0.0) return where + ": all coefficients are zero";
+        if (lin.a.norm() == 0.0) return errorAt(where, "all coefficients are zero");
         linear_.push_back(std::move(lin));
         addGroup(Group{k.name, first_unit, 0, 1, -1, 1.0}, Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
         break;
@@ -72,15 +73,15 @@ std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model,
       case Constraint::Kind::Point: {
         for (int j = k.link; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent)
           if (sys.bodies[static_cast<std::size_t>(j)].isFlexible())
-            return where + ": a point constraint needs rigid links from the base to link '" + sys.bodies[static_cast<std::size_t>(k.link)].name +
-                   "', and link '" + sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible";
+            return errorAt(where, "a point constraint needs rigid links from the base to link '" + sys.bodies[static_cast<std::size_t>(k.link)].name +
+                   "', and link '" + sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible");
         PointRows p;
         p.body = k.link;
         p.point = k.point;
         p.world = k.world;
         for (int a = 0; a < 3; ++a)
           if (k.axes[static_cast<std::size_t>(a)]) p.axes.push_back(a);
-        if (p.axes.empty()) return where + ": no axis is held";
+        if (p.axes.empty()) return errorAt(where, "no axis is held");
         points_.push_back(p);
         addGroup(Group{k.name, "m", 0, static_cast<int>(p.axes.size()), -1, 1.0},
                  Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
@@ -88,9 +89,9 @@ std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model,
       }
       case Constraint::Kind::SlidingSupport: {
         const Body& b = sys.bodies[static_cast<std::size_t>(k.link)];
-        if (!b.isFlexible()) return where + ": link '" + b.name + "' is rigid; a sliding support holds a flexible link";
+        if (!b.isFlexible()) return errorAt(where, "link '" + b.name + "' is rigid; a sliding support holds a flexible link");
         if (b.joint_type != JointType::Prismatic || std::abs(std::abs(b.axis.x()) - 1.0) > 1e-9)
-          return where + ": the joint of link '" + b.name + "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support";
+          return errorAt(where, "the joint of link '" + b.name + "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support");
         Support s;
         s.body = k.link;
         s.position = k.position;
@@ -101,7 +102,7 @@ std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model,
         s.lateral_w = r.w.size() > 0 && r.w.cwiseAbs().maxCoeff() > 0.0;
         for (const Support& other : supports_)
           if (other.body == s.body && std::abs(other.position - s.position) < 1e-12)
-            return where + ": another support of link '" + b.name + "' sits at the same position";
+            return errorAt(where, "another support of link '" + b.name + "' sits at the same position");
         supports_.push_back(s);
         const int rows = (s.lateral_w ? 2 : 1) * (s.slope ? 2 : 1);
         addGroup(Group{k.name, "m", 0, rows, -1, 1.0}, Entry{Entry::Kind::Support, static_cast<int>(supports_.size()) - 1, 0});
@@ -120,7 +121,7 @@ std::string ConstraintSet::build(const MultibodySystem& sys, const Model& model,
       lin.gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
       linear_.push_back(std::move(lin));
       // Constraint force on the coordinate: -lambda; the drive supplies it.
-      addGroup(Group{"drive." + b.joint_name, b.joint_type == JointType::Revolute ? "rad" : "m", 0, 1, static_cast<int>(j), -1.0},
+      addGroup(Group{names::driveConstraint(b.joint_name), b.joint_type == JointType::Revolute ? "rad" : "m", 0, 1, static_cast<int>(j), -1.0},
                Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
     }
   }

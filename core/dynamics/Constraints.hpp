@@ -9,6 +9,7 @@
 #include "dynamics/DynamicsData.hpp"
 #include "model/Constraint.hpp"
 #include "model/Model.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -30,8 +31,8 @@ class ConstraintSet {
     double effort_scale = 1.0;
   };
 
-  // Returns an empty string or why the constraints cannot be built (what and where).
-  std::string build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints);
+  // Or why the constraints cannot be built (what and where).
+  Status build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints);
 
   int size() const { return rows_; }
   const std::vector<Group>& groups() const { return groups_; }

@@ -1,4 +1,5 @@
 #include "io/Overrides.hpp"
+#include "base/Result.hpp"
 
 #include <cctype>
 #include <variant>
@@ -9,48 +10,41 @@ namespace {
 
 using Token = std::variant<std::string, std::size_t>;
 
-bool tokenize(const std::string& path, std::vector<Token>& out, std::string& why) {
+// The keys and indices of a path such as links[2].flex.E.
+Result<std::vector<Token>> tokenize(const std::string& path) {
+  std::vector<Token> out;
   std::size_t i = 0;
   while (i < path.size()) {
     if (path[i] == '[') {
       const std::size_t close = path.find(']', i);
-      if (close == std::string::npos || close == i + 1) {
-        why = "unbalanced or empty [] in the path";
-        return false;
-      }
+      if (close == std::string::npos || close == i + 1) return error("unbalanced or empty [] in the path");
       const std::string digits = path.substr(i + 1, close - i - 1);
       for (char c : digits)
-        if (!std::isdigit(static_cast<unsigned char>(c))) {
-          why = "index \"" + digits + "\" is not a non-negative integer";
-          return false;
-        }
+        if (!std::isdigit(static_cast<unsigned char>(c))) return error("index \"" + digits + "\" is not a non-negative integer");
+      if (digits.size() > 9) return error("index " + digits + " is out of range");  // no list is that long
       out.emplace_back(static_cast<std::size_t>(std::stoul(digits)));
       i = close + 1;
       if (i < path.size() && path[i] == '.') ++i;
     } else {
       std::size_t end = i;
       while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
-      if (end == i) {
-        why = "empty key in the path";
-        return false;
-      }
+      if (end == i) return error("empty key in the path");
       out.emplace_back(path.substr(i, end - i));
       i = end;
       if (i < path.size() && path[i] == '.') ++i;
     }
   }
-  if (out.empty()) why = "the path is empty";
-  return !out.empty();
+  if (out.empty()) return error("the path is empty");
+  return out;
 }
 
 }  // namespace
 
 const Json* valueAtPath(const Json& doc, const std::string& path) {
-  std::vector<Token> tokens;
-  std::string why;
-  if (!tokenize(path, tokens, why)) return nullptr;
+  const Result<std::vector<Token>> tokens = tokenize(path);
+  if (!tokens) return nullptr;
   const Json* node = &doc;
-  for (const Token& t : tokens) {
+  for (const Token& t : *tokens) {
     if (const auto* key = std::get_if<std::string>(&t)) {
       if (!node->is_object() || !node->contains(*key)) return nullptr;
       node = &(*node)[*key];
@@ -72,12 +66,12 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
   const std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   const std::string where = "--set " + path;
-  std::vector<Token> tokens;
-  std::string why;
-  if (!tokenize(path, tokens, why)) {
-    diag.error(where, why);
+  const Result<std::vector<Token>> parsed = tokenize(path);
+  if (!parsed) {
+    diag.error(where, parsed.error().text());
     return false;
   }
+  const std::vector<Token>& tokens = *parsed;
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) value = text;  // a bare word is a string
 

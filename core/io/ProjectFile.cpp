@@ -46,9 +46,8 @@ bool readInertiaComponents(JsonObjectReader& r, const std::string& key, Eigen::M
   }
   if (c.size() == 3) c.resize(6, 0.0);
   const Eigen::Matrix3d I = inertiaFromComponents(c[0], c[1], c[2], c[3], c[4], c[5]);
-  const std::string why = checkInertia(I);
-  if (!why.empty()) {
-    r.diagnostics().error(r.pathOf(key), why);
+  if (const Status admissible = checkInertia(I); !admissible) {
+    r.diagnostics().error(r.pathOf(key), admissible.error().text());
     return false;
   }
   out = I;
@@ -107,11 +106,13 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
         if (!r.string("file", f.file, Need::Required)) break;
         std::filesystem::path p(f.file);
         if (p.is_relative()) p = base_dir / p;
-        std::string why;
-        if (!readTableFile(p, f.table_t, f.table_value, why)) {
-          r.diagnostics().error(r.pathOf("file"), why);
+        const Result<Table> table = readTableFile(p);
+        if (!table) {
+          r.diagnostics().error(r.pathOf("file"), table.error().text());
           break;
         }
+        f.table_t = table->t;
+        f.table_value = table->value;
       } else {
         const Json* pts = r.array("points", Need::Required);
         if (!pts) break;
@@ -821,8 +822,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   if (!model.constraints.empty()) {  // what only the discretized system can tell (coordinate names, chains)
     const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
     ConstraintSet cs;
-    const std::string why = cs.build(sys, model, true);
-    if (!why.empty()) diag.error("constraints", why);
+    if (const Status built = cs.build(sys, model, true); !built) diag.error("constraints", built.error().text());
   }
   if (diag.hasErrors()) return std::nullopt;
   return project;
@@ -1069,17 +1069,17 @@ Json projectToJson(const Project& project) {
 
 std::string projectToText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
 
-std::string saveProjectFile(const Project& project, const std::filesystem::path& file) {
+Status saveProjectFile(const Project& project, const std::filesystem::path& file) {
   const std::filesystem::path tmp = file.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write \"" + tmp.string() + "\"";
+    if (!out) return error("cannot write \"" + tmp.string() + "\"");
     out << projectToText(project);
-    if (!out) return "writing \"" + tmp.string() + "\" failed";
+    if (!out) return error("writing \"" + tmp.string() + "\" failed");
   }
   std::error_code ec;
   std::filesystem::rename(tmp, file, ec);
-  if (ec) return "cannot replace \"" + file.string() + "\": " + ec.message();
+  if (ec) return errorAt("cannot replace \"" + file.string() + "\"", ec.message());
   return {};
 }
 

@@ -8,6 +8,7 @@
 #include "io/Diagnostics.hpp"
 #include "io/JsonReader.hpp"
 #include "model/Project.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -31,6 +32,6 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
 Json projectToJson(const Project& project);
 std::string projectToText(const Project& project);
 // Writes the file atomically (temporary file + rename). Returns an empty string or the reason it failed.
-std::string saveProjectFile(const Project& project, const std::filesystem::path& file);
+Status saveProjectFile(const Project& project, const std::filesystem::path& file);
 
 }  // namespace flexarm

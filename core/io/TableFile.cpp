@@ -6,14 +6,10 @@
 
 namespace flexarm {
 
-bool readTableFile(const std::filesystem::path& file, std::vector<double>& t, std::vector<double>& value, std::string& why) {
+Result<Table> readTableFile(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) {
-    why = "cannot open table file \"" + file.string() + "\"";
-    return false;
-  }
-  t.clear();
-  value.clear();
+  if (!in) return error("cannot open table file \"" + file.string() + "\"");
+  Table table;
   std::string line;
   int line_no = 0;
   bool first_data_line = true;
@@ -35,18 +31,16 @@ bool readTableFile(const std::filesystem::path& file, std::vector<double>& t, st
         first_data_line = false;
         continue;
       }
-      why = file.filename().string() + " line " + std::to_string(line_no) + ": expected two numbers \"t, value\"";
-      return false;
+      return errorAt(file.filename().string() + " line " + std::to_string(line_no), "expected two numbers \"t, value\"");
     }
     first_data_line = false;
     if (!std::isfinite(a) || !std::isfinite(b)) {
-      why = file.filename().string() + " line " + std::to_string(line_no) + ": values must be finite";
-      return false;
+      return errorAt(file.filename().string() + " line " + std::to_string(line_no), "values must be finite");
     }
-    t.push_back(a);
-    value.push_back(b);
+    table.t.push_back(a);
+    table.value.push_back(b);
   }
-  return true;
+  return table;
 }
 
 }  // namespace flexarm

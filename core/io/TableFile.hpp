@@ -5,8 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "base/Result.hpp"
+
 namespace flexarm {
 
-bool readTableFile(const std::filesystem::path& file, std::vector<double>& t, std::vector<double>& value, std::string& why);
+struct Table {
+  std::vector<double> t, value;
+};
+
+Result<Table> readTableFile(const std::filesystem::path& file);
 
 }  // namespace flexarm

@@ -21,6 +21,7 @@ std::string elasticCoordinate(const std::string& link, int k) { return kElasticP
 std::string linkTip(const std::string& link, const std::string& component) { return kTipPrefix + link + "." + component; }
 std::string endEffector(char axis) { return std::string("ee.") + axis; }
 std::string energy(const std::string& kind) { return "energy." + kind; }
+std::string driveConstraint(const std::string& joint) { return "drive." + joint; }
 std::string inverseDynamics(const std::string& quantity, const std::string& owner) { return quantity + "." + owner; }
 std::string constraintViolation(const std::string& constraint, const std::string& level) {
   return "constraint." + constraint + "." + level;

@@ -27,6 +27,9 @@ std::string energy(const std::string& kind);                                 // 
 // constraint.<name>.<pos|vel>: how far a constraint is from holding, in position and velocity.
 std::string constraintViolation(const std::string& constraint, const std::string& level);
 
+// drive.<joint>: the constraint group of a prescribed joint (its channels constraint.drive.<joint>.pos, .vel).
+std::string driveConstraint(const std::string& joint);
+
 // <quantity>.<owner> for the inverse-dynamics table: inverseDynamics("q_rigid", "shoulder").
 std::string inverseDynamics(const std::string& quantity, const std::string& owner);
 

@@ -55,8 +55,8 @@ Eigen::Matrix3d inertiaFromComponents(double ixx, double iyy, double izz, double
   return I;
 }
 
-std::string checkInertia(const Eigen::Matrix3d& I) {
-  if (!I.allFinite()) return "inertia has non-finite entries";
+Status checkInertia(const Eigen::Matrix3d& I) {
+  if (!I.allFinite()) return error("inertia has non-finite entries");
   const double scale = std::max(I.cwiseAbs().maxCoeff(), 1e-300);
   const double tol = 1e-9 * scale;
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(I, Eigen::EigenvaluesOnly);
@@ -64,11 +64,11 @@ std::string checkInertia(const Eigen::Matrix3d& I) {
   std::ostringstream os;
   if (p.minCoeff() < -tol) {
     os << "inertia is not positive semi-definite (principal moments " << p(0) << ", " << p(1) << ", " << p(2) << ")";
-    return os.str();
+    return error(os.str());
   }
   if (p(0) + p(1) < p(2) - tol) {
     os << "principal moments " << p(0) << ", " << p(1) << ", " << p(2) << " violate the triangle inequality";
-    return os.str();
+    return error(os.str());
   }
   return {};
 }

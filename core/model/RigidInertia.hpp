@@ -3,6 +3,8 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "base/Result.hpp"
+
 namespace flexarm {
 
 // Mass, centre of mass and rotational inertia about the centre of mass, all in the body frame (SI).
@@ -30,8 +32,8 @@ RigidInertia inertiaFromShape(const ShapePreset& shape, double mass, double leng
 // Inertia matrix from the six independent components (Ixx, Iyy, Izz, Ixy, Ixz, Iyz).
 Eigen::Matrix3d inertiaFromComponents(double ixx, double iyy, double izz, double ixy, double ixz, double iyz);
 
-// Empty string when physically admissible (symmetric, positive semi-definite, triangle inequalities),
+// Fine when physically admissible (symmetric, positive semi-definite, triangle inequalities),
 // otherwise the reason.
-std::string checkInertia(const Eigen::Matrix3d& inertia);
+Status checkInertia(const Eigen::Matrix3d& inertia);
 
 }  // namespace flexarm

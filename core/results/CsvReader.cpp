@@ -41,7 +41,7 @@ RunStatus statusFromName(const std::string& s) {
 
 }  // namespace
 
-std::optional<Results> readCsv(std::istream& in, std::string& error) {
+Result<Results> readCsv(std::istream& in) {
   Results r;
   std::vector<std::string> units, names;
   std::string line, value;
@@ -68,8 +68,7 @@ std::optional<Results> readCsv(std::istream& in, std::string& error) {
     if (names.empty()) {
       names = splitCells(line);
       if (names.empty() || names.front() != "t") {
-        error = "line " + std::to_string(line_no) + ": the header must start with the channel \"t\"";
-        return std::nullopt;
+        return errorAt("line " + std::to_string(line_no), "the header must start with the channel \"t\"");
       }
       std::vector<Channel> channels;
       for (std::size_t c = 0; c < names.size(); ++c) channels.push_back({names[c], c < units.size() ? units[c] : ""});
@@ -78,9 +77,7 @@ std::optional<Results> readCsv(std::istream& in, std::string& error) {
     }
     const std::vector<std::string> cells = splitCells(line);
     if (cells.size() != names.size()) {
-      error = "line " + std::to_string(line_no) + ": " + std::to_string(cells.size()) + " cells, the header has " +
-              std::to_string(names.size());
-      return std::nullopt;
+      return errorAt("line " + std::to_string(line_no), std::to_string(cells.size()) + " cells, the header has " + std::to_string(names.size()));
     }
     row.assign(names.size(), std::nan(""));
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -88,31 +85,26 @@ std::optional<Results> readCsv(std::istream& in, std::string& error) {
       char* end = nullptr;
       row[c] = std::strtod(cells[c].c_str(), &end);
       if (end == cells[c].c_str() || *end != '\0') {
-        error = "line " + std::to_string(line_no) + ", column " + names[c] + ": \"" + cells[c] + "\" is not a number";
-        return std::nullopt;
+        return errorAt("line " + std::to_string(line_no) + ", column " + names[c], "\"" + cells[c] + "\" is not a number");
       }
     }
     if (std::isnan(row[0])) {
-      error = "line " + std::to_string(line_no) + ": no time";
-      return std::nullopt;
+      return errorAt("line " + std::to_string(line_no), "no time");
     }
     r.appendRow(row.data());
   }
-  if (names.empty()) {
-    error = "no header row of channel names";
-    return std::nullopt;
-  }
+  if (names.empty()) return error("no header row of channel names");
   return r;
 }
 
-std::optional<Results> readCsvFile(const std::filesystem::path& file, std::string& error) {
+Result<Results> readCsvFile(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = "cannot read \"" + file.string() + "\"";
-    return std::nullopt;
+  if (!in) return error("cannot read \"" + file.string() + "\"");
+  Result<Results> r = readCsv(in);
+  if (!r) {
+    const Error& e = r.error();
+    return errorAt(file.filename().string() + (e.where.empty() ? "" : ": " + e.where), e.message);
   }
-  std::optional<Results> r = readCsv(in, error);
-  if (!r) error = file.filename().string() + ": " + error;
   return r;
 }
 

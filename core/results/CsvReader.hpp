@@ -7,12 +7,13 @@
 #include <optional>
 #include <string>
 
+#include "base/Result.hpp"
 #include "results/Results.hpp"
 
 namespace flexarm {
 
-// Empty and a reason naming the line when the text is not a results table.
-std::optional<Results> readCsv(std::istream& in, std::string& error);
-std::optional<Results> readCsvFile(const std::filesystem::path& file, std::string& error);
+// An error naming the line (and the file) when the text is not a results table.
+Result<Results> readCsv(std::istream& in);
+Result<Results> readCsvFile(const std::filesystem::path& file);
 
 }  // namespace flexarm

@@ -39,12 +39,12 @@ void writeCsv(const Results& r, std::ostream& out) {
   }
 }
 
-std::string writeCsvFile(const Results& results, const std::filesystem::path& file) {
+Status writeCsvFile(const Results& results, const std::filesystem::path& file) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) return "cannot write \"" + file.string() + "\"";
+  if (!out) return error("cannot write \"" + file.string() + "\"");
   writeCsv(results, out);
   out.flush();
-  if (!out) return "writing \"" + file.string() + "\" failed";
+  if (!out) return error("writing \"" + file.string() + "\" failed");
   return {};
 }
 

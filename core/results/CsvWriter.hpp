@@ -7,12 +7,12 @@
 #include <ostream>
 #include <string>
 
+#include "base/Result.hpp"
 #include "results/Results.hpp"
 
 namespace flexarm {
 
 void writeCsv(const Results& results, std::ostream& out);
-// Returns an empty string or the reason the file could not be written.
-std::string writeCsvFile(const Results& results, const std::filesystem::path& file);
+Status writeCsvFile(const Results& results, const std::filesystem::path& file);
 
 }  // namespace flexarm

@@ -44,24 +44,24 @@ ARKODE_DIRKTableID dirkTable(int order) {
 ArkodeIntegrator::ArkodeIntegrator() : impl_(std::make_unique<Impl>()) {}
 ArkodeIntegrator::~ArkodeIntegrator() = default;
 
-std::string ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
+Status ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
                                    const SimulationSettings& s) {
   Impl& m = *impl_;
-  if (std::string e = m.start(rhs, n, y0); !e.empty()) return e;
+  if (Status e = m.start(rhs, n, y0); !e) return e;
   m.mem = ARKStepCreate(nullptr, &SundialsOde::rhsFn, t0, m.y, m.ctx);  // fully implicit: no explicit part
-  if (!m.mem) return "cannot create the ARKODE solver";
+  if (!m.mem) return error("cannot create the ARKODE solver");
   ARKStepSetErrHandlerFn(m.mem, &SundialsOde::errHandler, static_cast<SundialsOde*>(&m));
   ARKStepSetUserData(m.mem, static_cast<SundialsOde*>(&m));
   int flag = ARKStepSStolerances(m.mem, s.rtol, s.atol);
-  if (flag != ARK_SUCCESS) return "tolerances: " + describe(flag);
+  if (flag != ARK_SUCCESS) return errorAt("tolerances", describe(flag));
   flag = ARKStepSetTableNum(m.mem, dirkTable(s.max_order), ARKODE_ERK_NONE);
-  if (flag != ARK_SUCCESS) return "method table: " + describe(flag);
-  if (std::string e = m.denseSolver(); !e.empty()) return e;
+  if (flag != ARK_SUCCESS) return errorAt("method table", describe(flag));
+  if (Status e = m.denseSolver(); !e) return e;
   flag = ARKStepSetLinearSolver(m.mem, m.LS, m.A);
-  if (flag != ARK_SUCCESS) return "linear solver: " + describe(flag);
+  if (flag != ARK_SUCCESS) return errorAt("linear solver", describe(flag));
   if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
     flag = ARKStepSetJacFn(m.mem, &SundialsOde::jacFn);
-    if (flag != ARK_SUCCESS) return "Jacobian: " + describe(flag);
+    if (flag != ARK_SUCCESS) return errorAt("Jacobian", describe(flag));
   }
   if (s.max_step > 0.0) ARKStepSetMaxStep(m.mem, s.max_step);
   if (s.initial_step > 0.0) ARKStepSetInitStep(m.mem, s.initial_step);

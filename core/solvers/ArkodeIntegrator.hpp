@@ -17,7 +17,7 @@ class ArkodeIntegrator final : public OdeIntegrator {
   ArkodeIntegrator(const ArkodeIntegrator&) = delete;
   ArkodeIntegrator& operator=(const ArkodeIntegrator&) = delete;
 
-  std::string init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;

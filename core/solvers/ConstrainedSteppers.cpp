@@ -64,18 +64,18 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
   IdaStepper(const MultibodySystem& sys, std::shared_ptr<const ConstraintSet> cs)
       : ConstrainedBase(sys, cs), n_(sys.nq), m_(cs->size()) {}
 
-  std::string init(const Model& model, double t0, double t_end, const SimulationSettings& s) {
+  Status init(const Model& model, double t0, double t_end, const SimulationSettings& s) {
     Eigen::VectorXd q, qd, qdd, lambda;
-    const std::string why = cd_.initialConditions(model, t0, q, qd, qdd, lambda);
-    if (!why.empty()) return why;
+    if (Status consistent = cd_.initialConditions(model, t0, q, qd, qdd, lambda); !consistent) return consistent;
     const int N = 2 * n_ + 2 * m_;
     y_ = yp_ = yout_ = ypout_ = Eigen::VectorXd::Zero(N);
     y_ << q, qd, lambda, Eigen::VectorXd::Zero(m_);
     yp_ << qd, qdd, Eigen::VectorXd::Zero(2 * m_);
     std::vector<bool> differential(static_cast<std::size_t>(N), false);
     for (int k = 0; k < 2 * n_; ++k) differential[static_cast<std::size_t>(k)] = true;
-    const std::string e = ida_.init(*this, N, y_.data(), yp_.data(), differential, t0, t_end, s);
-    return e.empty() ? e : "solver set-up failed: " + e;
+    const Status e = ida_.init(*this, N, y_.data(), yp_.data(), differential, t0, t_end, s);
+    if (!e) return errorAt("solver set-up failed", e.error().text());
+    return {};
   }
 
   int residual(double t, const double* y, const double* yp, double* r) override {
@@ -165,9 +165,8 @@ class NewmarkStepper final : public ConstrainedBase {
     h_ = dt_out / steps_per_output;  // output times fall on steps
   }
 
-  std::string init(const Model& model, double t0) {
-    const std::string why = cd_.initialConditions(model, t0, q_, v_, a_, lambda_);
-    if (!why.empty()) return why;
+  Status init(const Model& model, double t0) {
+    if (Status consistent = cd_.initialConditions(model, t0, q_, v_, a_, lambda_); !consistent) return consistent;
     t_ = t0_ = t0;
     state_.resize(2 * n_);
     state_ << q_, v_;
@@ -304,25 +303,21 @@ class NewmarkStepper final : public ConstrainedBase {
 
 }  // namespace
 
-std::unique_ptr<Stepper> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
-                                                double dt_out, std::vector<Channel>& channels, std::string& error) {
+Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
+                                                        double dt_out, std::vector<Channel>& channels) {
   auto cs = std::make_shared<ConstraintSet>();
-  error = cs->build(sys, project.model, true);
-  if (!error.empty()) return nullptr;
+  if (Status built = cs->build(sys, project.model, true); !built) return built.error();
   const SimulationSettings& s = project.simulation;
-  std::unique_ptr<Stepper> out;
   if (s.method == SimulationSettings::Method::Ida) {
     auto ida = std::make_unique<IdaStepper>(sys, cs);
     channels = ida->channels();
-    error = ida->init(project.model, t0, t_end, s);
-    out = std::move(ida);
-  } else {
-    auto nm = std::make_unique<NewmarkStepper>(sys, cs, s, dt_out);
-    channels = nm->channels();
-    error = nm->init(project.model, t0);
-    out = std::move(nm);
+    if (Status started = ida->init(project.model, t0, t_end, s); !started) return started.error();
+    return std::unique_ptr<Stepper>(std::move(ida));
   }
-  return error.empty() ? std::move(out) : nullptr;
+  auto nm = std::make_unique<NewmarkStepper>(sys, cs, s, dt_out);
+  channels = nm->channels();
+  if (Status started = nm->init(project.model, t0); !started) return started.error();
+  return std::unique_ptr<Stepper>(std::move(nm));
 }
 
 }  // namespace flexarm

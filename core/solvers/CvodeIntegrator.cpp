@@ -23,38 +23,38 @@ struct CvodeIntegrator::Impl : SundialsOde {
 CvodeIntegrator::CvodeIntegrator() : impl_(std::make_unique<Impl>()) {}
 CvodeIntegrator::~CvodeIntegrator() = default;
 
-std::string CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
+Status CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
                                   const SimulationSettings& s) {
   Impl& m = *impl_;
   m.bdf = s.method == SimulationSettings::Method::Bdf;
-  if (std::string e = m.start(rhs, n, y0); !e.empty()) return e;
+  if (Status e = m.start(rhs, n, y0); !e) return e;
   m.mem = CVodeCreate(m.bdf ? CV_BDF : CV_ADAMS, m.ctx);
-  if (!m.mem) return "cannot create the CVODE solver";
+  if (!m.mem) return error("cannot create the CVODE solver");
   CVodeSetErrHandlerFn(m.mem, &SundialsOde::errHandler, static_cast<SundialsOde*>(&m));
   int flag = CVodeInit(m.mem, &SundialsOde::rhsFn, t0, m.y);
-  if (flag != CV_SUCCESS) return "CVodeInit: " + describe(flag);
+  if (flag != CV_SUCCESS) return errorAt("CVodeInit", describe(flag));
   CVodeSetUserData(m.mem, static_cast<SundialsOde*>(&m));
   flag = CVodeSStolerances(m.mem, s.rtol, s.atol);
-  if (flag != CV_SUCCESS) return "tolerances: " + describe(flag);
+  if (flag != CV_SUCCESS) return errorAt("tolerances", describe(flag));
   if (m.bdf) {
-    if (std::string e = m.denseSolver(); !e.empty()) return e;
+    if (Status e = m.denseSolver(); !e) return e;
     flag = CVodeSetLinearSolver(m.mem, m.LS, m.A);
-    if (flag != CV_SUCCESS) return "linear solver: " + describe(flag);
+    if (flag != CV_SUCCESS) return errorAt("linear solver", describe(flag));
     if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
       flag = CVodeSetJacFn(m.mem, &SundialsOde::jacFn);
-      if (flag != CV_SUCCESS) return "Jacobian: " + describe(flag);
+      if (flag != CV_SUCCESS) return errorAt("Jacobian", describe(flag));
     }
   } else {
     m.NLS = SUNNonlinSol_FixedPoint(m.y, 0, m.ctx);
-    if (!m.NLS) return "cannot create the fixed-point iteration";
+    if (!m.NLS) return error("cannot create the fixed-point iteration");
     flag = CVodeSetNonlinearSolver(m.mem, m.NLS);
-    if (flag != CV_SUCCESS) return "nonlinear solver: " + describe(flag);
+    if (flag != CV_SUCCESS) return errorAt("nonlinear solver", describe(flag));
   }
   if (s.max_step > 0.0) CVodeSetMaxStep(m.mem, s.max_step);
   if (s.initial_step > 0.0) CVodeSetInitStep(m.mem, s.initial_step);
   if (s.max_order > 0) {
     flag = CVodeSetMaxOrd(m.mem, s.max_order);
-    if (flag != CV_SUCCESS) return "max_order: " + describe(flag);
+    if (flag != CV_SUCCESS) return errorAt("max_order", describe(flag));
   }
   CVodeSetMaxHnilWarns(m.mem, -1);  // the "t + h = t" warnings become a failure we report, not noise
   CVodeSetStopTime(m.mem, t_stop);

@@ -14,7 +14,7 @@ class CvodeIntegrator final : public OdeIntegrator {
   CvodeIntegrator(const CvodeIntegrator&) = delete;
   CvodeIntegrator& operator=(const CvodeIntegrator&) = delete;
 
-  std::string init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;

@@ -51,40 +51,40 @@ struct IdaIntegrator::Impl {
 IdaIntegrator::IdaIntegrator() : impl_(std::make_unique<Impl>()) {}
 IdaIntegrator::~IdaIntegrator() = default;
 
-std::string IdaIntegrator::init(DaeResidual& res, int n, const double* y0, const double* yp0, const std::vector<bool>& differential,
+Status IdaIntegrator::init(DaeResidual& res, int n, const double* y0, const double* yp0, const std::vector<bool>& differential,
                                 double t0, double t_stop, const SimulationSettings& s) {
   Impl& m = *impl_;
   m.res = &res;
   m.n = n;
-  if (SUNContext_Create(nullptr, &m.ctx) != 0) return "cannot create the SUNDIALS context";
+  if (SUNContext_Create(nullptr, &m.ctx) != 0) return error("cannot create the SUNDIALS context");
   m.y = N_VNew_Serial(n, m.ctx);
   m.yp = N_VNew_Serial(n, m.ctx);
   m.id = N_VNew_Serial(n, m.ctx);
   m.tmp = N_VNew_Serial(n, m.ctx);
-  if (!m.y || !m.yp || !m.id || !m.tmp) return "cannot allocate the solver state";
+  if (!m.y || !m.yp || !m.id || !m.tmp) return error("cannot allocate the solver state");
   std::memcpy(N_VGetArrayPointer(m.y), y0, sizeof(double) * static_cast<std::size_t>(n));
   std::memcpy(N_VGetArrayPointer(m.yp), yp0, sizeof(double) * static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) N_VGetArrayPointer(m.id)[k] = differential[static_cast<std::size_t>(k)] ? 1.0 : 0.0;
   m.mem = IDACreate(m.ctx);
-  if (!m.mem) return "cannot create the IDA solver";
+  if (!m.mem) return error("cannot create the IDA solver");
   IDASetErrHandlerFn(m.mem, &Impl::errHandler, &m);
   int flag = IDAInit(m.mem, &Impl::resFn, t0, m.y, m.yp);
-  if (flag != IDA_SUCCESS) return "IDAInit: " + describe(flag);
+  if (flag != IDA_SUCCESS) return errorAt("IDAInit", describe(flag));
   IDASetUserData(m.mem, &m);
   flag = IDASStolerances(m.mem, s.rtol, s.atol);
-  if (flag != IDA_SUCCESS) return "tolerances: " + describe(flag);
+  if (flag != IDA_SUCCESS) return errorAt("tolerances", describe(flag));
   m.A = SUNDenseMatrix(n, n, m.ctx);
   m.LS = SUNLinSol_Dense(m.y, m.A, m.ctx);
-  if (!m.A || !m.LS) return "cannot create the dense linear solver";
+  if (!m.A || !m.LS) return error("cannot create the dense linear solver");
   flag = IDASetLinearSolver(m.mem, m.LS, m.A);
-  if (flag != IDA_SUCCESS) return "linear solver: " + describe(flag);
+  if (flag != IDA_SUCCESS) return errorAt("linear solver", describe(flag));
   if (res.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
     flag = IDASetJacFn(m.mem, &Impl::jacFn);
-    if (flag != IDA_SUCCESS) return "Jacobian: " + describe(flag);
+    if (flag != IDA_SUCCESS) return errorAt("Jacobian", describe(flag));
   }
   if (s.max_order > 0) {
     flag = IDASetMaxOrd(m.mem, s.max_order);
-    if (flag != IDA_SUCCESS) return "max_order: " + describe(flag);
+    if (flag != IDA_SUCCESS) return errorAt("max_order", describe(flag));
   }
   IDASetId(m.mem, m.id);
   IDASetSuppressAlg(m.mem, SUNTRUE);  // multipliers: index 2, kept out of the error test

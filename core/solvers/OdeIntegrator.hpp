@@ -8,6 +8,7 @@
 
 #include "model/Project.hpp"
 #include "results/Results.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -30,7 +31,7 @@ class OdeIntegrator {
  public:
   virtual ~OdeIntegrator() = default;
   // Returns an empty string or what went wrong.
-  virtual std::string init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) = 0;
+  virtual Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) = 0;
   // One internal step towards t_stop. Returns the solver's flag (>= 0 success); t and y updated.
   virtual int step(double& t) = 0;
   virtual const double* state() const = 0;

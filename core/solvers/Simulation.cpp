@@ -57,7 +57,7 @@ class OdeStepper final : public Stepper {
   OdeStepper(const MultibodySystem& sys, const Model& model, double dt_out) : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
     Eigen::VectorXd q0, qd0;
     sys.initialState(model, q0, qd0);
-    init_error_ = applyInitialLoads(sys, model, nullptr, q0);
+    loaded_ = applyInitialLoads(sys, model, nullptr, q0);
     const int n = fd_.stateSize();
     y0_.resize(static_cast<std::size_t>(n));
     ydot_.resize(static_cast<std::size_t>(n));
@@ -67,13 +67,14 @@ class OdeStepper final : public Stepper {
     for (std::size_t k = 0; k < fd_.freeCoordinates().size(); ++k) slots_[static_cast<std::size_t>(fd_.freeCoordinates()[k])] = static_cast<int>(k);
   }
   std::vector<Channel> channels() const { return recorder_.channels(); }
-  std::string init(double t0, double t_end, const SimulationSettings& s) {
-    if (!init_error_.empty()) return init_error_;
-    if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return fd_.error();
+  Status init(double t0, double t_end, const SimulationSettings& s) {
+    if (!loaded_) return loaded_;
+    if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return error(fd_.error());
     if (fd_.stateSize() == 0) return {};
     ode_ = makeOdeIntegrator(s);
-    const std::string e = ode_->init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
-    return e.empty() ? e : "solver set-up failed: " + e;
+    const Status e = ode_->init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
+    if (!e) return errorAt("solver set-up failed", e.error().text());
+    return {};
   }
   int step(double& t) override {
     ++steps_;
@@ -120,7 +121,8 @@ class OdeStepper final : public Stepper {
   long steps_ = 0;
   std::vector<double> y0_, ydot_, yout_;
   std::vector<int> slots_;
-  std::string init_error_, error_;
+  Status loaded_;  // the initial loads found their static shape
+  std::string error_;
 };
 
 // Watches the tip deflection of every flexible link, straight from the elastic coordinates in the
@@ -196,7 +198,7 @@ std::vector<Channel> runChannels(const Project& project) {
   const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
   if (!project.simulation.constrained()) return ChannelRecorder(sys).channels();
   ConstraintSet cs;
-  if (!cs.build(sys, project.model, true).empty()) return {};
+  if (!cs.build(sys, project.model, true)) return {};
   return ChannelRecorder(sys, &cs).channels();
 }
 
@@ -229,18 +231,20 @@ Results simulate(const Project& project, const RunControl& control) {
 
   std::unique_ptr<Stepper> stepper;
   std::vector<Channel> channels;
-  std::string init_error;
+  Status ready;
   if (s.constrained()) {
-    stepper = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels, init_error);
+    Result<std::unique_ptr<Stepper>> made = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels);
+    if (made) stepper = std::move(made.value());
+    else ready = made.error();
   } else {
     auto ode = std::make_unique<OdeStepper>(sys, project.model, dt_out);
     channels = ode->channels();
-    init_error = ode->init(t0, t_end, s);
+    ready = ode->init(t0, t_end, s);
     stepper = std::move(ode);
   }
   results.setChannels(channels);
   if (control.started) control.started(results.channels());
-  if (!stepper || !init_error.empty()) return finish(RunStatus::Failed, init_error, t0);
+  if (!ready) return finish(RunStatus::Failed, ready.error().text(), t0);
   auto announce = [&](std::size_t first_new_row) {
     if (control.rows_recorded && results.rows() > first_new_row) control.rows_recorded(results, first_new_row);
   };

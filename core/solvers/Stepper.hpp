@@ -9,6 +9,7 @@
 #include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -30,9 +31,9 @@ class Stepper {
   virtual SolverStats stats() const = 0;
 };
 
-// The constrained steppers (ida, newmark). On failure returns null and sets `error`; `channels`
-// receives the channels the stepper records (constraint violations included).
-std::unique_ptr<Stepper> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
-                                                double dt_out, std::vector<Channel>& channels, std::string& error);
+// The constrained steppers (ida, newmark), or why one cannot start; `channels` receives the
+// channels the stepper records (constraint violations included).
+Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
+                                                        double dt_out, std::vector<Channel>& channels);
 
 }  // namespace flexarm

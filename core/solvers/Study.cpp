@@ -58,7 +58,7 @@ std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
   return out;
 }
 
-StudyCase variantCase(const Project& project, const std::string& spec, std::string& error) {
+Result<StudyCase> variantCase(const Project& project, const std::string& spec) {
   StudyCase c;
   if (spec.find('=') != std::string::npos) {  // overrides joined by ';'
     std::size_t start = 0;
@@ -66,10 +66,7 @@ StudyCase variantCase(const Project& project, const std::string& spec, std::stri
       const std::size_t end = std::min(spec.find(';', start), spec.size());
       const std::string one = spec.substr(start, end - start);
       if (!one.empty()) {
-        if (one.find('=') == std::string::npos) {
-          error = "\"" + one + "\" in variant \"" + spec + "\" is not path=value";
-          return {};
-        }
+        if (one.find('=') == std::string::npos) return error("\"" + one + "\" in variant \"" + spec + "\" is not path=value");
         c.overrides.push_back(one);
       }
       start = end + 1;
@@ -85,9 +82,8 @@ StudyCase variantCase(const Project& project, const std::string& spec, std::stri
     }
   std::string known;
   for (const Variant& v : project.variants) known += (known.empty() ? "" : ", ") + v.name;
-  error = "the project has no variant named \"" + spec + "\"" +
-          (known.empty() ? std::string(" (it defines none; give overrides, e.g. coupling=zero)") : " (it defines: " + known + ")");
-  return {};
+  return error("the project has no variant named \"" + spec + "\"" +
+               (known.empty() ? std::string(" (it defines none; give overrides, e.g. coupling=zero)") : " (it defines: " + known + ")"));
 }
 
 std::vector<StudyCase> studyCases(const Project& project) {
@@ -125,42 +121,28 @@ std::vector<StudyCase> studyCases(const Project& project) {
   }
 }
 
-StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
+Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
                       const std::filesystem::path& out_dir, unsigned threads, const std::atomic<bool>* cancel) {
   return runCases(project_file, overrides, nullptr, t_end, out_dir, threads, cancel);
 }
 
-StudyOutcome runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
+Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
                       const std::vector<StudyCase>* given, double t_end, const std::filesystem::path& out_dir,
                       unsigned threads, const std::atomic<bool>* cancel) {
   StudyOutcome out;
   std::ifstream in(project_file, std::ios::binary);
-  if (!in) {
-    out.error = "cannot read \"" + project_file.string() + "\"";
-    return out;
-  }
+  if (!in) return error("cannot read \"" + project_file.string() + "\"");
   std::stringstream text;
   text << in.rdbuf();
   const LoadedProject base = parseProjectText(text.str(), project_file.parent_path(), overrides);
-  if (!base.project) {
-    out.error = project_file.string() + " has errors:\n" + base.diagnostics.text();
-    return out;
-  }
+  if (!base.project) return errorAt(project_file.string(), "has errors:\n" + base.diagnostics.text());
   const std::vector<StudyCase> cases = given ? *given : studyCases(*base.project);
-  if (cases.empty() && given) {
-    out.error = "no variants to run";
-    return out;
-  }
-  if (cases.empty()) {
-    out.error = project_file.string() + " defines no study (add \"study\": {\"variants\": [...]} or {\"grid\": {...}})";
-    return out;
-  }
+  if (cases.empty() && given) return error("no variants to run");
+  if (cases.empty())
+    return error(project_file.string() + " defines no study (add \"study\": {\"variants\": [...]} or {\"grid\": {...}})");
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    out.error = "cannot create \"" + out_dir.string() + "\": " + ec.message();
-    return out;
-  }
+  if (ec) return errorAt("cannot create \"" + out_dir.string() + "\"", ec.message());
   out.cases.resize(cases.size());
   std::mutex next_mutex;
   std::size_t next = 0;
@@ -178,7 +160,7 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
       all.insert(all.end(), cases[k].overrides.begin(), cases[k].overrides.end());
       const LoadedProject p = parseProjectText(text.str(), project_file.parent_path(), all);
       if (!p.project) {
-        r.load_error = p.diagnostics.text();
+        r.loaded = error(p.diagnostics.text());
         continue;
       }
       Project project = *p.project;
@@ -188,8 +170,7 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
       r.results = simulate(project, control);
       labelCaseResults(r.results, project.name, cases[k].name);
       r.csv = (out_dir / (caseFileName(cases[k].name) + ".csv")).string();
-      const std::string why = writeCsvFile(r.results, r.csv);
-      if (!why.empty()) r.load_error = why;
+      r.loaded = writeCsvFile(r.results, r.csv);
     }
   };
   const unsigned n = std::max(1u, std::min<unsigned>(threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
@@ -208,8 +189,8 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
     std::string sets;
     for (const std::string& o : r.study_case.overrides) sets += (sets.empty() ? "" : "; ") + o;
     sum << csvField(r.study_case.name) << "," << csvField(sets) << ",";
-    if (!r.load_error.empty()) {
-      sum << "invalid,,,,," << csvField(r.load_error);
+    if (!r.loaded) {
+      sum << "invalid,,,,," << csvField(r.loaded.error().text());
       for (std::size_t k = 0; k < scalarMetrics(m, nullptr).size(); ++k) sum << ",";
       sum << "\n";
       continue;
@@ -226,19 +207,18 @@ StudyOutcome runCases(const std::filesystem::path& project_file, const std::vect
   out.summary_csv = (out_dir / "summary.csv").string();
   std::ofstream s(out.summary_csv, std::ios::binary | std::ios::trunc);
   s << sum.str();
-  if (!s) out.error = "cannot write \"" + out.summary_csv + "\"";
+  if (!s) out.summary_written = error("cannot write \"" + out.summary_csv + "\"");
   return out;
 }
 
-std::optional<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c,
-                                   std::string& error) {
+Result<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c) {
   Json doc = projectToJson(base);
   Diagnostics diag;
   for (const std::string& o : c.overrides) applyOverride(doc, o, diag);
   std::optional<Project> p;
   if (!diag.hasErrors()) p = projectFromJson(doc, base_dir, diag);
-  if (!p) error = diag.text();
-  return p;
+  if (!p) return error(diag.text());
+  return std::move(*p);
 }
 
 void labelCaseResults(Results& results, const std::string& project_name, const std::string& case_name) {

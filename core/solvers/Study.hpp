@@ -9,6 +9,7 @@
 
 #include "model/Project.hpp"
 #include "results/Results.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -32,24 +33,25 @@ std::vector<StudyCase> studyCases(const Project& project);
 
 struct StudyCaseResult {
   StudyCase study_case;
-  std::string load_error;  // the variant does not make a valid project (then no run)
+  Status loaded;           // or why the variant does not make a valid project (then no run) or its CSV was not written
   Results results;
   std::string csv;         // file written
 };
 
 struct StudyOutcome {
-  std::string error;  // the study could not start (no study, unreadable file, ...)
   std::vector<StudyCaseResult> cases;
   std::string summary_csv;
+  Status summary_written;  // or why summary.csv could not be written (the cases' CSVs are there)
 };
 
 // Runs the study of the project file on `threads` worker threads (0: the machine's cores), after
 // applying `overrides` (and `t_end` when > 0) to every case. Writes DIR/<case>.csv and DIR/summary.csv.
-StudyOutcome runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
+// An error when the study cannot start (no study, unreadable file, ...).
+Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
                       const std::filesystem::path& out_dir, unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
 
 // Runs the given cases (not the project's study) in the same way: compare mode's variants.
-StudyOutcome runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
+Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
                       const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,
                       unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
 
@@ -62,12 +64,11 @@ void labelCaseResults(Results& results, const std::string& project_name, const s
 std::string caseFileName(const std::string& name);
 
 // The project of one case built from a project in memory (the workbench's, possibly unsaved): the
-// case's overrides applied to its canonical JSON. Empty, with the loader's messages, when invalid.
-std::optional<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c,
-                                   std::string& error);
+// case's overrides applied to its canonical JSON. The loader's messages when invalid.
+Result<Project> caseProject(const Project& base, const std::filesystem::path& base_dir, const StudyCase& c);
 
 // A variant named on a command line: a variant of the project ("zero-order"), or overrides joined
-// by ';' ("coupling=zero;joints[0].drive.omega0=8", named by them). Empty name and a reason when unknown.
-StudyCase variantCase(const Project& project, const std::string& spec, std::string& error);
+// by ';' ("coupling=zero;joints[0].drive.omega0=8", named by them), or why it is not one.
+Result<StudyCase> variantCase(const Project& project, const std::string& spec);
 
 }  // namespace flexarm

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "solvers/OdeIntegrator.hpp"
+#include "base/Result.hpp"
 
 namespace flexarm {
 
@@ -35,23 +36,24 @@ struct SundialsOde {
     if (ctx) SUNContext_Free(&ctx);
   }
 
-  // Context, state vectors and the initial state y0 (n values). Returns an empty string or what failed.
-  std::string start(OdeRhs& ode, int size, const double* y0) {
+  // Context, state vectors and the initial state y0 (n values).
+  Status start(OdeRhs& ode, int size, const double* y0) {
     rhs = &ode;
     n = size;
-    if (SUNContext_Create(nullptr, &ctx) != 0) return "cannot create the SUNDIALS context";
+    if (SUNContext_Create(nullptr, &ctx) != 0) return error("cannot create the SUNDIALS context");
     y = N_VNew_Serial(n, ctx);
     ytmp = N_VNew_Serial(n, ctx);
-    if (!y || !ytmp) return "cannot allocate the solver state";
+    if (!y || !ytmp) return error("cannot allocate the solver state");
     std::memcpy(N_VGetArrayPointer(y), y0, sizeof(double) * static_cast<std::size_t>(n));
     return {};
   }
 
-  // The dense matrix and direct solver of the Newton iteration. Returns an empty string or what failed.
-  std::string denseSolver() {
+  // The dense matrix and direct solver of the Newton iteration.
+  Status denseSolver() {
     A = SUNDenseMatrix(n, n, ctx);
     LS = SUNLinSol_Dense(y, A, ctx);
-    return A && LS ? std::string() : "cannot create the dense linear solver";
+    if (!A || !LS) return error("cannot create the dense linear solver");
+    return {};
   }
 
   static int rhsFn(realtype t, N_Vector y, N_Vector ydot, void* user) {

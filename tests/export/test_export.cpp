@@ -90,9 +90,8 @@ TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
   const Results r = awkwardTable();
   std::stringstream text;
   writeCsv(r, text);
-  std::string why;
-  const std::optional<Results> back = readCsv(text, why);
-  ASSERT_TRUE(back) << why;
+  const Result<Results> back = readCsv(text);
+  ASSERT_TRUE(back) << back.error().text();
   ASSERT_EQ(back->channels().size(), 3u);
   for (std::size_t c = 0; c < 3; ++c) {
     EXPECT_EQ(back->channels()[c].name, r.channels()[c].name);
@@ -123,18 +122,21 @@ TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
 }
 
 TEST_F(Export, BrokenCsvIsRejectedWithTheLine) {
-  std::string why;
   std::stringstream a("# x\nt,a\n0,1\n0.1,1,2\n");
-  EXPECT_FALSE(readCsv(a, why));
-  EXPECT_EQ(why, "line 4: 3 cells, the header has 2");
+  Result<Results> r = readCsv(a);
+  EXPECT_FALSE(r);
+  EXPECT_EQ(r.error().text(), "line 4: 3 cells, the header has 2");
   std::stringstream b("t,a\n0,abc\n");
-  EXPECT_FALSE(readCsv(b, why));
-  EXPECT_EQ(why, "line 2, column a: \"abc\" is not a number");
+  r = readCsv(b);
+  EXPECT_FALSE(r);
+  EXPECT_EQ(r.error().text(), "line 2, column a: \"abc\" is not a number");
   std::stringstream c("time,a\n");
-  EXPECT_FALSE(readCsv(c, why));
-  EXPECT_NE(why.find("must start with the channel \"t\""), std::string::npos);
-  EXPECT_FALSE(readCsvFile("/nonexistent/x.csv", why));
-  EXPECT_NE(why.find("cannot read"), std::string::npos);
+  r = readCsv(c);
+  EXPECT_FALSE(r);
+  EXPECT_NE(r.error().text().find("must start with the channel \"t\""), std::string::npos);
+  r = readCsvFile("/nonexistent/x.csv");
+  EXPECT_FALSE(r);
+  EXPECT_NE(r.error().text().find("cannot read"), std::string::npos);
 }
 
 TEST_F(Export, PngHasTheRequestedSizeAndResolution) {
@@ -216,10 +218,10 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   std::vector<Results> runs;
   std::vector<NamedRun> named;
   for (const char* spec : {"coupling=zero", "coupling=high"}) {
-    std::string why;
-    const StudyCase c = variantCase(*base.project, spec, why);
-    const std::optional<Project> p = caseProject(*base.project, FLEXARM_PROJECTS_DIR, c, why);
-    ASSERT_TRUE(p) << why;
+    const Result<StudyCase> c = variantCase(*base.project, spec);
+    ASSERT_TRUE(c) << c.error().text();
+    const Result<Project> p = caseProject(*base.project, FLEXARM_PROJECTS_DIR, *c);
+    ASSERT_TRUE(p) << p.error().text();
     runs.push_back(simulate(*p));
     runs.back().variant = spec;
   }
@@ -240,9 +242,8 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   const LoadedProject copy = loadProjectFile(req.dir / "project.flexarm.json");
   ASSERT_TRUE(copy.project);
   EXPECT_EQ(projectToText(*copy.project), projectToText(*base.project));
-  std::string why;
-  const std::optional<Results> table = readCsvFile(req.dir / "compare.csv", why);
-  ASSERT_TRUE(table) << why;
+  const Result<Results> table = readCsvFile(req.dir / "compare.csv");
+  ASSERT_TRUE(table) << table.error().text();
   const Results expected = compareRuns(named, {});
   ASSERT_EQ(table->rows(), expected.rows());
   ASSERT_EQ(table->channels().size(), expected.channels().size());
@@ -290,7 +291,7 @@ TEST_F(Export, ValidationReportFiguresAreDrawnFromTheRunsCsvs) {
   fs::create_directories(dir);
   Results a = awkwardTable(), b = awkwardTable();
   b.status = RunStatus::Completed;
-  for (Results* r : {&a, &b}) ASSERT_EQ(writeCsvFile(*r, dir / (r == &a ? "a.csv" : "b.csv")), "");
+  for (Results* r : {&a, &b}) ASSERT_TRUE(writeCsvFile(*r, dir / (r == &a ? "a.csv" : "b.csv")));
   PaperValidation paper;
   paper.seed = "999";
   paper.title = "test paper";

@@ -39,6 +39,8 @@ TEST(Overrides, BadPathsAreReported) {
            {"nothing.here=1", "\"nothing\" does not exist"},
            {"links.mass=1", "links is not an object"},
            {"links[x].mass=1", "is not a non-negative integer"},
+           // Beyond unsigned long: std::stoul threw here (issue 21's fuzzing), now a message.
+           {"links[99999999999999999999].length=1", "index 99999999999999999999 is out of range"},
            {"no-equals-sign", "expected path=value"}}) {
     const LoadedProject p = parseProjectText(kBase, ".", {assignment});
     EXPECT_FALSE(p.project) << assignment;

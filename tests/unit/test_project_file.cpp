@@ -52,7 +52,7 @@ TEST(ProjectFile, SaveFileWritesAtomicallyAndReadsBack) {
   const LoadedProject a = loadProjectFile(fs::path(FLEXARM_PROJECTS_DIR) / "spatial-3r-arm.flexarm.json");
   ASSERT_TRUE(a.project);
   const fs::path out = fs::temp_directory_path() / "flexarm-save-test.flexarm.json";
-  ASSERT_EQ(saveProjectFile(*a.project, out), "");
+  ASSERT_TRUE(saveProjectFile(*a.project, out));
   EXPECT_FALSE(fs::exists(out.string() + ".tmp"));
   const LoadedProject b = loadProjectFile(out);
   ASSERT_TRUE(b.project) << b.diagnostics.text();
@@ -60,7 +60,7 @@ TEST(ProjectFile, SaveFileWritesAtomicallyAndReadsBack) {
   // Values survive exactly (shortest round-trip number formatting).
   EXPECT_EQ(b.project->model.joints[1].placement.rpy.y(), a.project->model.joints[1].placement.rpy.y());
   fs::remove(out);
-  EXPECT_NE(saveProjectFile(*a.project, "/nonexistent-dir/x.json"), "");
+  EXPECT_FALSE(saveProjectFile(*a.project, "/nonexistent-dir/x.json"));
 }
 
 TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {

@@ -31,8 +31,8 @@ TEST(RigidInertia, ShapePresetsMatchTextbookFormulas) {
 }
 
 TEST(RigidInertia, AdmissibilityCheck) {
-  EXPECT_EQ(checkInertia(inertiaFromComponents(1, 1, 1, 0, 0, 0)), "");
-  EXPECT_EQ(checkInertia(inertiaFromComponents(0, 1, 1, 0, 0, 0)), "");  // slender rod
-  EXPECT_NE(checkInertia(inertiaFromComponents(1, 1, 3, 0, 0, 0)), "");  // triangle inequality
-  EXPECT_NE(checkInertia(inertiaFromComponents(1, 1, 1, 2, 0, 0)), "");  // indefinite
+  EXPECT_TRUE(checkInertia(inertiaFromComponents(1, 1, 1, 0, 0, 0)));
+  EXPECT_TRUE(checkInertia(inertiaFromComponents(0, 1, 1, 0, 0, 0)));  // slender rod
+  EXPECT_FALSE(checkInertia(inertiaFromComponents(1, 1, 3, 0, 0, 0)));  // triangle inequality
+  EXPECT_FALSE(checkInertia(inertiaFromComponents(1, 1, 1, 2, 0, 0)));  // indefinite
 }

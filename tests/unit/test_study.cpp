@@ -62,11 +62,13 @@ TEST(Study, RunsEveryCaseWritesCsvsAndASummary) {
   fs::create_directories(dir);
   const fs::path file = dir / "pendulum.flexarm.json";
   std::ofstream(file) << kPendulum << R"({"variants": ["light", "broken", "damped"]}})";
-  const StudyOutcome o = runStudy(file, {}, 1.0, dir / "out", 2);
-  ASSERT_TRUE(o.error.empty()) << o.error;
+  const Result<StudyOutcome> ran = runStudy(file, {}, 1.0, dir / "out", 2);
+  ASSERT_TRUE(ran) << ran.error().text();
+  const StudyOutcome& o = *ran;
   ASSERT_EQ(o.cases.size(), 3u);
   EXPECT_EQ(o.cases[0].results.status, RunStatus::Completed);
-  EXPECT_NE(o.cases[1].load_error.find("links[0].length: must be >= 0, got -1"), std::string::npos) << o.cases[1].load_error;
+  EXPECT_NE(o.cases[1].loaded.error().text().find("links[0].length: must be >= 0, got -1"), std::string::npos)
+      << o.cases[1].loaded.error().text();
   EXPECT_TRUE(fs::exists(dir / "out" / "light.csv"));
   EXPECT_TRUE(fs::exists(dir / "out" / "damped.csv"));
   EXPECT_FALSE(fs::exists(dir / "out" / "broken.csv"));
@@ -101,7 +103,8 @@ TEST(Study, AProjectWithoutAStudyIsAClearError) {
   std::ofstream(file) << R"({"format": "flexarm-project", "schema_version": 1,
     "links": [{"name": "rod", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
     "joints": [{"name": "swing", "type": "revolute", "axis": [0, 1, 0]}]})";
-  const StudyOutcome o = runStudy(file, {}, 0.0, fs::temp_directory_path() / "flexarm-no-study");
-  EXPECT_NE(o.error.find("defines no study"), std::string::npos) << o.error;
+  const Result<StudyOutcome> o = runStudy(file, {}, 0.0, fs::temp_directory_path() / "flexarm-no-study");
+  ASSERT_FALSE(o);
+  EXPECT_NE(o.error().text().find("defines no study"), std::string::npos) << o.error().text();
   fs::remove(file);
 }

@@ -106,7 +106,7 @@ TEST(LinearizationState, FreeCoordinatesMapTheShapeOntoTheFullCoordinates) {
   const LinearMode& m = r.modes.front();
   ASSERT_EQ(m.shape.size(), static_cast<Eigen::Index>(r.free_coordinates.size()));
   const double a = 1e-3;
-  const Eigen::VectorXd q = modeDisplacement(r, m, a);
+  const Eigen::VectorXd q = modeDisplacement(r, m, a).value();
   EXPECT_EQ(q(0), r.equilibrium_q(0));  // the prescribed joint does not move
   for (std::size_t k = 0; k < r.free_coordinates.size(); ++k)
     EXPECT_NEAR(q(r.free_coordinates[k]) - r.equilibrium_q(r.free_coordinates[k]), a * m.shape(static_cast<Eigen::Index>(k)), 1e-15);
@@ -127,7 +127,7 @@ TEST(LinearizationState, FreeCoordinatesMapTheShapeOntoTheFullCoordinates) {
 
   LinearMode foreign = m;
   foreign.shape = Eigen::VectorXd::Ones(3);
-  EXPECT_THROW(modeDisplacement(r, foreign, 1.0), std::invalid_argument);
+  EXPECT_FALSE(modeDisplacement(r, foreign, 1.0));  // not a mode of this result: an error, not a displacement
 }
 
 TEST(LinearizationState, HeldJointStaysAtItsInitialAngle) {

@@ -40,9 +40,7 @@ CompareDialog::CompareDialog(const Project& project, const QString& base_dir, QW
   };
   entry({"as is", {}}, "the project without changes");
   for (const Variant& v : project.variants) {
-    std::string why;
-    const StudyCase c = variantCase(project, v.name, why);
-    if (why.empty()) entry(c, "a variant the project defines");
+    if (const Result<StudyCase> c = variantCase(project, v.name)) entry(*c, "a variant the project defines");
   }
   for (const char* order : {"zero", "geometric", "high"})
     entry({std::string("coupling=") + order, {std::string("coupling=") + order}}, QString("%1-order rigid-flexible coupling").arg(order));
@@ -61,10 +59,10 @@ CompareDialog::CompareDialog(const Project& project, const QString& base_dir, QW
 
 QString CompareDialog::addSpec(const QString& spec) {
   if (spec.trimmed().isEmpty()) return "type overrides such as coupling=zero;links[0].mass=2";
-  std::string why;
-  const StudyCase c = variantCase(project_, spec.trimmed().toStdString(), why);
-  if (!why.empty()) return QString::fromStdString(why);
-  if (!caseProject(project_, base_dir_.toStdString(), c, why)) return QString::fromStdString(why).trimmed();
+  const Result<StudyCase> made = variantCase(project_, spec.trimmed().toStdString());
+  if (!made) return QString::fromStdString(made.error().text());
+  const StudyCase& c = *made;
+  if (const Result<Project> p = caseProject(project_, base_dir_.toStdString(), c); !p) return QString::fromStdString(p.error().text()).trimmed();
   for (const StudyCase& other : all_)
     if (other.name == c.name) {
       setChecked(QString::fromStdString(c.name), true);

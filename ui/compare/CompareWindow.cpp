@@ -131,11 +131,12 @@ void CompareWindow::buildActions() {
 bool CompareWindow::start(QString* error) {
   if (isRunning()) return false;
   QString problems;
-  std::vector<std::optional<Project>> projects;
+  std::vector<Result<Project>> projects;
   for (auto& v : variants_) {
-    std::string why;
-    projects.push_back(caseProject(base_, base_dir_.toStdString(), v->study_case, why));
-    if (!projects.back()) problems += QString("variant %1 is not a valid project:\n%2\n").arg(QString::fromStdString(v->study_case.name), QString::fromStdString(why));
+    projects.push_back(caseProject(base_, base_dir_.toStdString(), v->study_case));
+    if (!projects.back())
+      problems += QString("variant %1 is not a valid project:\n%2\n")
+                      .arg(QString::fromStdString(v->study_case.name), QString::fromStdString(projects.back().error().text()));
   }
   if (!problems.isEmpty()) {
     status_->setText(problems.trimmed());

@@ -517,12 +517,13 @@ bool importTable(ProjectDocument& d, const QString& path, const QString& file, Q
   Json doc = d.json();
   Json* law = tableLaw(doc, path, error);
   if (!law) return false;
-  std::vector<double> t, v;
-  std::string why;
-  if (!readTableFile(file.toStdString(), t, v, why)) {
-    if (error) *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(why);
+  const Result<Table> table = readTableFile(file.toStdString());
+  if (!table) {
+    if (error) *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(table.error().text());
     return false;
   }
+  const std::vector<double>& t = table->t;
+  const std::vector<double>& v = table->value;
   Json points = Json::array();
   for (std::size_t k = 0; k < t.size(); ++k) points.push_back(Json::array({t[k], v[k]}));
   law->erase("file");

@@ -34,7 +34,8 @@ CsvExportReaction::CsvExportReaction(ExportSource& source, ExportQuestion questi
 std::string CsvExportReaction::exportTo(const QString& file) {
   std::string why;
   const std::shared_ptr<const Results> table = source_.csvTable(why);
-  if (table) why = writeCsvFile(*table, file.toStdString());
+  if (table)
+    if (const Status written = writeCsvFile(*table, file.toStdString()); !written) why = written.error().text();
   source_.exportReport(told(why, "results written to " + file));
   return why;
 }

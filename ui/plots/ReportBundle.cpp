@@ -52,7 +52,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     return out;
   };
   // The project and each run's table.
-  if (std::string why = saveProjectFile(*req.project, req.dir / "project.flexarm.json"); !why.empty()) return fail(why);
+  if (const Status saved = saveProjectFile(*req.project, req.dir / "project.flexarm.json"); !saved) return fail(saved.error().text());
   out.files.push_back("project.flexarm.json");
   const bool many = req.runs.size() > 1;
   std::vector<std::string> csv_names;
@@ -61,7 +61,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     if (req.run_csvs_written) {
       if (!std::filesystem::exists(req.dir / name)) return fail("run \"" + r.name + "\": \"" + (req.dir / name).string() + "\" is missing");
     } else {
-      if (std::string why = writeCsvFile(*r.results, req.dir / name); !why.empty()) return fail(why);
+      if (const Status written = writeCsvFile(*r.results, req.dir / name); !written) return fail(written.error().text());
     }
     out.files.push_back(name);
     csv_names.push_back(name);
@@ -73,7 +73,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
   Results table = many ? compareRuns(req.runs, req.channels) : *req.runs.front().results;
   if (many) {
     table.project_name = comparisonName(req.project->name, req.runs);
-    if (std::string why = writeCsvFile(table, req.dir / "compare.csv"); !why.empty()) return fail(why);
+    if (const Status written = writeCsvFile(table, req.dir / "compare.csv"); !written) return fail(written.error().text());
     out.files.push_back("compare.csv");
   }
   std::vector<std::string> plotted = req.plot_channels;

@@ -10,9 +10,8 @@ std::string drawValidationPlot(ValidationPlot& plot, const std::filesystem::path
   std::vector<Results> results;
   results.reserve(plot.runs.size());
   for (const auto& [legend, csv] : plot.runs) {
-    std::string why;
-    std::optional<Results> r = readCsvFile(csv, why);
-    if (!r) return why;
+    Result<Results> r = readCsvFile(csv);
+    if (!r) return r.error().text();
     results.push_back(std::move(*r));
   }
   std::vector<NamedRun> named;

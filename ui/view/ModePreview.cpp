@@ -365,7 +365,8 @@ void ModePreview::tick() {
 void ModePreview::drawAt(double phase) {
   updateAmplitude();
   const LinearizationResult& r = outcome_->result;
-  view_->showState(modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], amplitude_ * std::sin(phase)));
+  const Result<Eigen::VectorXd> q = modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], amplitude_ * std::sin(phase));
+  if (q) view_->showState(*q);  // a mode of this result: always
 }
 
 double ModePreview::drawnTipDisplacement(double a) const {
@@ -373,7 +374,9 @@ double ModePreview::drawnTipDisplacement(double a) const {
   const LinearizationResult& r = outcome_->result;
   const double s = view_->deformationScale();
   Eigen::VectorXd q0 = r.equilibrium_q;
-  Eigen::VectorXd q1 = modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], a);
+  Result<Eigen::VectorXd> displaced = modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], a);
+  if (!displaced) return 0.0;
+  Eigen::VectorXd q1 = std::move(*displaced);
   for (int i = 0; i < sys.nq; ++i)
     if (sys.coordinate_kinds[i] == CoordinateKind::Elastic) {  // drawn as the view draws them
       q0(i) *= s;
