@@ -52,6 +52,28 @@ std::optional<CoordinateName> parseCoordinate(const std::string& name) {
   return c;
 }
 
+std::string coordinateName(const CoordinateName& c) {
+  switch (c.kind) {
+    case CoordinateName::Kind::Joint: return jointCoordinate(c.owner);
+    case CoordinateName::Kind::Motor: return motorCoordinate(c.owner);
+    case CoordinateName::Kind::Elastic: return elasticCoordinate(c.owner, c.k);
+  }
+  return {};
+}
+
+std::string renameOwner(const std::string& coordinate, bool joint, const std::string& from, const std::string& to) {
+  std::optional<CoordinateName> c = parseCoordinate(coordinate);
+  if (!c || c->owner != from || (c->kind == CoordinateName::Kind::Elastic) == joint) return coordinate;
+  c->owner = to;
+  return coordinateName(*c);
+}
+
+bool namesCoordinateOf(const std::string& name, const std::string& joint, const std::string& link) {
+  const std::optional<CoordinateName> c = parseCoordinate(name);
+  if (!c) return false;
+  return c->kind == CoordinateName::Kind::Elastic ? c->owner == link : c->owner == joint;
+}
+
 bool belongsToJoint(const std::string& channel, const std::string& joint) {
   for (const std::string& name : {jointCoordinate(joint), jointRate(joint), jointEffort(joint), motorCoordinate(joint), jointTorsion(joint)})
     if (channel == name) return true;

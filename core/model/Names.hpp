@@ -43,6 +43,16 @@ struct CoordinateName {
 // Empty when `name` is not a coordinate's name (e.g. "qd.shoulder", "e.beam.0", "e.beam.x").
 std::optional<CoordinateName> parseCoordinate(const std::string& name);
 
+// The name of a parsed coordinate (parseCoordinate's inverse).
+std::string coordinateName(const CoordinateName& c);
+
+// A coordinate's name after a joint (joint == true) or a link was renamed from `from` to `to`;
+// unchanged when it is not a coordinate of that joint or link.
+std::string renameOwner(const std::string& coordinate, bool joint, const std::string& from, const std::string& to);
+
+// Does the coordinate name `name` refer to joint `joint` (its q or qm) or to link `link` (its e)?
+bool namesCoordinateOf(const std::string& name, const std::string& joint, const std::string& link);
+
 // Prefixes of the name families, for filters and renames ("e." hides the elastic coordinates).
 inline constexpr const char* kJointPrefix = "q.";
 inline constexpr const char* kMotorPrefix = "qm.";

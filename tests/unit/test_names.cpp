@@ -30,6 +30,14 @@ TEST(Names, ParseReadsBackWhatTheBuildersWrite) {
   EXPECT_TRUE(names::belongsToLink("tip.beam.v", "beam"));
   EXPECT_TRUE(names::belongsToLink("e.beam.3", "beam"));
   EXPECT_FALSE(names::belongsToLink("e.beam2.3", "beam"));
+  // Renaming a joint renames its q and qm, renaming a link its e; nothing else changes.
+  EXPECT_EQ(names::renameOwner("qm.elbow", true, "elbow", "wrist"), "qm.wrist");
+  EXPECT_EQ(names::renameOwner("q.elbow", false, "elbow", "wrist"), "q.elbow");  // a link named elbow
+  EXPECT_EQ(names::renameOwner("e.beam.12", false, "beam", "boom"), "e.boom.12");
+  EXPECT_EQ(names::renameOwner("e.beam2.1", false, "beam", "boom"), "e.beam2.1");
+  EXPECT_TRUE(names::namesCoordinateOf("qm.elbow", "elbow", "beam"));
+  EXPECT_TRUE(names::namesCoordinateOf("e.beam.3", "elbow", "beam"));
+  EXPECT_FALSE(names::namesCoordinateOf("e.elbow.3", "elbow", "beam"));
   EXPECT_TRUE(names::isTipDeflection("tip.beam.w"));
   EXPECT_FALSE(names::isTipDeflection("tip.beam.slope_w"));
 }

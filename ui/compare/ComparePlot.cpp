@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ui/plots/PlotFigure.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm {
 
@@ -48,7 +49,7 @@ void ComparePlot::setRuns(const std::vector<NamedRun>& runs) {
     const std::vector<std::string> chosen = defaultPlotChannels(channels);
     QSignalBlocker block(list_);
     for (const std::string& c : common) {
-      if (c.rfind("e.", 0) == 0) continue;  // elastic coordinates: many, rarely wanted
+      if (c.rfind(names::kElasticPrefix, 0) == 0) continue;  // elastic coordinates: many, rarely wanted
       auto* item = new QListWidgetItem(QString::fromStdString(c), list_);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
       item->setCheckState(std::find(chosen.begin(), chosen.end(), c) != chosen.end() ? Qt::Checked : Qt::Unchecked);

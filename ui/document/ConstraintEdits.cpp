@@ -10,6 +10,7 @@
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
 #include "ui/document/ModelEdits.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm::edits {
 namespace {
@@ -39,7 +40,7 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
     const Joint& j = m.joints.back();
     Json value = defaultLaw("constant");
     value["value"] = j.q0;
-    return {{"terms", {{"q." + j.name, 1.0}}}, {"value", value}};
+    return {{"terms", {{names::jointCoordinate(j.name), 1.0}}}, {"value", value}};
   }
   if (type == "point") {
     int link = 0;  // the last link of the rigid chain from the base (the loader explains when there is none)
@@ -181,9 +182,9 @@ QStringList coordinateNames(const ProjectDocument& d) {
   const Project* p = d.project();
   if (!p) return out;
   for (const Body& b : d.system()->bodies) {
-    out << q("q." + b.joint_name);
-    if (b.motor_index >= 0) out << q("qm." + b.joint_name);
-    if (b.e_count > 0) out << QString("e.%1.1 .. e.%1.%2").arg(q(b.name)).arg(b.e_count);
+    out << q(names::jointCoordinate(b.joint_name));
+    if (b.motor_index >= 0) out << q(names::motorCoordinate(b.joint_name));
+    if (b.e_count > 0) out << q(names::elasticCoordinate(b.name, 1)) + " .. " + q(names::elasticCoordinate(b.name, b.e_count));
   }
   return out;
 }
@@ -195,8 +196,9 @@ QString termsUnit(const ProjectDocument& d, const Json& terms) {
   for (auto it = terms.begin(); it != terms.end(); ++it) {
     const std::string& k = it.key();
     QString unit = "-";
+    const std::optional<names::CoordinateName> c = names::parseCoordinate(k);
     for (const Joint& j : p->model.joints)
-      if (k == "q." + j.name || k == "qm." + j.name) unit = j.type == JointType::Revolute ? "rad" : "m";
+      if (c && c->kind != names::CoordinateName::Kind::Elastic && c->owner == j.name) unit = j.type == JointType::Revolute ? "rad" : "m";
     units.insert(unit);
   }
   if (units.size() == 1) return *units.begin();

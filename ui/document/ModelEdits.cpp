@@ -6,6 +6,7 @@
 #include <set>
 
 #include "io/TableFile.hpp"
+#include "model/Names.hpp"
 
 namespace flexarm::edits {
 namespace {
@@ -109,24 +110,19 @@ bool refersTo(const Json& constraint, const std::string& link, const std::string
   if (terms == constraint.end() || !terms->is_object()) return false;
   for (auto it = terms->begin(); it != terms->end(); ++it) {
     const std::string& k = it.key();
-    if (k == "q." + joint || k == "qm." + joint || k.rfind("e." + link + ".", 0) == 0) return true;
+    if (names::namesCoordinateOf(k, joint, link)) return true;
   }
   return false;
 }
 
-// Renames the coordinate names in coordinate constraints: prefix + old (+ rest) -> prefix + new.
-void renameTerms(Json& doc, const std::vector<std::string>& prefixes, const std::string& from, const std::string& to) {
+// Renames the coordinates of a joint (joint == true) or a link in coordinate constraints' terms.
+void renameTerms(Json& doc, bool joint, const std::string& from, const std::string& to) {
   if (!doc.contains("constraints")) return;
   for (Json& c : doc["constraints"]) {
     if (!c.is_object() || !c.contains("terms") || !c["terms"].is_object()) continue;
     Json out = Json::object();
     for (auto it = c["terms"].begin(); it != c["terms"].end(); ++it) {
-      std::string key = it.key();
-      for (const std::string& p : prefixes) {
-        const std::string old = p + from;
-        if (key.rfind(old, 0) == 0 && (key.size() == old.size() || key[old.size()] == '.')) key = p + to + key.substr(old.size());
-      }
-      out[key] = it.value();
+      out[names::renameOwner(it.key(), joint, from, to)] = it.value();
     }
     c["terms"] = std::move(out);
   }
@@ -295,9 +291,9 @@ bool rename(ProjectDocument& d, const ModelItem& item, const QString& name, QStr
       if (doc.contains(refs))
         for (Json& e : doc[refs])
           if (e.is_object() && e.value("link", std::string()) == from) e["link"] = to;
-    renameTerms(doc, {"e."}, from, to);
+    renameTerms(doc, false, from, to);
   } else if (item.kind == ModelItem::Kind::Joint) {
-    renameTerms(doc, {"q.", "qm."}, from, to);
+    renameTerms(doc, true, from, to);
   }
   QString kind = QString(array).chopped(1);
   return d.apply("Rename " + kind + " " + q(from) + " to " + name, doc, error, at(array, item.index) + ".name");

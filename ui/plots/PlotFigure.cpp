@@ -1,4 +1,5 @@
 #include "ui/plots/PlotFigure.hpp"
+#include "model/Names.hpp"
 
 #include <qcustomplot.h>
 
@@ -18,12 +19,11 @@ std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channel
   std::vector<std::string> out;
   for (const Channel& c : channels) {
     const std::string& n = c.name;
-    const bool deflection = n.rfind("tip.", 0) == 0 && (n.size() > 2 && (n.substr(n.size() - 2) == ".v" || n.substr(n.size() - 2) == ".w"));
-    if (deflection || n.rfind("torsion.", 0) == 0) out.push_back(n);
+    if (names::isTipDeflection(n) || n.rfind(names::kTorsionPrefix, 0) == 0) out.push_back(n);
   }
   if (out.empty())
     for (const Channel& c : channels)
-      if (c.name.rfind("q.", 0) == 0) out.push_back(c.name);
+      if (c.name.rfind(names::kJointPrefix, 0) == 0) out.push_back(c.name);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "ui/view/PlotPanel.hpp"
 
 #include "ui/plots/PlotFigure.hpp"
+#include "model/Names.hpp"
 
 #include <qcustomplot.h>
 
@@ -61,7 +62,7 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels, const std::vec
   QSignalBlocker block(list_);
   list_->clear();
   for (const Channel& c : channels_) {
-    if (c.name == "t" || c.name.rfind("e.", 0) == 0) continue;
+    if (c.name == "t" || c.name.rfind(names::kElasticPrefix, 0) == 0) continue;
     auto* item = new QListWidgetItem(QString::fromStdString(c.name + " [" + c.unit + "]"), list_);
     item->setData(Qt::UserRole, QString::fromStdString(c.name));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
