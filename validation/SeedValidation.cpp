@@ -10,6 +10,7 @@
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
 #include "io/ProjectFile.hpp"
+#include "model/Names.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
 
@@ -229,7 +230,7 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
   const char* fig[] = {"X (Fig. 10)", "Y (Fig. 11)", "Z (Fig. 12)", "torsion (Fig. 13)"};
   const char* comp[] = {"u", "v", "w", "phi"};
   for (int k = 0; k < 4; ++k) {
-    const std::string channel = std::string("tip.upper_boom.") + comp[k];
+    const std::string channel = names::linkTip("upper_boom", comp[k]);
     const std::vector<double> tip = sweep(mass_cases, channel);
     const bool grows = strictlyIncreasing(tip);
     std::string reason = k == 0 ? "agree when it grows with every step; X includes the foreshortening of the high-order model"
@@ -267,7 +268,7 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
     for (const std::string& n : stiff_cases) {
       const StudyCaseResult* c = findCase(s, n);
       excursion.push_back(c && c->results.status == RunStatus::Completed
-                              ? peakExcursion(c->results.column(std::string("q.") + joints[j]))
+                              ? peakExcursion(c->results.column(names::jointCoordinate(joints[j])))
                               : std::nan(""));
     }
     const bool softer_moves_more = strictlyIncreasing(std::vector<double>(excursion.rbegin(), excursion.rend()));
