@@ -18,16 +18,20 @@ int main(int argc, char** argv) {
   bool run = false, quit = false;
   const QStringList args = QApplication::arguments();
   for (int i = 1; i < args.size(); ++i) {
-    if (args[i] == "--run") run = true;
-    else if (args[i] == "--quit") quit = true;
-    else if (args[i] == "--screenshot" && i + 1 < args.size()) screenshot = args[++i];
+    if (args[i] == "--run")
+      run = true;
+    else if (args[i] == "--quit")
+      quit = true;
+    else if (args[i] == "--screenshot" && i + 1 < args.size())
+      screenshot = args[++i];
     else if (args[i] == "--help" || args[i] == "-h") {
       std::printf("usage: flexarm [PROJECT] [--run] [--screenshot FILE.png] [--quit]\n");
       return 0;
     } else if (args[i].startsWith("-")) {
       std::fprintf(stderr, "flexarm: unknown option %s\n", qPrintable(args[i]));
       return 2;
-    } else project = args[i];
+    } else
+      project = args[i];
   }
   flexarm::MainWindow window;
   window.resize(1500, 950);

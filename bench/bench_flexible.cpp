@@ -86,4 +86,11 @@ BENCHMARK(BM_Equations_Zero)->ArgNames({"elements", "mass_matrix"})->ArgsProduct
 BENCHMARK(BM_Equations_Geometric)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
 BENCHMARK(BM_Equations_High)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
 BENCHMARK(BM_SpinUpRun30s_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(BM_SpinUpRun30s_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SpinUpRun30s_FiniteElements)
+    ->ArgName("elements")
+    ->Arg(5)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(40)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);

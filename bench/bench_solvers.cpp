@@ -1,10 +1,10 @@
 // Time integration of the shipped projects and of the spin-up beam at 5-200 elements: for each case
 // and solver configuration, the loosest tolerance of a ladder (rtol 1e-3 ... 1e-7, atol = rtol / 100)
 // whose run agrees with a tight reference (CVODE BDF, rtol 1e-10, atol 1e-12) within the accuracy
-// target (constrained projects: IDA at rtol 1e-8, atol 1e-10, their own), and what it cost: steps, evaluations of the equations, Newton iterations, wall time, the
-// real-time factor, and the speed ratio to today's CVODE BDF with difference quotients at the same
-// accuracy. Accuracy = largest end-effector difference from the reference / the end effector's largest
-// excursion from its start (and the same for the tip deflection of the last flexible link, printed).
+// target (constrained projects: IDA at rtol 1e-8, atol 1e-10, their own), and what it cost: steps, evaluations of the equations,
+// Newton iterations, wall time, the real-time factor, and the speed ratio to today's CVODE BDF with difference quotients at the
+// same accuracy. Accuracy = largest end-effector difference from the reference / the end effector's largest excursion from its
+// start (and the same for the tip deflection of the last flexible link, printed).
 //
 //   cmake -B build -DFLEXARM_BUILD_BENCH=ON && cmake --build build --target flexarm_bench_solvers
 //   ./build/bench/flexarm_bench_solvers [--quick] [--accuracy 1e-3] [--only NAME]
@@ -113,9 +113,12 @@ int main(int argc, char** argv) {
   double target = 1e-3;
   std::string only;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--accuracy") && i + 1 < argc) target = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--accuracy") && i + 1 < argc)
+      target = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
     else {
       std::cerr << "usage: flexarm_bench_solvers [--quick] [--accuracy A] [--only NAME]\n";
       return 2;
@@ -143,7 +146,9 @@ int main(int argc, char** argv) {
   }
   std::printf("accuracy target %.2g; tolerance ladder rtol 1e-3 ... 1e-7 (atol = rtol / 100)%s\n\n", target,
               quick ? "; --quick: t_end / 10" : "");
-  std::printf("| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | wall [s] | real-time factor | ee error | tip error | speed vs cvode-bdf5-dq |\n");
+  std::printf(
+      "| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | wall [s] | real-time factor | ee error | tip "
+      "error | speed vs cvode-bdf5-dq |\n");
   std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Case& c : cases) {
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
@@ -161,7 +166,8 @@ int main(int argc, char** argv) {
     double today_wall = 0.0;
     for (const Config& cfg : kConfigs) {
       SimulationSettings::Method method = cfg.method;
-      if (constrained && method == SimulationSettings::Method::Bdf) method = SimulationSettings::Method::Ida;  // CVODE has no multipliers
+      if (constrained && method == SimulationSettings::Method::Bdf)
+        method = SimulationSettings::Method::Ida;  // CVODE has no multipliers
       if (constrained && &cfg != &kConfigs.front() && cfg.method == SimulationSettings::Method::Bdf) continue;
       if (constrained && cfg.method == SimulationSettings::Method::Dirk) continue;  // ARKODE: no multipliers either
       std::optional<Results> chosen;

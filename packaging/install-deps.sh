@@ -10,6 +10,8 @@ PACKAGES=(
   libeigen3-dev libsundials-dev nlohmann-json3-dev
   # command line: CLI11 (header-only)
   libcli11-dev
+  # the code style (.clang-format, checked by a test)
+  clang-format
   # workbench: Qt6 Widgets/OpenGL, VTK 9, QCustomPlot (Qt6 build), software OpenGL, fonts
   qt6-base-dev libqt6opengl6-dev qt6-qpa-plugins libvtk9-dev libqcustomplot-dev
   libgl1-mesa-dri fonts-dejavu-core

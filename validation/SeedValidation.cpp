@@ -33,7 +33,6 @@ const ValidationRow* PaperValidation::row(const std::string& id) const {
 
 namespace {
 
-
 std::string num(double x, int digits = 3) { return formatShort(x, digits); }
 std::string mm(double metres) { return formatShort(1e3 * metres, 3) + " mm"; }
 
@@ -56,8 +55,8 @@ struct Timer {
 };
 
 // Runs a shipped project's study (with overrides) into work_dir/<sub>; errors go to v.error.
-StudyOutcome study(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets,
-                   double t_end, const std::string& sub, PaperValidation& v) {
+StudyOutcome study(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets, double t_end,
+                   const std::string& sub, PaperValidation& v) {
   Result<StudyOutcome> ran = runStudy(o.projects_dir / file, sets, t_end, o.work_dir / sub, o.threads, o.cancel);
   if (!ran) {
     v.error = ran.error().text();
@@ -85,8 +84,8 @@ void addPlot(PaperValidation& v, const StudyOutcome& s, const std::string& capti
   if (plot.runs.size() == cases.size()) v.plots.push_back(std::move(plot));
 }
 
-Project loadOrNote(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets,
-                   PaperValidation& v, bool& ok) {
+Project loadOrNote(const ValidationOptions& o, const std::string& file, const std::vector<std::string>& sets, PaperValidation& v,
+                   bool& ok) {
   const LoadedProject p = loadProjectFile(o.projects_dir / file, sets);
   ok = p.project.has_value();
   if (!ok && v.error.empty()) v.error = file + ": " + p.diagnostics.text();
@@ -154,8 +153,8 @@ PaperValidation validateSpinUpBeam(const ValidationOptions& o) {
                       describeRun(high->results, tip), high_bounded ? Verdict::Agree : Verdict::Differ,
                       "the foreshortening term stiffens the beam as it spins (dynamic stiffening)"});
     if (const StudyCaseResult* geo = caseOf("geometric", w))
-      v.rows.push_back({"geometric-" + w, "geometric-stiffness coupling, Ω0 = " + w + " rad/s",
-                        "— (not in the paper)", describeRun(geo->results, tip), Verdict::NoClaim,
+      v.rows.push_back({"geometric-" + w, "geometric-stiffness coupling, Ω0 = " + w + " rad/s", "— (not in the paper)",
+                        describeRun(geo->results, tip), Verdict::NoClaim,
                         "FlexArm's third order: the axial force of the spin, without the axial coordinate"});
   }
   // "The difference becomes larger and larger with the increasing of the rotating speed" (0.6 and 2 rad/s).
@@ -178,15 +177,18 @@ PaperValidation validateSpinUpBeam(const ValidationOptions& o) {
     const double ratio = peakAbs(h3->results.column(tip)) / std::max(peakAbs(h2->results.column(tip)), 1e-300);
     std::string peaks;
     for (const std::string& w : rates)
-      if (const StudyCaseResult* h = caseOf("high", w)) peaks += (peaks.empty() ? "" : ", ") + num(peakAbs(h->results.column(tip)));
+      if (const StudyCaseResult* h = caseOf("high", w))
+        peaks += (peaks.empty() ? "" : ", ") + num(peakAbs(h->results.column(tip)));
     v.rows.push_back({"high-amplitude-3", "high-order peak tip deflection at 3 rad/s / at 2 rad/s",
                       "\"aroused much higher\" near the first frequency", num(ratio) + " ×",
                       ratio > 2.0 ? Verdict::Agree : Verdict::Differ,
                       ratio > 2.0 ? "agree when more than twice the 2 rad/s peak"
                                   : "agree would need more than twice the 2 rad/s peak. FlexArm's high-order peaks grow "
-                                    "smoothly with Ω0 (" + peaks + " m at 0.6 … 10 rad/s): a steady spin loads the beam "
-                                    "statically in the rotating frame, so the model has no resonance at Ω0 ≈ ω1; the "
-                                    "paper's figure is not in the text, so its amplitude cannot be compared"});
+                                    "smoothly with Ω0 (" +
+                                        peaks +
+                                        " m at 0.6 … 10 rad/s): a steady spin loads the beam "
+                                        "statically in the rotating frame, so the model has no resonance at Ω0 ≈ ω1; the "
+                                        "paper's figure is not in the text, so its amplitude cannot be compared"});
   }
   v.wall_time = timer.seconds();
   return v;
@@ -201,9 +203,10 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
   v.title = "Qian et al. 2013, Canadarm2-like arm (3 rigid + 2 flexible links, 5 flexible joints) dropped in gravity";
   v.project = "canadarm2-drop-seed000.flexarm.json";
   const double t_end = o.quick ? 1.0 : 0.0;
-  v.setup = std::string("the project's study: joint mass 1, 5, 10, 15 kg and joint stiffness 2e6 … 2e7 N m/rad at every joint, ") +
-            (o.quick ? "1 s each (quick form)" : "3 s each") +
-            "; Table 1, the initial angles and the swept values are not in the paper's text (see the project description)";
+  v.setup =
+      std::string("the project's study: joint mass 1, 5, 10, 15 kg and joint stiffness 2e6 … 2e7 N m/rad at every joint, ") +
+      (o.quick ? "1 s each (quick form)" : "3 s each") +
+      "; Table 1, the initial angles and the swept values are not in the paper's text (see the project description)";
   const StudyOutcome s = study(o, v.project, {}, t_end, "seed000-canadarm2", v);
   if (!v.error.empty()) return v;
 
@@ -220,8 +223,8 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
   for (const std::string& m : masses) mass_cases.push_back("joint-mass-" + m + "kg");
   std::vector<std::pair<std::string, std::string>> mass_legend;
   for (const std::string& m : mass_cases) mass_legend.emplace_back(m, m);
-  addPlot(v, s, "Joint 1 torsion for joint masses 1, 5, 10, 15 kg (Fig. 9)", "seed000-canadarm2-torsion", "torsion.shoulder_pitch",
-          mass_legend);
+  addPlot(v, s, "Joint 1 torsion for joint masses 1, 5, 10, 15 kg (Fig. 9)", "seed000-canadarm2-torsion",
+          "torsion.shoulder_pitch", mass_legend);
   const std::vector<double> torsion = sweep(mass_cases, "torsion.shoulder_pitch");
   v.rows.push_back({"mass-torsion", "peak |torsion| of joint 1 (Fig. 9) for joint mass 1, 5, 10, 15 kg",
                     "the larger the joint mass, the larger the joint angles", joinValues(torsion, "rad"),
@@ -251,7 +254,8 @@ PaperValidation validateCanadarmDrop(const ValidationOptions& o) {
       }
       reason = "not monotone over the whole run: the peaks come at t = " + joinValues(when, "s", 3) +
                ", in a later beat of the boom with the arm's swing, whose phase the joint mass shifts. Over the first "
-               "swing (t ≤ 1 s) the peaks are " + joinValues(first, k == 3 ? "rad" : "m") +
+               "swing (t ≤ 1 s) the peaks are " +
+               joinValues(first, k == 3 ? "rad" : "m") +
                (strictlyIncreasing(first) ? ", growing with the joint mass" : ", not monotone either");
     }
     v.rows.push_back({std::string("mass-tip-") + comp[k],
@@ -291,8 +295,9 @@ PaperValidation validateRigidFlexibleArm(const ValidationOptions& o) {
   v.seed = "001";
   v.title = "Zhang et al., planar 1 flexible + 1 rigid link, one element, prescribed motion eq. (13)";
   v.project = "rigid-flexible-arm-seed001.flexarm.json";
-  v.setup = "the project's study: t0 = 2.4, 2.5, 2.6, 2.7 (shipped), 2.8, 3.0 s (t0 is not stated in the paper); "
-            "deviation = endpoint of the flexible arm − endpoint of the rigid arm (FlexArm's rigid counterpart, same motion)";
+  v.setup =
+      "the project's study: t0 = 2.4, 2.5, 2.6, 2.7 (shipped), 2.8, 3.0 s (t0 is not stated in the paper); "
+      "deviation = endpoint of the flexible arm − endpoint of the rigid arm (FlexArm's rigid counterpart, same motion)";
   const StudyOutcome s = study(o, v.project, {}, 0.0, "seed001", v);
   if (!v.error.empty()) return v;
   std::vector<std::pair<double, std::pair<double, double>>> by_t0;  // t0 -> (max |dx|, max |dy|)
@@ -330,8 +335,9 @@ PaperValidation validateRigidFlexibleArm(const ValidationOptions& o) {
                         " mm lower, inside the 4.5 mm the paper gives as the largest gap"});
   std::string scan;
   for (const auto& [t0, d] : by_t0) scan += (scan.empty() ? "" : "; ") + num(t0, 2) + " s: " + mm(d.first) + ", " + mm(d.second);
-  v.rows.push_back({"t0-scan", "largest |x|, |y| deviation against the unstated t0", "t0 not stated", scan, Verdict::NoClaim,
-                    "the response is resonant in t0 (first mode 3.2 Hz); 2.7 s is shipped because it gives the paper's own maxima"});
+  v.rows.push_back(
+      {"t0-scan", "largest |x|, |y| deviation against the unstated t0", "t0 not stated", scan, Verdict::NoClaim,
+       "the response is resonant in t0 (first mode 3.2 Hz); 2.7 s is shipped because it gives the paper's own maxima"});
   v.wall_time = timer.seconds();
   return v;
 }
@@ -344,8 +350,9 @@ PaperValidation validateInverseDynamics(const ValidationOptions& o) {
   v.seed = "002";
   v.title = "Duong et al. 2017, inverse dynamics of a planar P-R arm with a flexible link, end-effector circle";
   v.project = "pr-arm-inverse-dynamics.flexarm.json";
-  v.setup = "flexarm-cli inverse: rigid inverse kinematics and dynamics, the flexible arm driven forward by the rigid "
-            "efforts, 2 s";
+  v.setup =
+      "flexarm-cli inverse: rigid inverse kinematics and dynamics, the flexible arm driven forward by the rigid "
+      "efforts, 2 s";
   bool ok = false;
   const Project p = loadOrNote(o, v.project, {}, v, ok);
   if (!ok) return v;
@@ -370,10 +377,11 @@ PaperValidation validateInverseDynamics(const ValidationOptions& o) {
                     std::abs(force / 0.6 - 1.0) <= 0.5 ? Verdict::Agree : Verdict::Differ,
                     "FlexArm's rigid inverse dynamics equals the arm's closed form (tested to 0.1 %) on the q ≥ 0 "
                     "branch; the text may mean another quantity (\"maximum force\" follows the deviation figures)"});
-  v.rows.push_back({"deviation-d", "max deviation of d, flexible − rigid", "25 mm", mm(dd),
-                    std::abs(dd / 0.025 - 1.0) <= 0.5 ? Verdict::Agree : Verdict::Differ,
-                    "the paper attributes its deviations to \"elastic displacements and error of numerical method\"; "
-                    "FlexArm starts the forward run on the rigid trajectory at tight tolerances, so only the elastic part remains"});
+  v.rows.push_back(
+      {"deviation-d", "max deviation of d, flexible − rigid", "25 mm", mm(dd),
+       std::abs(dd / 0.025 - 1.0) <= 0.5 ? Verdict::Agree : Verdict::Differ,
+       "the paper attributes its deviations to \"elastic displacements and error of numerical method\"; "
+       "FlexArm starts the forward run on the rigid trajectory at tight tolerances, so only the elastic part remains"});
   v.rows.push_back({"deviation-q", "max deviation of q, flexible − rigid", "0.17 rad", num(dq, 3) + " rad",
                     std::abs(dq / 0.17 - 1.0) <= 0.5 ? Verdict::Agree : Verdict::Differ, "as for d"});
   v.wall_time = timer.seconds();
@@ -389,8 +397,8 @@ PaperValidation validateSlidingBeam(const ValidationOptions& o) {
   v.title = "Pan, Scott & Ulsoy 1990, beam pushed and pulled over two supports (after Buffinton & Kane)";
   v.project = "sliding-beam-slow-push / fast-push / fast-pull .flexarm.json";
   const std::string t_fast = "1.5", t_slow = o.quick ? "2.0" : "4.0";
-  v.setup = "IDA (index-2) and Newmark-β + Baumgarte (the paper's method, 0.5 ms step); fast cases " + t_fast +
-            " s, slow push " + t_slow + " s; coupling orders zero and high for push against pull";
+  v.setup = "IDA (index-2) and Newmark-β + Baumgarte (the paper's method, 0.5 ms step); fast cases " + t_fast + " s, slow push " +
+            t_slow + " s; coupling orders zero and high for push against pull";
   struct Run {
     std::string file;
     std::vector<std::string> sets;
@@ -403,7 +411,8 @@ PaperValidation validateSlidingBeam(const ValidationOptions& o) {
       {"sliding-beam-fast-push.flexarm.json", {"simulation.t_end=" + t_fast, "coupling=zero"}, {}},
       {"sliding-beam-fast-pull.flexarm.json", {"simulation.t_end=" + t_fast, "coupling=zero"}, {}},
       {"sliding-beam-fast-push.flexarm.json",
-       {"simulation.t_end=" + t_fast, "simulation.solver.method=newmark", "simulation.solver.step=0.0005"}, {}},
+       {"simulation.t_end=" + t_fast, "simulation.solver.method=newmark", "simulation.solver.step=0.0005"},
+       {}},
   };
   for (Run& run : runs) {
     bool ok = false;
@@ -418,18 +427,19 @@ PaperValidation validateSlidingBeam(const ValidationOptions& o) {
     }
   }
   const std::vector<double> slow_h = runs[0].r.column("e.beam.1");
-  v.rows.push_back({"initial-deflection", "initial deflection of tip H (static shape under a uniform load)", "0.01 m",
-                    num(std::abs(slow_h.front()), 4) + " m",
-                    std::abs(std::abs(slow_h.front()) - 0.01) <= 1e-4 ? Verdict::Agree : Verdict::Differ,
-                    "agree within 1 %: FlexArm solves the static shape on the two pins (closed form of the overhanging beam: 0.2002 N/m)"});
+  v.rows.push_back(
+      {"initial-deflection", "initial deflection of tip H (static shape under a uniform load)", "0.01 m",
+       num(std::abs(slow_h.front()), 4) + " m",
+       std::abs(std::abs(slow_h.front()) - 0.01) <= 1e-4 ? Verdict::Agree : Verdict::Differ,
+       "agree within 1 %: FlexArm solves the static shape on the two pins (closed form of the overhanging beam: 0.2002 N/m)"});
   auto pushPull = [&](const Results& push, const Results& pull) {
     const std::vector<double> h = push.column("e.beam.1"), e = pull.column("tip.beam.v");
     return maxDifference(h, e) / std::max(peakAbs(h), 1e-300);
   };
   const double d_zero = pushPull(runs[3].r, runs[4].r), d_high = pushPull(runs[1].r, runs[2].r);
-  v.rows.push_back({"push-pull-zero", "fast push (tip H) against fast pull (tip E) without the axial shortening",
-                    "identical", "largest difference " + num(d_zero, 2) + " of the peak",
-                    d_zero < 1e-6 ? Verdict::Agree : Verdict::Differ, "agree below 1e-6 of the peak"});
+  v.rows.push_back({"push-pull-zero", "fast push (tip H) against fast pull (tip E) without the axial shortening", "identical",
+                    "largest difference " + num(d_zero, 2) + " of the peak", d_zero < 1e-6 ? Verdict::Agree : Verdict::Differ,
+                    "agree below 1e-6 of the peak"});
   v.rows.push_back({"push-pull-high", "the same with the axial shortening (high-order coupling)",
                     "\"quite different\" from push; the effect \"can be important\" at high speed",
                     "largest difference " + num(100 * d_high) + " % of the peak", d_high > 0.1 ? Verdict::Agree : Verdict::Differ,
@@ -447,13 +457,14 @@ PaperValidation validateSlidingBeam(const ValidationOptions& o) {
                     num(100 * late_ratio) + " % (" + num(100 * later / std::max(peakAbs(h), 1e-300)) + " % after 0.6 s)",
                     late_ratio < 1.0 / 3.0 ? Verdict::Agree : Verdict::Differ, "agree below a third of the peak"});
   const double nm = maxDifference(runs[1].r.column("e.beam.1"), runs[5].r.column("e.beam.1")) / std::max(peakAbs(h), 1e-300);
-  v.rows.push_back({"newmark-ida", "fast push: Newmark-β + Baumgarte (the paper's integrator) against IDA",
-                    "the paper's method", "largest difference " + num(100 * nm) + " % of the peak",
-                    nm < 0.02 ? Verdict::Agree : Verdict::Differ, "agree within 2 % of the peak"});
-  v.rows.push_back({"figures", "peak |tip H| slow push, |tip H| fast push, |tip E| fast pull (Figs. 7–9)",
-                    "plotted against Buffinton & Kane; the curves are not in the text",
-                    num(peakAbs(slow_h), 3) + ", " + num(peakAbs(h), 3) + ", " + num(peakAbs(runs[2].r.column("tip.beam.v")), 3) + " m",
-                    Verdict::NoClaim, "no value can be compared"});
+  v.rows.push_back({"newmark-ida", "fast push: Newmark-β + Baumgarte (the paper's integrator) against IDA", "the paper's method",
+                    "largest difference " + num(100 * nm) + " % of the peak", nm < 0.02 ? Verdict::Agree : Verdict::Differ,
+                    "agree within 2 % of the peak"});
+  v.rows.push_back(
+      {"figures", "peak |tip H| slow push, |tip H| fast push, |tip E| fast pull (Figs. 7–9)",
+       "plotted against Buffinton & Kane; the curves are not in the text",
+       num(peakAbs(slow_h), 3) + ", " + num(peakAbs(h), 3) + ", " + num(peakAbs(runs[2].r.column("tip.beam.v")), 3) + " m",
+       Verdict::NoClaim, "no value can be compared"});
   v.wall_time = timer.seconds();
   return v;
 }
@@ -467,9 +478,11 @@ PaperValidation validateSpatialRrr(const ValidationOptions& o) {
   v.title = "Moolam, Braghin & Vicentini, spatial RRR arm with flexible links and joints (Table 1, 400 N m, K = 5000 N m/rad)";
   v.project = "spatial-rrr-flexible-seed004.flexarm.json";
   const double t_end = o.quick ? 0.5 : 0.0;
-  v.setup = std::string("the project's study: (a) rigid links + rigid joints, (b) flexible links + rigid joints, "
-                        "(c) flexible links + flexible joints, ") +
-            (o.quick ? "0.5 s each (quick form)" : "1 s each") + "; joint axes, motor inertia and gravity assumed (project description)";
+  v.setup = std::string(
+                "the project's study: (a) rigid links + rigid joints, (b) flexible links + rigid joints, "
+                "(c) flexible links + flexible joints, ") +
+            (o.quick ? "0.5 s each (quick form)" : "1 s each") +
+            "; joint axes, motor inertia and gravity assumed (project description)";
   const StudyOutcome s = study(o, v.project, {}, t_end, "seed004", v);
   if (!v.error.empty()) return v;
   const StudyCaseResult* a = findCase(s, "rigid-links-rigid-joints");
@@ -478,7 +491,8 @@ PaperValidation validateSpatialRrr(const ValidationOptions& o) {
   for (const char* axis : {"x", "y", "z"})
     addPlot(v, s, std::string("End-effector ") + axis + " of the three models", std::string("seed004-ee-") + axis,
             std::string("ee.") + axis,
-            {{"rigid", "rigid-links-rigid-joints"}, {"flexible links", "flexible-links-rigid-joints"},
+            {{"rigid", "rigid-links-rigid-joints"},
+             {"flexible links", "flexible-links-rigid-joints"},
              {"flexible links and joints", "flexible-links-flexible-joints"}});
   if (!a || !b || !c) {
     v.error = "the study lacks one of the three cases";
@@ -505,23 +519,24 @@ PaperValidation validateSpatialRrr(const ValidationOptions& o) {
   }
   const double links = eeGap(b->results, ra), joints = eeGap(c->results, b->results);
   const double threshold = 0.01;  // 1 cm on a 7.5 m reach
-  v.rows.push_back({"link-flexibility", "largest end-effector distance (b) − (a) (Figs. 6–8)",
-                    "\"significant effect of link flexibility\"",
-                    mm(links) + " (the rigid end effector travels up to " + num(travel, 3) + " m)",
-                    links > threshold ? Verdict::Agree : Verdict::Differ,
-                    "significant taken as more than 10 mm, 0.13 % of the 7.5 m reach"});
+  v.rows.push_back(
+      {"link-flexibility", "largest end-effector distance (b) − (a) (Figs. 6–8)", "\"significant effect of link flexibility\"",
+       mm(links) + " (the rigid end effector travels up to " + num(travel, 3) + " m)",
+       links > threshold ? Verdict::Agree : Verdict::Differ, "significant taken as more than 10 mm, 0.13 % of the 7.5 m reach"});
   v.rows.push_back({"joint-flexibility", "largest end-effector distance (c) − (b): the joints' own effect",
                     "\"joint flexibility ... can significantly alter the motion\"",
                     mm(joints) + " = " + num(joints / std::max(links, 1e-300), 3) + " × the links' effect",
                     joints > threshold && joints > links ? Verdict::Agree : Verdict::Differ,
-                    "agree when above 10 mm and larger than the links' effect (400 N m twist a 5000 N m/rad joint by 0.08 rad: the joints are the softest part)"});
+                    "agree when above 10 mm and larger than the links' effect (400 N m twist a 5000 N m/rad joint by 0.08 rad: "
+                    "the joints are the softest part)"});
   for (int j = 1; j <= 3; ++j) {
     const std::string q = "q.joint" + std::to_string(j);
     const double lb = maxDifference(b->results.column(q), ra.column(q)), jc = maxDifference(c->results.column(q), ra.column(q));
-    v.rows.push_back({"joint" + std::to_string(j), "largest |θ" + std::to_string(j) + " − rigid θ" + std::to_string(j) +
-                                                       "| (Fig. " + std::to_string(8 + j) + "): (b) and (c)",
-                      "plotted; values not in the text", num(lb, 3) + " rad and " + num(jc, 3) + " rad (rigid range " +
-                                                              num(peakAbs(ra.column(q)), 3) + " rad)",
+    v.rows.push_back({"joint" + std::to_string(j),
+                      "largest |θ" + std::to_string(j) + " − rigid θ" + std::to_string(j) + "| (Fig. " + std::to_string(8 + j) +
+                          "): (b) and (c)",
+                      "plotted; values not in the text",
+                      num(lb, 3) + " rad and " + num(jc, 3) + " rad (rigid range " + num(peakAbs(ra.column(q)), 3) + " rad)",
                       Verdict::NoClaim, "joint flexibility adds to the links' effect"});
   }
   v.wall_time = timer.seconds();
@@ -529,7 +544,7 @@ PaperValidation validateSpatialRrr(const ValidationOptions& o) {
 }
 
 std::vector<PaperValidation> validateAllSeeds(const ValidationOptions& o) {
-  return {validateSpinUpBeam(o),     validateCanadarmDrop(o), validateRigidFlexibleArm(o),
+  return {validateSpinUpBeam(o),      validateCanadarmDrop(o), validateRigidFlexibleArm(o),
           validateInverseDynamics(o), validateSlidingBeam(o),  validateSpatialRrr(o)};
 }
 

@@ -23,17 +23,17 @@ struct ValidationRow {
   std::string reported;  // the paper's value or claim
   std::string flexarm;   // FlexArm's value
   Verdict verdict = Verdict::NoClaim;
-  std::string reason;    // tolerance used, or why the two differ
+  std::string reason;  // tolerance used, or why the two differ
 };
 
 // A figure of the report: one channel of several runs overlaid (their CSVs below the work dir).
 // `flexarm-cli validate` draws it when built with plotting and then sets `image`.
 struct ValidationPlot {
   std::string caption;
-  std::string stem;     // image file name without extension, e.g. "seed000-spin-up-8"
-  std::string channel;  // e.g. "tip.beam.v"
+  std::string stem;                                       // image file name without extension, e.g. "seed000-spin-up-8"
+  std::string channel;                                    // e.g. "tip.beam.v"
   std::vector<std::pair<std::string, std::string>> runs;  // legend name, CSV file
-  std::string image;    // the image's path relative to the report, once drawn
+  std::string image;                                      // the image's path relative to the report, once drawn
 };
 
 struct PaperValidation {
@@ -43,7 +43,7 @@ struct PaperValidation {
   std::string setup;    // what was run (and the quick-mode shortening)
   std::vector<ValidationRow> rows;
   std::vector<ValidationPlot> plots;
-  std::string error;    // the runs could not be made (unreadable project, ...): no rows
+  std::string error;  // the runs could not be made (unreadable project, ...): no rows
   double wall_time = 0.0;
 
   const ValidationRow* row(const std::string& id) const;
@@ -57,12 +57,12 @@ struct ValidationOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-PaperValidation validateSpinUpBeam(const ValidationOptions& o);       // seed 000 §4.1
-PaperValidation validateCanadarmDrop(const ValidationOptions& o);     // seed 000 §4.2
-PaperValidation validateRigidFlexibleArm(const ValidationOptions& o); // seed 001
-PaperValidation validateInverseDynamics(const ValidationOptions& o);  // seed 002
-PaperValidation validateSlidingBeam(const ValidationOptions& o);      // seed 003
-PaperValidation validateSpatialRrr(const ValidationOptions& o);       // seed 004
+PaperValidation validateSpinUpBeam(const ValidationOptions& o);        // seed 000 §4.1
+PaperValidation validateCanadarmDrop(const ValidationOptions& o);      // seed 000 §4.2
+PaperValidation validateRigidFlexibleArm(const ValidationOptions& o);  // seed 001
+PaperValidation validateInverseDynamics(const ValidationOptions& o);   // seed 002
+PaperValidation validateSlidingBeam(const ValidationOptions& o);       // seed 003
+PaperValidation validateSpatialRrr(const ValidationOptions& o);        // seed 004
 
 std::vector<PaperValidation> validateAllSeeds(const ValidationOptions& o);
 

@@ -41,11 +41,13 @@ int check(const ProjectInput& in) {
   std::cout << "joints:\n";
   for (std::size_t i = 0; i < m.joints.size(); ++i) {
     const Joint& j = m.joints[i];
-    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << (j.flex ? " (flexible)" : "") << " -> link " << m.links[i].name;
+    std::cout << "  " << j.name << ": " << jointTypeName(j.type) << (j.flex ? " (flexible)" : "") << " -> link "
+              << m.links[i].name;
     if (m.links[i].flex) {
       const Body& b = sys.bodies[i];
       const double f1 = b.flexible->frequencies.size() ? b.flexible->frequencies(0) / (2 * kPi) : 0.0;
-      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatNumber(f1) << " Hz)";
+      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatNumber(f1)
+                << " Hz)";
     }
     std::cout << ", drive " << driveKindName(j.drive.kind);
     if (j.drive.kind != JointDrive::Kind::Free) std::cout << " (" << lawName(j.drive.law.law) << ")";

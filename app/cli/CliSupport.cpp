@@ -44,8 +44,10 @@ void recordCommandLine(int argc, char** argv) {
   g_command_line = "flexarm-cli";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--work") ++i;
-    else if (arg.rfind("--work=", 0) != 0) g_command_line += " " + arg;
+    if (arg == "--work")
+      ++i;
+    else if (arg.rfind("--work=", 0) != 0)
+      g_command_line += " " + arg;
   }
 }
 
@@ -64,7 +66,8 @@ void addEndTimeOption(CLI::App& app, std::optional<double>& t_end) {
          "--t-end",
          [&t_end](const std::string& text) {
            const std::optional<double> x = parseNumber(text);
-           if (!x || !(*x > 0.0)) throw CLI::ValidationError("--t-end must be a positive number of seconds, got \"" + text + "\"");
+           if (!x || !(*x > 0.0))
+             throw CLI::ValidationError("--t-end must be a positive number of seconds, got \"" + text + "\"");
            t_end = *x;
          },
          "end time of the simulation in seconds (overrides simulation.t_end)")

@@ -38,7 +38,8 @@ struct ProjectInput {
 };
 
 // PROJECT (required) and --set PATH=VALUE (repeatable); with_t_end adds --t-end T.
-void addProjectArguments(CLI::App& app, ProjectInput& in, bool with_t_end, const std::string& what = "the project file (.flexarm.json)");
+void addProjectArguments(CLI::App& app, ProjectInput& in, bool with_t_end,
+                         const std::string& what = "the project file (.flexarm.json)");
 void addSetOption(CLI::App& app, std::vector<std::string>& sets);
 void addEndTimeOption(CLI::App& app, std::optional<double>& t_end);
 

@@ -69,7 +69,8 @@ int compare(const CompareOptions& o) {
     for (std::size_t j = 0; j < i; ++j)
       if (cases[i].name == cases[j].name) return fail("variant \"" + cases[i].name + "\" is given twice");
   stopOnSignals();
-  const Result<StudyOutcome> ran = runCases(o.project.path, o.project.sets, &cases, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
+  const Result<StudyOutcome> ran =
+      runCases(o.project.path, o.project.sets, &cases, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
   if (!ran) return fail(ran.error().text());
   const StudyOutcome& outcome = *ran;
   std::vector<NamedRun> runs;
@@ -95,7 +96,8 @@ int compare(const CompareOptions& o) {
 }  // namespace
 
 Command compareCommand() {
-  return {"compare", "PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels NAME,NAME...] [--t-end T] [--set PATH=VALUE ...]",
+  return {"compare",
+          "PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels NAME,NAME...] [--t-end T] [--set PATH=VALUE ...]",
           "Run two or more variants of the project concurrently and set them side by side.\n"
           "SPEC is a variant the project defines, or overrides joined by ';' (e.g.\n"
           "'coupling=zero;joints[0].drive.omega0=8'); --zero-vs-high compares coupling=zero with\n"
@@ -121,12 +123,12 @@ Command compareCommand() {
                 ->allow_extra_args(false)
                 ->trigger_on_parse();
             app.add_flag_callback(
-                "--zero-vs-high",
-                [o] {
-                  o->variants.push_back("coupling=zero");
-                  o->variants.push_back("coupling=high");
-                },
-                "compare coupling=zero with coupling=high")
+                   "--zero-vs-high",
+                   [o] {
+                     o->variants.push_back("coupling=zero");
+                     o->variants.push_back("coupling=high");
+                   },
+                   "compare coupling=zero with coupling=high")
                 ->trigger_on_parse();
             app.add_option("--channels", o->channels, "channels to compare and plot, separated by commas")
                 ->type_name("NAME,NAME...")

@@ -43,7 +43,8 @@ int modes(const ModesOptions& o) {
   if (!r.message.empty()) return fail(r.message, kExitSolverFailure);
   std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";
   std::cout << "linearized about "
-            << (o.spin ? "a steady spin of joint 1 at " + formatNumber(*o.spin) + " rad/s" : std::string("the initial configuration"))
+            << (o.spin ? "a steady spin of joint 1 at " + formatNumber(*o.spin) + " rad/s"
+                       : std::string("the initial configuration"))
             << (o.lock_joints ? ", joints held" : "") << "\n";
   if (r.joint_residual > 1e-6)
     std::cout << "note: the configuration is not an equilibrium of the free joints (unbalanced generalized force "
@@ -78,7 +79,9 @@ Command modesCommand() {
             app.add_option("--spin", o->spin, "linearize about a steady spin of joint 1 at OMEGA rad/s")
                 ->type_name("OMEGA")
                 ->check(CLI::Range(-1e6, 1e6));
-            app.add_option("--count", o->count, "how many modes to print (default 10)")->type_name("N")->check(integerBetween(1, 100000));
+            app.add_option("--count", o->count, "how many modes to print (default 10)")
+                ->type_name("N")
+                ->check(integerBetween(1, 100000));
             return CommandAction([o] { return modes(*o); });
           }};
 }

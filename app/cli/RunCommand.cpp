@@ -41,7 +41,8 @@ int execute(const RunOptions& o, bool inverse) {
   const bool to_stdout = o.out == "-";
   const fs::path out = o.out.empty() ? fs::path(fs::path(o.project.path).stem().string() + ".csv") : fs::path(o.out);
   if (inverse) {
-    if (const Status followable = checkInverseDynamics(*project); !followable) return fail(o.project.path + ": " + followable.error().text());
+    if (const Status followable = checkInverseDynamics(*project); !followable)
+      return fail(o.project.path + ": " + followable.error().text());
   }
   stopOnSignals();
   ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
@@ -61,12 +62,13 @@ int execute(const RunOptions& o, bool inverse) {
     return fail(written.error().text());
   }
   const SolverStats& st = results.stats;
-  report << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status) << ": t = " << formatShort(results.end_time, 6)
-         << " s, " << st.steps << " steps, " << st.rhs_evaluations << " RHS evaluations, " << st.jacobian_evaluations
-         << " Jacobian evaluations, " << st.nonlinear_iterations << " Newton iterations, " << st.error_test_failures
-         << " error-test failures, " << st.nonlinear_convergence_failures << " convergence failures, "
-         << formatShort(st.wall_time, 3) << " s wall time";
-  if (st.wall_time > 0.0 && results.end_time > 0.0) report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
+  report << (inverse ? "inverse dynamics " : "run ") << runStatusName(results.status)
+         << ": t = " << formatShort(results.end_time, 6) << " s, " << st.steps << " steps, " << st.rhs_evaluations
+         << " RHS evaluations, " << st.jacobian_evaluations << " Jacobian evaluations, " << st.nonlinear_iterations
+         << " Newton iterations, " << st.error_test_failures << " error-test failures, " << st.nonlinear_convergence_failures
+         << " convergence failures, " << formatShort(st.wall_time, 3) << " s wall time";
+  if (st.wall_time > 0.0 && results.end_time > 0.0)
+    report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
   report << "\n";
   report << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
          << (to_stdout ? std::string("standard output") : fs::absolute(out).string()) << "\n";

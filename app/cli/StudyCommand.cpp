@@ -21,7 +21,8 @@ struct StudyOptions {
 
 int study(const StudyOptions& o) {
   stopOnSignals();
-  const Result<StudyOutcome> ran = runStudy(o.project.path, o.project.sets, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
+  const Result<StudyOutcome> ran =
+      runStudy(o.project.path, o.project.sets, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
   if (!ran) return fail(ran.error().text());
   const StudyOutcome& outcome = *ran;
   int exit_code = kExitOk;

@@ -35,8 +35,10 @@ void printVerdicts(const PaperValidation& p) {
     differ += r.verdict == Verdict::Differ;
   }
   std::cout << "seed " << p.seed << ": ";
-  if (!p.error.empty()) std::cout << "could not be run: " << p.error << "\n";
-  else std::cout << agree << " agree, " << differ << " differ, " << formatShort(p.wall_time, 3) << " s\n";
+  if (!p.error.empty())
+    std::cout << "could not be run: " << p.error << "\n";
+  else
+    std::cout << agree << " agree, " << differ << " differ, " << formatShort(p.wall_time, 3) << " s\n";
   std::cout.flush();
 }
 
@@ -79,21 +81,24 @@ int validate(const ValidateOptions& a) {
 }  // namespace
 
 Command validateCommand() {
-  return {"validate", "--out FILE.md [--quick] [--projects DIR] [--work DIR]",
-          "Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
-          "write the validation report: one table per paper, the paper's value or claim next to\n"
-          "FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
-          "shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
-          "folder in the system's temporary directory). docs/validation.md is made this way.",
-          [](CLI::App& app) {
-            auto o = std::make_shared<ValidateOptions>();
-            app.add_option("--out,-o", o->out, "the report (Markdown); its figures go beside it")->type_name("FILE.md")->required();
-            app.add_flag("--quick", o->quick, "shortened studies (the test form)");
-            app.add_option("--projects", o->projects_dir, "the folder of the shipped projects (default ./projects)")->type_name("DIR");
-            app.add_option("--work", o->work_dir, "where the runs' CSVs go (default: the system's temporary folder)")->type_name("DIR");
-            app.add_option("PROJECT", o->stray)->group("");  // refused with a message in validate()
-            return CommandAction([o] { return validate(*o); });
-          }};
+  return {
+      "validate", "--out FILE.md [--quick] [--projects DIR] [--work DIR]",
+      "Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
+      "write the validation report: one table per paper, the paper's value or claim next to\n"
+      "FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
+      "shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
+      "folder in the system's temporary directory). docs/validation.md is made this way.",
+      [](CLI::App& app) {
+        auto o = std::make_shared<ValidateOptions>();
+        app.add_option("--out,-o", o->out, "the report (Markdown); its figures go beside it")->type_name("FILE.md")->required();
+        app.add_flag("--quick", o->quick, "shortened studies (the test form)");
+        app.add_option("--projects", o->projects_dir, "the folder of the shipped projects (default ./projects)")
+            ->type_name("DIR");
+        app.add_option("--work", o->work_dir, "where the runs' CSVs go (default: the system's temporary folder)")
+            ->type_name("DIR");
+        app.add_option("PROJECT", o->stray)->group("");  // refused with a message in validate()
+        return CommandAction([o] { return validate(*o); });
+      }};
 }
 
 }  // namespace flexarm::cli

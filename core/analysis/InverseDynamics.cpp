@@ -85,13 +85,16 @@ Status checkInverseDynamics(const Project& project) {
     if (tracked > static_cast<int>(project.model.joints.size()))
       return errorAt("inverse_dynamics.path", "the path tracks " + std::to_string(tracked) + " components but the arm has only " +
                                                   std::to_string(project.model.joints.size()) + " joints");
-    if (!project.model.constraints.empty()) return errorAt("constraints", "inverse dynamics along a path does not take model constraints");
+    if (!project.model.constraints.empty())
+      return errorAt("constraints", "inverse dynamics along a path does not take model constraints");
     return {};
   }
   for (const Joint& j : project.model.joints)
     if (j.drive.kind != JointDrive::Kind::Prescribed)
-      return error("inverse dynamics needs a trajectory for every joint (drive \"prescribed\") or an end-effector path "
-                   "(\"inverse_dynamics\"): joint '" + j.name + "' has drive \"" + driveKindName(j.drive.kind) + "\"");
+      return error(
+          "inverse dynamics needs a trajectory for every joint (drive \"prescribed\") or an end-effector path "
+          "(\"inverse_dynamics\"): joint '" +
+          j.name + "' has drive \"" + driveKindName(j.drive.kind) + "\"");
   return {};
 }
 
@@ -180,8 +183,10 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
   const MultibodySystem fsys = MultibodySystem::fromModel(model, project.coupling);
   for (const Body& b : fsys.bodies) {
     const bool rev = b.joint_type == JointType::Revolute;
-    for (const char* kind : {"q_rigid", "q_flex", "dq"}) ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "rad" : "m"});
-    for (const char* kind : {"tau_rigid", "tau_flex", "dtau"}) ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "N m" : "N"});
+    for (const char* kind : {"q_rigid", "q_flex", "dq"})
+      ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "rad" : "m"});
+    for (const char* kind : {"tau_rigid", "tau_flex", "dtau"})
+      ch.push_back({names::inverseDynamics(kind, b.joint_name), rev ? "N m" : "N"});
   }
   for (const Body& b : fsys.bodies) {
     if (!b.isFlexible()) continue;
@@ -230,12 +235,15 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     }
     const Eigen::Vector3d p = target(t);
     for (int a = 0; a < 3; ++a) row[k++] = p(a);
-    for (const char c : {'x', 'y', 'z'}) row[k++] = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(names::endEffector(c))));
+    for (const char c : {'x', 'y', 'z'})
+      row[k++] = r_fwd.value(r, static_cast<std::size_t>(r_fwd.channelIndex(names::endEffector(c))));
     out.appendRow(row.data());
   }
   out.stats = r_fwd.stats;
   out.end_time = rows > 0 ? out.value(rows - 1, 0) : 0.0;
-  const Results* worst = r_fwd.status != RunStatus::Completed ? &r_fwd : r_flex_id.status != RunStatus::Completed ? &r_flex_id : nullptr;
+  const Results* worst = r_fwd.status != RunStatus::Completed       ? &r_fwd
+                         : r_flex_id.status != RunStatus::Completed ? &r_flex_id
+                                                                    : nullptr;
   if (worst) {
     out.status = worst->status;
     out.message = std::string(worst == &r_fwd ? "flexible forward run: " : "flexible inverse dynamics: ") + worst->message;

@@ -124,7 +124,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
       ++out.rigid_body_modes;
       continue;
     }
-    if (l.imag() < -1e-9 * mag) continue;  // the conjugate of an oscillatory pair
+    if (l.imag() < -1e-9 * mag) continue;                            // the conjugate of an oscillatory pair
     if (std::abs(l.imag()) <= 1e-9 * mag && l.real() < 0) continue;  // overdamped decay
     LinearMode mode;
     mode.omega = mag;

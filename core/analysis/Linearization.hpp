@@ -14,9 +14,9 @@
 namespace flexarm {
 
 struct LinearizationOptions {
-  bool lock_joints = false;           // hold every joint at q0 (clamped links)
-  std::optional<double> spin_rate;    // [rad/s] joint 1 turns at this constant rate
-  double time = 0.0;                  // [s] the instant of a prescribed (unlocked) joint's motion that is frozen
+  bool lock_joints = false;         // hold every joint at q0 (clamped links)
+  std::optional<double> spin_rate;  // [rad/s] joint 1 turns at this constant rate
+  double time = 0.0;                // [s] the instant of a prescribed (unlocked) joint's motion that is frozen
 };
 
 struct LinearMode {
@@ -29,9 +29,9 @@ struct LinearMode {
 };
 
 struct LinearizationResult {
-  std::vector<LinearMode> modes;          // oscillatory and unstable modes, by increasing omega
-  int rigid_body_modes = 0;               // eigenvalue pairs at zero (free joints without stiffness)
-  std::vector<std::string> coordinate_names;  // of the free coordinates
+  std::vector<LinearMode> modes;                     // oscillatory and unstable modes, by increasing omega
+  int rigid_body_modes = 0;                          // eigenvalue pairs at zero (free joints without stiffness)
+  std::vector<std::string> coordinate_names;         // of the free coordinates
   std::vector<std::string> coordinate_descriptions;  // the same, with what each is: "beam.e57 (node 10 w)"
   // Where the free coordinates sit in the full coordinate vector (MultibodySystem layout): component k
   // of a mode shape belongs to q(free_coordinates[k]).
@@ -39,9 +39,9 @@ struct LinearizationResult {
   // The full coordinates linearized about: joints at q0 (or their frozen prescribed motion), elastic and
   // motor coordinates at their equilibrium. Empty when the linearization failed before it.
   Eigen::VectorXd equilibrium_q;
-  double equilibrium_residual = 0.0;      // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
-  double joint_residual = 0.0;            // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
-  std::string message;                    // empty on success
+  double equilibrium_residual = 0.0;  // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
+  double joint_residual = 0.0;        // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
+  std::string message;                // empty on success
 };
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);

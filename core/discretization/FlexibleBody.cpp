@@ -15,8 +15,8 @@ struct Matrices {
   Eigen::MatrixXd M, K;
 };
 
-Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& breaks, double rhoA, double rhoIp,
-                            double EA, double EIy, double EIz, double GJ) {
+Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& breaks, double rhoA, double rhoIp, double EA,
+                            double EIy, double EIz, double GJ) {
   const int m = basis.size();
   Matrices out{Eigen::MatrixXd::Zero(m, m), Eigen::MatrixXd::Zero(m, m)};
   ShapeRows r;
@@ -28,8 +28,8 @@ Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& b
       const double w = ws[g];
       out.M.noalias() += w * (rhoA * (r.u.transpose() * r.u + r.v.transpose() * r.v + r.w.transpose() * r.w) +
                               rhoIp * r.phi.transpose() * r.phi);
-      out.K.noalias() += w * (EA * r.u1.transpose() * r.u1 + EIz * r.v2.transpose() * r.v2 +
-                              EIy * r.w2.transpose() * r.w2 + GJ * r.phi1.transpose() * r.phi1);
+      out.K.noalias() += w * (EA * r.u1.transpose() * r.u1 + EIz * r.v2.transpose() * r.v2 + EIy * r.w2.transpose() * r.w2 +
+                              GJ * r.phi1.transpose() * r.phi1);
     }
   }
   out.M = 0.5 * (out.M + out.M.transpose());
@@ -173,8 +173,8 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);
   for (const Station& st : b.stations) {
-    b.M_transverse.noalias() += st.weight * (b.rhoA * (st.v.transpose() * st.v + st.w.transpose() * st.w) +
-                                             b.rhoIp * st.phi.transpose() * st.phi);
+    b.M_transverse.noalias() +=
+        st.weight * (b.rhoA * (st.v.transpose() * st.v + st.w.transpose() * st.w) + b.rhoIp * st.phi.transpose() * st.phi);
   }
   b.K_sparse = b.K.sparseView();
   b.C_sparse = b.C.sparseView();

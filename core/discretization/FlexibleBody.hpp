@@ -15,7 +15,7 @@ struct FlexibleBody {
   // A mass station: a Gauss point of the beam carrying mass rhoA * weight and polar inertia rhoIp * weight.
   struct Station {
     double x = 0.0, weight = 0.0;
-    Eigen::RowVectorXd u, v, w, phi;  // shape rows at x
+    Eigen::RowVectorXd u, v, w, phi;       // shape rows at x
     int inner_begin = 0, inner_count = 0;  // sub-quadrature of [interval start, x] for s(x)
     int interval = 0;
     // sum over that sub-quadrature of weight (v1^T v1 + w1^T w1) on the interval's window: the
@@ -51,16 +51,16 @@ struct FlexibleBody {
   std::vector<Interval> intervals;
   std::vector<Station> stations;
   std::vector<SlopePoint> slopes;
-  ShapeRows tip;                              // rows at x = L
+  ShapeRows tip;                                             // rows at x = L
   Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
 
-  Eigen::MatrixXd M, K, C;           // structural mass, stiffness and damping of the clamped link
+  Eigen::MatrixXd M, K, C;                         // structural mass, stiffness and damping of the clamped link
   Eigen::SparseMatrix<double> K_sparse, C_sparse;  // the same without their zeros (banded for elements)
   // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
   // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
   Eigen::MatrixXd M_transverse;
-  Eigen::VectorXd frequencies;       // clamped-free natural frequencies [rad/s] of the link alone
-  Eigen::MatrixXd modes;             // their mass-normalized mode shapes (columns)
+  Eigen::VectorXd frequencies;  // clamped-free natural frequencies [rad/s] of the link alone
+  Eigen::MatrixXd modes;        // their mass-normalized mode shapes (columns)
 
   // Builds the link; the FlexibleLink must have been validated.
   static std::shared_ptr<const FlexibleBody> build(const FlexibleLink& link, double length);

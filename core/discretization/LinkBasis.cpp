@@ -25,8 +25,8 @@ class AssumedModesBasis final : public LinkBasis {
       // sigma = (sinh bL - sin bL) / (cosh bL + cos bL), written without overflow.
       const double ch_plus_c = 0.5 * (1.0 + e * e) + c * e;  // (cosh bL + cos bL) e^{-bL}
       b.sigma = (0.5 * (1.0 - e * e) - s * e) / ch_plus_c;
-      b.A = 0.5 * (e + c + s) / ch_plus_c;      // coefficient of e^{beta (x - L)}: (1 - sigma) e^{bL} / 2
-      b.B = 0.5 * (1.0 + b.sigma);              // coefficient of e^{-beta x}
+      b.A = 0.5 * (e + c + s) / ch_plus_c;  // coefficient of e^{beta (x - L)}: (1 - sigma) e^{bL} / 2
+      b.B = 0.5 * (1.0 + b.sigma);          // coefficient of e^{-beta x}
       bend_.push_back(b);
     }
   }
@@ -112,9 +112,10 @@ class FiniteElementBasis final : public LinkBasis {
     const double xa = nodes_[e], h = nodes_[e + 1] - xa;
     const double xi = std::min(1.0, std::max(0.0, (x - xa) / h));
     // Hermite cubics (value, d/dx, d2/dx2) for [q_a, q'_a, q_b, q'_b].
-    const double H[4] = {1 - 3 * xi * xi + 2 * xi * xi * xi, h * (xi - 2 * xi * xi + xi * xi * xi), 3 * xi * xi - 2 * xi * xi * xi,
-                         h * (-xi * xi + xi * xi * xi)};
-    const double H1[4] = {(-6 * xi + 6 * xi * xi) / h, 1 - 4 * xi + 3 * xi * xi, (6 * xi - 6 * xi * xi) / h, -2 * xi + 3 * xi * xi};
+    const double H[4] = {1 - 3 * xi * xi + 2 * xi * xi * xi, h * (xi - 2 * xi * xi + xi * xi * xi),
+                         3 * xi * xi - 2 * xi * xi * xi, h * (-xi * xi + xi * xi * xi)};
+    const double H1[4] = {(-6 * xi + 6 * xi * xi) / h, 1 - 4 * xi + 3 * xi * xi, (6 * xi - 6 * xi * xi) / h,
+                          -2 * xi + 3 * xi * xi};
     const double H2[4] = {(-6 + 12 * xi) / (h * h), (-4 + 6 * xi) / h, (6 - 12 * xi) / (h * h), (-2 + 6 * xi) / h};
     const double N[2] = {1 - xi, xi};
     const double N1[2] = {-1 / h, 1 / h};

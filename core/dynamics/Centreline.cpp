@@ -45,7 +45,8 @@ std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySys
   return lines;
 }
 
-std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples, LinkField field) {
+std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples,
+                                                 LinkField field) {
   samples = std::max(samples, 2);
   std::vector<std::vector<double>> out(sys.bodies.size());
   ShapeRows rows;
@@ -60,7 +61,8 @@ std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, con
       const double kv = rows.v2.dot(e), kw = rows.w2.dot(e);
       double value = std::hypot(kv, kw);
       if (field == LinkField::Strain)
-        value = std::abs(rows.u1.dot(e)) + (fb.round_section ? fb.fibre_y * value : std::abs(kv) * fb.fibre_y + std::abs(kw) * fb.fibre_z);
+        value = std::abs(rows.u1.dot(e)) +
+                (fb.round_section ? fb.fibre_y * value : std::abs(kv) * fb.fibre_y + std::abs(kw) * fb.fibre_z);
       out[i][static_cast<std::size_t>(k)] = value;
     }
   }

@@ -16,6 +16,7 @@ std::vector<std::vector<Eigen::Vector3d>> deformedCentrelines(const MultibodySys
 //  - Strain: largest surface strain magnitude [-], |u'| plus the outer-fibre bending strain
 //    (R |kappa| for a tube, |v''| c_y + |w''| c_z otherwise: exact at the corner of a rectangle).
 enum class LinkField { Curvature, Strain };
-std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples, LinkField field);
+std::vector<std::vector<double>> sampleLinkField(const MultibodySystem& sys, const Eigen::VectorXd& q, int samples,
+                                                 LinkField field);
 
 }  // namespace flexarm

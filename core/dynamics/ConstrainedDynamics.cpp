@@ -55,7 +55,7 @@ double ConstrainedDynamics::velocityViolation(int g, const Eigen::VectorXd& qd) 
 }
 
 Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eigen::VectorXd& q, Eigen::VectorXd& qd,
-                                                   Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
+                                              Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
   sys_.initialState(model, q, qd);
   const int m = cs_.size();
   cs_.evaluate(t0, q, qd, rows_, scratch_);
@@ -85,8 +85,9 @@ Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eig
       q -= cod.solve(rows_.phi);
     }
     if (!converged)
-      return error("the initial configuration cannot satisfy the constraints (largest violation in '" + worstGroup() + "': " +
-                   formatShort(rows_.phi.cwiseAbs().maxCoeff(), 3) + " after 50 Gauss-Newton iterations); check their positions and the joints' q0");
+      return error("the initial configuration cannot satisfy the constraints (largest violation in '" + worstGroup() +
+                   "': " + formatShort(rows_.phi.cwiseAbs().maxCoeff(), 3) +
+                   " after 50 Gauss-Newton iterations); check their positions and the joints' q0");
     // Rates: least change that satisfies Phi_q qd + Phi_t = 0.
     const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(rows_.Phi_q);
     qd -= cod.solve(rows_.Phi_q * qd + rows_.phi_t);
@@ -94,8 +95,9 @@ Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eig
   evaluate(t0, q, qd);
   if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
   if (!solveAccelerations(rows_.h, qdd, lambda))
-    return error("the constraint equations are singular at the initial state: redundant or conflicting constraints "
-                 "(two constraints holding the same coordinate?), or a coordinate without mass that nothing holds");
+    return error(
+        "the constraint equations are singular at the initial state: redundant or conflicting constraints "
+        "(two constraints holding the same coordinate?), or a coordinate without mass that nothing holds");
   return {};
 }
 
@@ -148,7 +150,8 @@ Status applyInitialLoads(const MultibodySystem& sys, const Model& model, const C
   }
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(A);
   if (!lu.isInvertible())
-    return errorAt("link '" + loaded.front()->name + "'", "the initial load has no static equilibrium (a free root needs supports that hold it)");
+    return errorAt("link '" + loaded.front()->name + "'",
+                   "the initial load has no static equilibrium (a free root needs supports that hold it)");
   const Eigen::VectorXd x = lu.solve(b);
   for (int c = 0; c < n; ++c) q(coords[static_cast<std::size_t>(c)]) += x(c);
   return {};

@@ -59,8 +59,7 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         std::string unit, first_unit;
         for (const auto& [name, coef] : k.terms) {
           const int i = coordinateIndex(sys, name, unit);
-          if (i < 0)
-            return errorAt(where, "no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)");
+          if (i < 0) return errorAt(where, "no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)");
           if (first_unit.empty()) first_unit = unit;
           if (unit != first_unit) first_unit = "m or rad";
           lin.a(i) += coef;
@@ -73,8 +72,9 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
       case Constraint::Kind::Point: {
         for (int j = k.link; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent)
           if (sys.bodies[static_cast<std::size_t>(j)].isFlexible())
-            return errorAt(where, "a point constraint needs rigid links from the base to link '" + sys.bodies[static_cast<std::size_t>(k.link)].name +
-                   "', and link '" + sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible");
+            return errorAt(where, "a point constraint needs rigid links from the base to link '" +
+                                      sys.bodies[static_cast<std::size_t>(k.link)].name + "', and link '" +
+                                      sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible");
         PointRows p;
         p.body = k.link;
         p.point = k.point;
@@ -91,7 +91,8 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         const Body& b = sys.bodies[static_cast<std::size_t>(k.link)];
         if (!b.isFlexible()) return errorAt(where, "link '" + b.name + "' is rigid; a sliding support holds a flexible link");
         if (b.joint_type != JointType::Prismatic || std::abs(std::abs(b.axis.x()) - 1.0) > 1e-9)
-          return errorAt(where, "the joint of link '" + b.name + "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support");
+          return errorAt(where, "the joint of link '" + b.name +
+                                    "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support");
         Support s;
         s.body = k.link;
         s.position = k.position;
@@ -121,7 +122,8 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
       lin.gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
       linear_.push_back(std::move(lin));
       // Constraint force on the coordinate: -lambda; the drive supplies it.
-      addGroup(Group{names::driveConstraint(b.joint_name), b.joint_type == JointType::Revolute ? "rad" : "m", 0, 1, static_cast<int>(j), -1.0},
+      addGroup(Group{names::driveConstraint(b.joint_name), b.joint_type == JointType::Revolute ? "rad" : "m", 0, 1,
+                     static_cast<int>(j), -1.0},
                Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
     }
   }
@@ -152,8 +154,9 @@ void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, 
   const double d = q(b.q_index), dd = qd(b.q_index);
   const double xD = s.sigma * (s.position - d);
   if ((xD < 0.0 || xD > b.length) && out.error.empty())
-    out.error = "link '" + b.name + "' left its support at " + formatShort(s.position) + " m: the support's material point is x = " +
-                formatShort(xD, 6) + " m, outside [0, " + formatShort(b.length) + "] m";
+    out.error = "link '" + b.name + "' left its support at " + formatShort(s.position) +
+                " m: the support's material point is x = " + formatShort(xD, 6) + " m, outside [0, " + formatShort(b.length) +
+                "] m";
   const double x = std::clamp(xD, 0.0, b.length);
   const auto e = q.segment(b.e_index, b.e_count);
   const auto ed = qd.segment(b.e_index, b.e_count);
@@ -230,9 +233,7 @@ void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
         }
         break;
       }
-      case Entry::Kind::Support:
-        evaluateSupport(supports_[static_cast<std::size_t>(en.index)], q, qd, row, out);
-        break;
+      case Entry::Kind::Support: evaluateSupport(supports_[static_cast<std::size_t>(en.index)], q, qd, row, out); break;
     }
   }
 }

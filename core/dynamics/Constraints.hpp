@@ -25,9 +25,9 @@ class ConstraintSet {
   // A named group of rows: one model constraint, or one prescribed drive ("drive.<joint>").
   struct Group {
     std::string name;
-    std::string unit;   // of the position rows: "m", "rad", "m or rad"
+    std::string unit;  // of the position rows: "m", "rad", "m or rad"
     int first_row = 0, rows = 0;
-    int joint = -1;     // prescribed drive: index of the joint whose effort is -lambda
+    int joint = -1;  // prescribed drive: index of the joint whose effort is -lambda
     double effort_scale = 1.0;
   };
 
@@ -41,17 +41,17 @@ class ConstraintSet {
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out, DynamicsData& scratch) const;
 
  private:
-  struct Linear {        // a . q = gain f(t)
+  struct Linear {  // a . q = gain f(t)
     Eigen::VectorXd a;
     TimeFunction law;
     double gain = 1.0;
   };
-  struct PointRows {     // axis_k . (p(q) - world) = 0 for the chosen world axes
+  struct PointRows {  // axis_k . (p(q) - world) = 0 for the chosen world axes
     int body = -1;
     Eigen::Vector3d point = Eigen::Vector3d::Zero(), world = Eigen::Vector3d::Zero();
     std::vector<int> axes;
   };
-  struct Support {       // rows of N(x_D) e (and N'(x_D) e) with x_D = sigma (s - q_joint)
+  struct Support {  // rows of N(x_D) e (and N'(x_D) e) with x_D = sigma (s - q_joint)
     int body = -1;
     double position = 0.0, sigma = 1.0;
     bool slope = false;

@@ -14,9 +14,9 @@ struct BodyFrames {
   Vector6d v_body = Vector6d::Zero(), a_body = Vector6d::Zero();      // body coordinates; a: velocity-product part + gravity
   Vector6d v_distal = Vector6d::Zero(), a_distal = Vector6d::Zero();  // distal-frame coordinates
   Eigen::MatrixXd J_body, J_distal;                                   // 6 x nq body Jacobians
-  Eigen::Vector3d force_world = Eigen::Vector3d::Zero();   // linear d'Alembert force of all mass on this body
-  Eigen::Vector3d force_distal_world = Eigen::Vector3d::Zero();  // ... of the payloads on its distal frame
-  Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();     // r(L) - (L, 0, 0) in the body frame
+  Eigen::Vector3d force_world = Eigen::Vector3d::Zero();              // linear d'Alembert force of all mass on this body
+  Eigen::Vector3d force_distal_world = Eigen::Vector3d::Zero();       // ... of the payloads on its distal frame
+  Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();          // r(L) - (L, 0, 0) in the body frame
   double tip_twist = 0.0;
 };
 
@@ -47,14 +47,14 @@ struct DynamicsData {
   Eigen::VectorXd station_force_e;              // m_max: their generalized force on the elastic coordinates
   // Per interval of a link (LinkInertia.cpp): the foreshortening gradient of the whole interval
   // (window x intervals), and the sums over its stations that the other stations' terms need.
-  Eigen::MatrixXd interval_slope, interval_lever;   // w_max x n_max: phi_k, L_k = sum dm (u - iota)
-  Eigen::MatrixXd interval_moment;                  // 6 x n_max: C_k = sum dm [r x e_x; e_x]
-  Eigen::VectorXd interval_force, interval_mass;    // n_max: F_k = sum of axial d'Alembert forces, mu_k = sum dm
+  Eigen::MatrixXd interval_slope, interval_lever;                    // w_max x n_max: phi_k, L_k = sum dm (u - iota)
+  Eigen::MatrixXd interval_moment;                                   // 6 x n_max: C_k = sum dm [r x e_x; e_x]
+  Eigen::VectorXd interval_force, interval_mass;                     // n_max: F_k = sum of axial d'Alembert forces, mu_k = sum dm
   Eigen::VectorXd window_lever, window_iota, window_Se, window_Sed;  // w_max work
   Eigen::VectorXd prefix_slope, suffix_slope, suffix_lever, row_work;  // m_max work
-  double gravity_potential = 0.0;       // [J]
-  Eigen::VectorXd internal;             // generalized internal forces (elastic, damping, joint springs)
-  double elastic_potential = 0.0;       // [J] links + joint springs (+ axial-force potential for `geometric`)
+  double gravity_potential = 0.0;                                      // [J]
+  Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)
+  double elastic_potential = 0.0;  // [J] links + joint springs (+ axial-force potential for `geometric`)
 };
 
 }  // namespace flexarm

@@ -4,8 +4,7 @@
 
 namespace flexarm {
 
-Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
-                         const Eigen::VectorXd& qd) {
+Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   forwardKinematics(sys, data, q);
   Energies e;
   const int n = static_cast<int>(sys.bodies.size());

@@ -158,9 +158,7 @@ std::string ForwardDynamics::error() const {
       os << "the mass matrix of the free coordinates is not positive definite at t = " << failure_t_
          << " s (a massless or inertia-free body that a joint moves?)";
       break;
-    case Failure::NonFinite:
-      os << "the accelerations are not finite at t = " << failure_t_ << " s";
-      break;
+    case Failure::NonFinite: os << "the accelerations are not finite at t = " << failure_t_ << " s"; break;
   }
   return os.str();
 }

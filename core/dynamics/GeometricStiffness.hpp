@@ -14,11 +14,11 @@
 namespace flexarm {
 
 struct AxialForce {
-  double P_tip = 0.0;  // [N] tension at the distal end
-  double a0x = 0.0;    // [m/s^2]
-  double k2 = 0.0;     // [1/s^2]
-  double rhoA = 0.0;   // [kg/m]
-  double length = 0.0; // [m]
+  double P_tip = 0.0;   // [N] tension at the distal end
+  double a0x = 0.0;     // [m/s^2]
+  double k2 = 0.0;      // [1/s^2]
+  double rhoA = 0.0;    // [kg/m]
+  double length = 0.0;  // [m]
   // Tension at x along the link [N].
   double at(double x) const { return P_tip - rhoA * (a0x * (length - x) - 0.5 * k2 * (length * length - x * x)); }
 };

@@ -1,6 +1,5 @@
 #include "dynamics/LinkInertia.hpp"
 
-
 namespace flexarm {
 namespace {
 
@@ -13,8 +12,9 @@ struct SlopeSums {
 // Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
 // Interval::full_slopes) is S on the interval's window: s += 1/2 e^T S e, sd += ed^T S e,
 // sdd += ed^T S ed, and the gradient S e into g_w. Se, Sed: window-sized work.
-void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::VectorXd>& e_w, const Eigen::Ref<const Eigen::VectorXd>& ed_w,
-               SlopeSums& sums, Eigen::Ref<Eigen::VectorXd> g_w, Eigen::Ref<Eigen::VectorXd> Se, Eigen::Ref<Eigen::VectorXd> Sed) {
+void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::VectorXd>& e_w,
+               const Eigen::Ref<const Eigen::VectorXd>& ed_w, SlopeSums& sums, Eigen::Ref<Eigen::VectorXd> g_w,
+               Eigen::Ref<Eigen::VectorXd> Se, Eigen::Ref<Eigen::VectorXd> Sed) {
   Se.noalias() = S * e_w;
   Sed.noalias() = S * ed_w;
   sums.s += 0.5 * e_w.dot(Se);
@@ -25,8 +25,8 @@ void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::VectorXd>
 
 }  // namespace
 
-TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, const Eigen::Vector3d& gravity,
-                                     BodyFrames& fr, DynamicsData& d) {
+TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, const Eigen::Vector3d& gravity, BodyFrames& fr,
+                                     DynamicsData& d) {
   const FlexibleBody& fb = *body.flexible;
   const int m = fb.m;
   const auto e = d.e.head(m);
@@ -84,8 +84,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       const Eigen::Vector3d w_s = w + spin;
       const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
       const Eigen::Vector3d alpha_s = alpha + w.cross(spin);
-      const Eigen::Vector3d a_s = fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) +
-                                  w.cross(rdot) + v_s.cross(spin);
+      const Eigen::Vector3d a_s =
+          fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + w.cross(rdot) + v_s.cross(spin);
       // d'Alembert wrench f = I a + v x* I v with I = diag(Jp, 0, 0, dm, dm, dm).
       const Eigen::Vector3d f_lin = dm * a_s + w_s.cross(dm * v_s);
       const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
@@ -101,7 +101,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
 
       // dr/de = [l - G_j; Psi_v; Psi_w]: the window's part here, G_j's after the last interval.
       lever = ru.transpose() - c * iota;
-      force_e.segment(f0, n).noalias() += f_lin.x() * lever + f_lin.y() * rv.transpose() + f_lin.z() * rw.transpose() + f_ang.x() * rphi.transpose();
+      force_e.segment(f0, n).noalias() +=
+          f_lin.x() * lever + f_lin.y() * rv.transpose() + f_lin.z() * rw.transpose() + f_ang.x() * rphi.transpose();
       // Coupling rows [r x D; D] dm (D = dr/de on the window) and Jp Psi_phi for the twist.
       Bw.row(0) += dm * (r.y() * rw - r.z() * rv) + Jp * rphi;
       Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * rw);
@@ -136,7 +137,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   g.setZero();
   TipForeshortening tip{start.s, start.sdd};
   if (!high) return tip;
-  for (int j = 0; j < n_intervals; ++j) g.segment(fb.intervals[j].first, fb.intervals[j].count) += d.interval_slope.col(j).head(fb.intervals[j].count);
+  for (int j = 0; j < n_intervals; ++j)
+    g.segment(fb.intervals[j].first, fb.intervals[j].count) += d.interval_slope.col(j).head(fb.intervals[j].count);
 
   // The G_j terms, by suffix sums over the later intervals (k > j):
   //   force_e -= sum_k F_k G_k = sum_j F_{>j} phi_j,    B -= sum_k C_k G_k^T = sum_j C_{>j} phi_j^T,

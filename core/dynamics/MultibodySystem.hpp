@@ -15,31 +15,31 @@
 namespace flexarm {
 
 struct Body {
-  std::string name;        // link name
+  std::string name;  // link name
   std::string joint_name;
-  int parent = -1;                        // -1: the world
-  Eigen::Isometry3d X_parent_joint;       // joint frame in the parent's body frame, valid for a rigid parent
-  Eigen::Isometry3d placement;            // joint frame in the parent's distal frame
+  int parent = -1;                   // -1: the world
+  Eigen::Isometry3d X_parent_joint;  // joint frame in the parent's body frame, valid for a rigid parent
+  Eigen::Isometry3d placement;       // joint frame in the parent's distal frame
   JointType joint_type = JointType::Revolute;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
-  Vector6d S = Vector6d::Zero();          // joint motion subspace in the body frame
-  Matrix6d inertia = Matrix6d::Zero();    // rigid inertia carried by the body frame (rigid link, joint mass, payloads)
-  double mass = 0.0;                      // its mass
+  Vector6d S = Vector6d::Zero();                  // joint motion subspace in the body frame
+  Matrix6d inertia = Matrix6d::Zero();            // rigid inertia carried by the body frame (rigid link, joint mass, payloads)
+  double mass = 0.0;                              // its mass
   Eigen::Vector3d com = Eigen::Vector3d::Zero();  // its centre of mass, body frame
-  Eigen::Isometry3d X_body_distal;        // distal frame in the body frame (undeformed)
+  Eigen::Isometry3d X_body_distal;                // distal frame in the body frame (undeformed)
   double length = 0.0;
   // Payloads on the distal frame of a flexible link (for a rigid link they are folded into `inertia`).
   Matrix6d distal_inertia = Matrix6d::Zero();
   double distal_mass = 0.0;
   Eigen::Vector3d distal_com = Eigen::Vector3d::Zero();
 
-  int q_index = 0;        // joint (link-side) coordinate
-  int motor_index = -1;   // motor coordinate of a flexible joint, else -1
-  int e_index = 0;        // first elastic coordinate
-  int e_count = 0;        // number of elastic coordinates
-  int end_index = 0;      // one past the last coordinate of this body
+  int q_index = 0;                               // joint (link-side) coordinate
+  int motor_index = -1;                          // motor coordinate of a flexible joint, else -1
+  int e_index = 0;                               // first elastic coordinate
+  int e_count = 0;                               // number of elastic coordinates
+  int end_index = 0;                             // one past the last coordinate of this body
   std::shared_ptr<const FlexibleBody> flexible;  // null for a rigid link
-  JointFlex joint_flex;   // valid when motor_index >= 0
+  JointFlex joint_flex;                          // valid when motor_index >= 0
   JointDrive drive;
   double joint_damping = 0.0;
 

@@ -111,9 +111,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     Foreshortening fs_start;
 
     // Sets dr_de = [u - c g^T; v; w] and returns rdot, r (body frame) at a point with rows (u, v, w).
-    auto pointKinematics = [&](const Eigen::RowVectorXd& ru, const Eigen::RowVectorXd& rv, const Eigen::RowVectorXd& rw,
-                               double x, const Foreshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot,
-                               Eigen::Vector3d& rdd) {
+    auto pointKinematics = [&](const Eigen::RowVectorXd& ru, const Eigen::RowVectorXd& rv, const Eigen::RowVectorXd& rw, double x,
+                               const Foreshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot, Eigen::Vector3d& rdd) {
       dr_de.row(0) = ru;
       if (high) dr_de.row(0) -= g.transpose();
       dr_de.row(1) = rv;

@@ -19,8 +19,8 @@ namespace flexarm {
 // Computes data.M (when with_mass_matrix), data.tau = bias (gravity, Coriolis, centrifugal and the
 // inertial effect of qdd_known), the frames of every body and the gravity potential.
 // No heap allocation.
-void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
-                        const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
+void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
 
 // The same equations, faster: the Gauss stations of a link are gathered in its body frame
 // (each station's inertia is invariant under its twist about x), so that
@@ -28,8 +28,8 @@ void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Ei
 // with A = sum spatialInertia(dm_k, r_k, Jp_k e_x e_x^T), B = sum [dm r_k x D_k + Jp e_x Psi_phi; dm D_k],
 // C = sum dm D_k^T D_k + Jp Psi_phi^T Psi_phi (D_k = dr_k/de), instead of propagating a Jacobian
 // to every station. Agrees with referenceEquations() to round-off (tested). No heap allocation.
-void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
-                        const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
+void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
 
 // Generalized internal forces into data.internal (elastic stiffness and structural damping of the
 // links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`

@@ -4,8 +4,8 @@
 
 namespace flexarm {
 
-const Eigen::VectorXd& rnea(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q,
-                            const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, bool with_gravity) {
+const Eigen::VectorXd& rnea(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                            const Eigen::VectorXd& qdd, bool with_gravity) {
   forwardKinematics(sys, data, q);
   // Gravity enters as a fictitious upward acceleration of the base.
   Vector6d a_base = Vector6d::Zero();

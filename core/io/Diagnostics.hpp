@@ -8,8 +8,8 @@ namespace flexarm {
 struct Diagnostic {
   enum class Severity { Error, Warning };
   Severity severity = Severity::Error;
-  std::string path;     // e.g. "links[1].mass"
-  std::string message;  // e.g. "must be > 0, got -2"
+  std::string path;          // e.g. "links[1].mass"
+  std::string message;       // e.g. "must be > 0, got -2"
   std::string text() const;  // "links[1].mass: must be > 0, got -2" (with "warning: " for warnings)
 };
 

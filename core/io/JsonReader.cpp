@@ -24,8 +24,7 @@ std::string describeJson(const Json& j) {
   }
 }
 
-JsonObjectReader::JsonObjectReader(const Json* j, std::string path, Diagnostics& diag)
-    : path_(std::move(path)), diag_(diag) {
+JsonObjectReader::JsonObjectReader(const Json* j, std::string path, Diagnostics& diag) : path_(std::move(path)), diag_(diag) {
   if (j == nullptr) return;
   if (!j->is_object()) {
     diag_.error(path_, "must be an object, got " + describeJson(*j));

@@ -17,7 +17,7 @@ using Json = nlohmann::ordered_json;
 enum class Need { Required, Optional };
 enum class Range { Any, Positive, NonNegative };
 
-std::string describeJson(const Json& j);       // "string \"abc\"", "number -2", "null", ...
+std::string describeJson(const Json& j);  // "string \"abc\"", "number -2", "null", ...
 
 class JsonObjectReader {
  public:

@@ -13,7 +13,8 @@
 namespace flexarm {
 namespace {
 
-const std::vector<std::string> kLawNames = {"constant", "step", "sine", "table", "polynomial", "spinup", "out_and_back", "cycloidal"};
+const std::vector<std::string> kLawNames = {"constant",   "step",   "sine",         "table",
+                                            "polynomial", "spinup", "out_and_back", "cycloidal"};
 const std::vector<std::string> kDriveNames = {"free", "effort", "pd", "prescribed"};
 const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
 
@@ -40,8 +41,8 @@ bool readInertiaComponents(JsonObjectReader& r, const std::string& key, Eigen::M
   std::vector<double> c;
   if (!r.numbers(key, c, need, 3)) return false;
   if (c.size() != 3 && c.size() != 6) {
-    r.diagnostics().error(r.pathOf(key), "must be [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], got " +
-                                             std::to_string(c.size()) + " numbers");
+    r.diagnostics().error(
+        r.pathOf(key), "must be [Ixx, Iyy, Izz] or [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], got " + std::to_string(c.size()) + " numbers");
     return false;
   }
   if (c.size() == 3) c.resize(6, 0.0);
@@ -60,9 +61,7 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
   if (law < 0) return;
   f.law = static_cast<TimeFunction::Law>(law);
   switch (f.law) {
-    case TimeFunction::Law::Constant:
-      r.number("value", f.value, Need::Required);
-      break;
+    case TimeFunction::Law::Constant: r.number("value", f.value, Need::Required); break;
     case TimeFunction::Law::Step:
       r.number("t_step", f.t_step, Need::Required);
       r.number("before", f.before, Need::Required);
@@ -75,9 +74,7 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
       r.number("phase", f.phase, Need::Optional);
       r.number("offset", f.offset, Need::Optional);
       break;
-    case TimeFunction::Law::Polynomial:
-      r.numbers("coefficients", f.coefficients, Need::Required, 1);
-      break;
+    case TimeFunction::Law::Polynomial: r.numbers("coefficients", f.coefficients, Need::Required, 1); break;
     case TimeFunction::Law::SpinUp:
       r.number("omega0", f.omega0, Need::Required);
       r.number("T", f.T, Need::Required, Range::Positive);
@@ -119,8 +116,8 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
         const std::string ppath = r.pathOf("points");
         for (std::size_t k = 0; k < pts->size(); ++k) {
           const Json& p = (*pts)[k];
-          if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number() ||
-              !std::isfinite(p[0].get<double>()) || !std::isfinite(p[1].get<double>())) {
+          if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number() || !std::isfinite(p[0].get<double>()) ||
+              !std::isfinite(p[1].get<double>())) {
             r.diagnostics().error(at(ppath, k), "must be a pair [t, value] of finite numbers, got " + describeJson(p));
             f.table_t.clear();
             return;
@@ -153,12 +150,9 @@ void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& 
   if (kind < 0) return;
   d.kind = static_cast<JointDrive::Kind>(kind);
   switch (d.kind) {
-    case JointDrive::Kind::Free:
-      break;
+    case JointDrive::Kind::Free: break;
     case JointDrive::Kind::Effort:
-    case JointDrive::Kind::Prescribed:
-      readLaw(r, d.law, base_dir);
-      break;
+    case JointDrive::Kind::Prescribed: readLaw(r, d.law, base_dir); break;
     case JointDrive::Kind::PD: {
       r.number("kp", d.kp, Need::Required, Range::NonNegative);
       r.number("kd", d.kd, Need::Required, Range::NonNegative);
@@ -199,8 +193,8 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
             ok &= sec.number("outer_diameter", p.outer_diameter, Need::Required, Range::Positive);
             ok &= sec.number("inner_diameter", p.inner_diameter, Need::Required, Range::NonNegative);
             if (ok && p.inner_diameter >= p.outer_diameter) {
-              diag.error(sec.pathOf("inner_diameter"), "must be < outer_diameter (" + formatNumber(p.outer_diameter) +
-                                                           "), got " + formatNumber(p.inner_diameter));
+              diag.error(sec.pathOf("inner_diameter"), "must be < outer_diameter (" + formatNumber(p.outer_diameter) + "), got " +
+                                                           formatNumber(p.inner_diameter));
               ok = false;
             }
             break;
@@ -299,7 +293,8 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
     d.reduce_to = static_cast<int>(reduce);
     if (d.free_root && d.reduce_to > 0)
       diag.error(r.pathOf("reduce_to"), "modal reduction needs a clamped root (the free beam's lowest modes are rigid)");
-    const int full = (d.planar ? 2 : 6) * (d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1) + (d.free_root ? 2 : 0);
+    const int full =
+        (d.planar ? 2 : 6) * (d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1) + (d.free_root ? 2 : 0);
     if (d.reduce_to > full)
       diag.error(r.pathOf("reduce_to"), "cannot keep " + std::to_string(d.reduce_to) + " modes of a model with " +
                                             std::to_string(full) + " coordinates");
@@ -319,13 +314,15 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
   if (r.numbers("e0", f.e0, Need::Optional, 0) && basis >= 0) {
     const int m = elasticCount(d);
     if (static_cast<int>(f.e0.size()) != m)
-      diag.error(r.pathOf("e0"), "must have one value per elastic coordinate (" + std::to_string(m) + "), got " +
-                                     std::to_string(f.e0.size()));
+      diag.error(r.pathOf("e0"),
+                 "must have one value per elastic coordinate (" + std::to_string(m) + "), got " + std::to_string(f.e0.size()));
   }
   Eigen::Vector3d load;
   if (r.vector3("initial_load", load, Need::Optional)) {
-    if (!f.e0.empty()) diag.error(r.pathOf("initial_load"), "give either \"e0\" or \"initial_load\", not both");
-    else f.initial_load = load;
+    if (!f.e0.empty())
+      diag.error(r.pathOf("initial_load"), "give either \"e0\" or \"initial_load\", not both");
+    else
+      f.initial_load = load;
   }
 }
 
@@ -363,15 +360,12 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
     if (kind >= 0) {
       shape.kind = static_cast<ShapePreset::Kind>(kind);
       switch (shape.kind) {
-        case ShapePreset::Kind::Rod:
-          break;
+        case ShapePreset::Kind::Rod: break;
         case ShapePreset::Kind::Box:
           s.number("width", shape.width, Need::Required, Range::Positive);
           s.number("height", shape.height, Need::Required, Range::Positive);
           break;
-        case ShapePreset::Kind::Cylinder:
-          s.number("radius", shape.radius, Need::Required, Range::Positive);
-          break;
+        case ShapePreset::Kind::Cylinder: s.number("radius", shape.radius, Need::Required, Range::Positive); break;
         case ShapePreset::Kind::Tube:
           s.number("radius", shape.radius, Need::Required, Range::Positive);
           if (s.number("inner_radius", shape.inner_radius, Need::Required, Range::NonNegative) &&
@@ -448,7 +442,8 @@ void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& mo
   if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
 }
 
-void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model, const std::filesystem::path& base_dir) {
+void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model,
+                    const std::filesystem::path& base_dir) {
   readName(r, c.name, "constraint" + std::to_string(i + 1));
   const int kind = r.choice("type", {"coordinates", "point", "sliding_support"}, Need::Required, -1);
   if (kind < 0) return;
@@ -492,8 +487,10 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
       r.number("position", c.position, Need::Required);
       const Json* slope = r.raw("clamp_slope", Need::Optional);
       if (slope) {
-        if (slope->is_boolean()) c.clamp_slope = slope->get<bool>();
-        else r.diagnostics().error(r.pathOf("clamp_slope"), "must be true or false, got " + describeJson(*slope));
+        if (slope->is_boolean())
+          c.clamp_slope = slope->get<bool>();
+        else
+          r.diagnostics().error(r.pathOf("clamp_slope"), "must be true or false, got " + describeJson(*slope));
       }
       if (c.link >= 0 && !model.links[static_cast<std::size_t>(c.link)].flex)
         r.diagnostics().error(r.pathOf("link"), "link \"" + model.links[static_cast<std::size_t>(c.link)].name +
@@ -522,10 +519,10 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
       const long highest = s.method == SimulationSettings::Method::Adams ? 12 : 5;
       if (max_order > highest)
         sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
-                                                          methodName(s.method) + "\", got " + std::to_string(max_order));
+                                                           methodName(s.method) + "\", got " + std::to_string(max_order));
       else if (s.method == SimulationSettings::Method::Dirk && max_order > 0 && max_order < 3)
-        sv.diagnostics().error(sv.pathOf("max_order"), "method \"dirk\" has orders 3, 4 and 5 (0 = 4), got " +
-                                                          std::to_string(max_order));
+        sv.diagnostics().error(sv.pathOf("max_order"),
+                               "method \"dirk\" has orders 3, 4 and 5 (0 = 4), got " + std::to_string(max_order));
       else
         s.max_order = static_cast<int>(max_order);
     }
@@ -605,7 +602,8 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
     if (names->empty()) diag.error(st.pathOf("variants"), "list at least one variant");
   } else if (const Json* grid = st.raw("grid", Need::Optional)) {
     if (!grid->is_object() || grid->empty()) {
-      diag.error(st.pathOf("grid"), "must be an object from paths to arrays of values, e.g. {\"coupling\": [\"zero\", \"high\"]}");
+      diag.error(st.pathOf("grid"),
+                 "must be an object from paths to arrays of values, e.g. {\"coupling\": [\"zero\", \"high\"]}");
     } else {
       for (auto it = grid->begin(); it != grid->end(); ++it) {
         if (!it.value().is_array() || it.value().empty()) {
@@ -624,9 +622,7 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
 
 Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
 
-Json inertia6(const Eigen::Matrix3d& I) {
-  return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)});
-}
+Json inertia6(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
 
 void writeLaw(Json& j, const TimeFunction& f) {
   j["law"] = lawName(f.law);
@@ -803,8 +799,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
         law.finish();
         spec.path[static_cast<std::size_t>(a)] = f;
       }
-      if (!spec.path[0] && !spec.path[1] && !spec.path[2])
-        diag.error(path.path(), "give a time law for at least one of x, y, z");
+      if (!spec.path[0] && !spec.path[1] && !spec.path[2]) diag.error(path.path(), "give a time law for at least one of x, y, z");
       path.finish();
     }
     inv.finish();
@@ -877,8 +872,8 @@ LoadedProject loadProjectFile(const std::filesystem::path& file, const std::vect
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
     LoadedProject out;
-    out.diagnostics.error("", "cannot open project file \"" + file.string() + "\": " +
-                                  (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+    out.diagnostics.error("", "cannot open project file \"" + file.string() +
+                                  "\": " + (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
     return out;
   }
   std::ifstream in(file, std::ios::binary);
@@ -986,7 +981,9 @@ Json projectToJson(const Project& project) {
       Json cj;
       cj["name"] = c.name;
       cj["type"] = constraintKindName(c.kind);
-      auto linkName = [&] { return (c.link >= 0 && c.link < static_cast<int>(m.links.size())) ? m.links[c.link].name : std::string(); };
+      auto linkName = [&] {
+        return (c.link >= 0 && c.link < static_cast<int>(m.links.size())) ? m.links[c.link].name : std::string();
+      };
       switch (c.kind) {
         case Constraint::Kind::Coordinates: {
           Json terms = Json::object();

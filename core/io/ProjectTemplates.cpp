@@ -61,11 +61,11 @@ Json solver(double t_end) {
 const std::vector<std::string> kMaterials = {"aluminium", "steel", "cfrp"};
 
 ProjectTemplate singleLink() {
-  ProjectTemplate t = armTemplate(
-      "single-flexible-link", "Single flexible link",
-      "A horizontal flexible link (an aluminium strip, planar finite elements) with a tip payload, turned by "
-      "90 degrees about the vertical axis in 1 s by a prescribed cycloidal motion of its joint; the link "
-      "bends during the motion and vibrates after it.");
+  ProjectTemplate t =
+      armTemplate("single-flexible-link", "Single flexible link",
+                  "A horizontal flexible link (an aluminium strip, planar finite elements) with a tip payload, turned by "
+                  "90 degrees about the vertical axis in 1 s by a prescribed cycloidal motion of its joint; the link "
+                  "bends during the motion and vibrates after it.");
   t.doc["links"] = Json::array({strip("link", 1.0, 6)});
   t.doc["joints"] = Json::array({Json{{"name", "joint"},
                                       {"type", "revolute"},
@@ -77,7 +77,8 @@ ProjectTemplate singleLink() {
                                         {"after", 1.5707963267948966},
                                         {"T", 1.0},
                                         {"t_step", 0.2}}}}});
-  t.doc["payloads"] = Json::array({Json{{"name", "tip"}, {"link", "link"}, {"frame", "distal"}, {"offset", Json::array({0.0, 0.0, 0.0})}, {"mass", 0.2}}});
+  t.doc["payloads"] = Json::array(
+      {Json{{"name", "tip"}, {"link", "link"}, {"frame", "distal"}, {"offset", Json::array({0.0, 0.0, 0.0})}, {"mass", 0.2}}});
   t.doc["simulation"] = solver(3.0);
   t.parameters = {
       {{"links[0].length"}, "link length", "m", {}},
@@ -93,11 +94,11 @@ ProjectTemplate singleLink() {
 }
 
 ProjectTemplate planarTwoLink() {
-  ProjectTemplate t = armTemplate(
-      "planar-two-link", "Planar two-link arm",
-      "A horizontal two-link arm moving in a plane: two flexible aluminium strips (planar finite elements) on "
-      "revolute joints about the vertical axis, with a tip payload. The shoulder's PD controller turns the arm "
-      "by 90 degrees in 1 s while the elbow's holds its angle.");
+  ProjectTemplate t =
+      armTemplate("planar-two-link", "Planar two-link arm",
+                  "A horizontal two-link arm moving in a plane: two flexible aluminium strips (planar finite elements) on "
+                  "revolute joints about the vertical axis, with a tip payload. The shoulder's PD controller turns the arm "
+                  "by 90 degrees in 1 s while the elbow's holds its angle.");
   t.doc["links"] = Json::array({strip("upper", 0.8, 4), strip("fore", 0.6, 4)});
   // Gains for about 1.5 Hz, damping ratio 0.8, with the template's inertias (about 2 and 0.26 kg m^2).
   t.doc["joints"] = Json::array(
@@ -108,12 +109,14 @@ ProjectTemplate planarTwoLink() {
              {{"type", "pd"},
               {"kp", 175.0},
               {"kd", 30.0},
-              {"setpoint", {{"law", "step"}, {"t_step", 0.2}, {"before", 0.0}, {"after", 1.5707963267948966}, {"rise_time", 1.0}}}}}},
+              {"setpoint",
+               {{"law", "step"}, {"t_step", 0.2}, {"before", 0.0}, {"after", 1.5707963267948966}, {"rise_time", 1.0}}}}}},
        Json{{"name", "elbow"},
             {"type", "revolute"},
             {"axis", Json::array({0.0, 0.0, 1.0})},
             {"drive", {{"type", "pd"}, {"kp", 23.0}, {"kd", 4.0}, {"setpoint", {{"law", "constant"}, {"value", 0.0}}}}}}});
-  t.doc["payloads"] = Json::array({Json{{"name", "tool"}, {"link", "fore"}, {"frame", "distal"}, {"offset", Json::array({0.0, 0.0, 0.0})}, {"mass", 0.5}}});
+  t.doc["payloads"] = Json::array(
+      {Json{{"name", "tool"}, {"link", "fore"}, {"frame", "distal"}, {"offset", Json::array({0.0, 0.0, 0.0})}, {"mass", 0.5}}});
   t.doc["simulation"] = solver(3.0);
   t.parameters = {
       {{"links[0].length"}, "upper link length", "m", {}},

@@ -14,9 +14,9 @@
 namespace flexarm {
 
 struct TemplateParameter {
-  std::vector<std::string> paths;  // "links[0].length": the value goes to each
-  std::string label;  // "link length"
-  std::string unit;   // "m"
+  std::vector<std::string> paths;    // "links[0].length": the value goes to each
+  std::string label;                 // "link length"
+  std::string unit;                  // "m"
   std::vector<std::string> choices;  // non-empty: one of these strings
 };
 

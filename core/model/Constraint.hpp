@@ -33,12 +33,12 @@ struct Constraint {
   TimeFunction value;                                 // default: constant 0
 
   // Point and SlidingSupport
-  int link = -1;                                     // index into Model::links
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();   // Point: in the link's body frame [m]
-  Eigen::Vector3d world = Eigen::Vector3d::Zero();   // Point: world position [m]
-  std::array<bool, 3> axes{{true, true, true}};      // Point: which world components are held
-  double position = 0.0;                             // SlidingSupport: along the joint axis [m]
-  bool clamp_slope = false;                          // SlidingSupport: also zero slope (a sleeve)
+  int link = -1;                                    // index into Model::links
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();  // Point: in the link's body frame [m]
+  Eigen::Vector3d world = Eigen::Vector3d::Zero();  // Point: world position [m]
+  std::array<bool, 3> axes{{true, true, true}};     // Point: which world components are held
+  double position = 0.0;                            // SlidingSupport: along the joint axis [m]
+  bool clamp_slope = false;                         // SlidingSupport: also zero slope (a sleeve)
 };
 
 const char* constraintKindName(Constraint::Kind kind);

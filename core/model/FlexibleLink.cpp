@@ -5,8 +5,7 @@
 #include "base/Constants.hpp"
 
 namespace flexarm {
-namespace {
-}
+namespace {}
 
 BeamSection sectionFromPreset(const SectionPreset& p) {
   BeamSection s;

@@ -68,14 +68,13 @@ struct FlexibleLink {
   BeamSection section;
   std::optional<SectionPreset> section_preset;  // when set, section was computed from it (and is saved as it)
   Material material;
-  std::string material_preset;                  // when not empty, material follows from it
+  std::string material_preset;  // when not empty, material follows from it
   LinkDiscretization discretization;
   StructuralDamping damping;
   std::vector<double> e0;  // initial elastic coordinates (empty: undeformed)
   // Initial deflection: the static shape under this uniform load per length [N/m] (y and z of the
   // body frame; x is ignored), with the joints at their initial values and the constraints held.
   std::optional<Eigen::Vector3d> initial_load;
-
 };
 
 }  // namespace flexarm

@@ -5,10 +5,8 @@ namespace flexarm {
 double JointDrive::effort(double t, double q, double qd) const {
   switch (kind) {
     case Kind::Free:
-    case Kind::Prescribed:
-      return 0.0;
-    case Kind::Effort:
-      return law.evaluate(t).value;
+    case Kind::Prescribed: return 0.0;
+    case Kind::Effort: return law.evaluate(t).value;
     case Kind::PD: {
       const TimeSample ref = law.evaluate(t);
       return kp * (ref.value - q) + kd * (ref.rate - qd);

@@ -41,10 +41,10 @@ struct Joint {
   JointType type = JointType::Revolute;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // unit vector
   Placement placement;
-  double q0 = 0.0;       // initial coordinate [rad or m]
-  double qd0 = 0.0;      // initial rate [rad/s or m/s]
-  double damping = 0.0;  // viscous damping [N m s/rad or N s/m]
-  double mass = 0.0;     // joint (housing) mass [kg], lumped as a point mass at the proximal end of link i
+  double q0 = 0.0;                // initial coordinate [rad or m]
+  double qd0 = 0.0;               // initial rate [rad/s or m/s]
+  double damping = 0.0;           // viscous damping [N m s/rad or N s/m]
+  double mass = 0.0;              // joint (housing) mass [kg], lumped as a point mass at the proximal end of link i
   std::optional<JointFlex> flex;  // flexible joint: the drive acts on the motor side
   JointDrive drive;
 };
@@ -53,13 +53,13 @@ struct Joint {
 // x along the undeformed neutral axis, distal frame at (length, 0, 0).
 struct Link {
   std::string name;
-  double length = 0.0;                  // [m]
-  double mass = 0.0;                    // [kg]
-  std::optional<ShapePreset> shape;     // when set, com and inertia follow from it
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();          // [m], body frame
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();      // [kg m^2], about com, body frame axes
+  double length = 0.0;                                // [m]
+  double mass = 0.0;                                  // [kg]
+  std::optional<ShapePreset> shape;                   // when set, com and inertia follow from it
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      // [m], body frame
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg m^2], about com, body frame axes
 
-  std::optional<FlexibleLink> flex;   // when set, the link is an elastic beam of mass rho A length
+  std::optional<FlexibleLink> flex;  // when set, the link is an elastic beam of mass rho A length
 
   RigidInertia rigidInertia() const;  // rigid links: from the shape when set, else from com/inertia
 };
@@ -68,8 +68,8 @@ struct Link {
 struct Payload {
   enum class Frame { Body, Distal };
   std::string name;
-  int link = 0;                       // index into Model::links
-  Frame frame = Frame::Body;          // offset is given in the link's body (proximal) or distal frame
+  int link = 0;                                       // index into Model::links
+  Frame frame = Frame::Body;                          // offset is given in the link's body (proximal) or distal frame
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();   // [m] position of the payload's centre of mass
   double mass = 0.0;                                  // [kg]
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg m^2] about its centre of mass

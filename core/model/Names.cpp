@@ -75,7 +75,8 @@ bool namesCoordinateOf(const std::string& name, const std::string& joint, const 
 }
 
 bool belongsToJoint(const std::string& channel, const std::string& joint) {
-  for (const std::string& name : {jointCoordinate(joint), jointRate(joint), jointEffort(joint), motorCoordinate(joint), jointTorsion(joint)})
+  for (const std::string& name :
+       {jointCoordinate(joint), jointRate(joint), jointEffort(joint), motorCoordinate(joint), jointTorsion(joint)})
     if (channel == name) return true;
   return false;
 }

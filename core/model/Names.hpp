@@ -15,12 +15,12 @@
 
 namespace flexarm::names {
 
-std::string jointCoordinate(const std::string& joint);  // q.<joint>
-std::string jointRate(const std::string& joint);        // qd.<joint>
-std::string jointEffort(const std::string& joint);      // tau.<joint>
-std::string motorCoordinate(const std::string& joint);  // qm.<joint>
-std::string jointTorsion(const std::string& joint);     // torsion.<joint>
-std::string elasticCoordinate(const std::string& link, int k);  // e.<link>.<k>, k = 1, 2, ...
+std::string jointCoordinate(const std::string& joint);                       // q.<joint>
+std::string jointRate(const std::string& joint);                             // qd.<joint>
+std::string jointEffort(const std::string& joint);                           // tau.<joint>
+std::string motorCoordinate(const std::string& joint);                       // qm.<joint>
+std::string jointTorsion(const std::string& joint);                          // torsion.<joint>
+std::string elasticCoordinate(const std::string& link, int k);               // e.<link>.<k>, k = 1, 2, ...
 std::string linkTip(const std::string& link, const std::string& component);  // tip.<link>.<component>
 std::string endEffector(char axis);                                          // ee.<axis>
 std::string energy(const std::string& kind);                                 // energy.<kind>

@@ -26,14 +26,14 @@ struct SimulationSettings {
   // dirk: ARKODE on the same ODE with an L-stable, stiffly accurate ESDIRK method of order max_order
   //       (3, 4 or 5; 0 = 4): high order for the slow modes, the unresolved stiff ones damped.
   enum class Method { Bdf, Adams, Ida, Newmark, Dirk };
-  double t_end = 5.0;            // [s]
-  double output_rate = 100.0;    // [Hz] samples written to the results
+  double t_end = 5.0;          // [s]
+  double output_rate = 100.0;  // [Hz] samples written to the results
   Method method = Method::Bdf;
-  double rtol = 1e-6;            // relative tolerance
-  double atol = 1e-8;            // absolute tolerance
-  double max_step = 0.0;         // [s], 0 = no limit
-  double initial_step = 0.0;     // [s], 0 = chosen by CVODE
-  long max_steps = 1000000;      // total internal steps before the run is stopped
+  double rtol = 1e-6;         // relative tolerance
+  double atol = 1e-8;         // absolute tolerance
+  double max_step = 0.0;      // [s], 0 = no limit
+  double initial_step = 0.0;  // [s], 0 = chosen by CVODE
+  long max_steps = 1000000;   // total internal steps before the run is stopped
   // Largest order of the BDF (bdf, ida) or Adams formulas; 0 = SUNDIALS' own (5 for BDF, 12 for Adams).
   // Orders 1 and 2 are A-stable: they damp vibrations a step does not resolve instead of being
   // forced by them to tiny steps (the axial and torsion modes of stiff links carry no energy).

@@ -57,8 +57,7 @@ void TimeFunction::prepare() {
 
 TimeSample TimeFunction::evaluate(double t) const {
   switch (law) {
-    case Law::Constant:
-      return {value, 0.0, 0.0};
+    case Law::Constant: return {value, 0.0, 0.0};
     case Law::Step: {
       if (rise_time <= 0.0) return {t < t_step ? before : after, 0.0, 0.0};
       // Cubic smoothstep s(x) = 3x^2 - 2x^3 over [t_step, t_step + rise_time].
@@ -74,8 +73,7 @@ TimeSample TimeFunction::evaluate(double t) const {
       const double arg = w * t + phase;
       return {offset + amplitude * std::sin(arg), amplitude * w * std::cos(arg), -amplitude * w * w * std::sin(arg)};
     }
-    case Law::Table:
-      return evalTable(*this, t);
+    case Law::Table: return evalTable(*this, t);
     case Law::Polynomial: {
       // Horner for value and both derivatives.
       double p = 0.0, dp = 0.0, ddp = 0.0;
@@ -99,7 +97,8 @@ TimeSample TimeFunction::evaluate(double t) const {
       if (T <= 0.0 || t <= t_step) return {before, 0.0, 0.0};
       if (t >= t_step + T) return {after, 0.0, 0.0};
       const double s = (t - t_step) / T, d = after - before, arg = 2.0 * kPi * s;
-      return {before + d * (s - std::sin(arg) / (2.0 * kPi)), d / T * (1.0 - std::cos(arg)), d / (T * T) * 2.0 * kPi * std::sin(arg)};
+      return {before + d * (s - std::sin(arg) / (2.0 * kPi)), d / T * (1.0 - std::cos(arg)),
+              d / (T * T) * 2.0 * kPi * std::sin(arg)};
     }
     case Law::OutAndBack: {
       if (t0 <= 0.0 || t <= 0.0 || t >= t0) return {0.0, 0.0, 0.0};

@@ -16,26 +16,26 @@ enum class TableInterpolation { Linear, Cubic };
 
 struct TimeFunction {
   enum class Law {
-    Constant,     // value
-    Step,         // before -> after at t_step, optionally smoothed over rise_time
-    Sine,         // offset + amplitude * sin(2 pi frequency t + phase)
-    Table,        // (t, value) points, linear or natural cubic spline, held constant outside
-    Polynomial,   // sum_k coefficients[k] t^k
-    SpinUp,       // seed 000 sec 4.1 (Kane, Ryan & Banerjee 1987): smooth spin-up to omega0 over T
-    OutAndBack,   // seed 001 eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
-    Cycloidal,    // before -> after over T from t_step: zero rate and acceleration at both ends
-                  // (seed 003 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
+    Constant,    // value
+    Step,        // before -> after at t_step, optionally smoothed over rise_time
+    Sine,        // offset + amplitude * sin(2 pi frequency t + phase)
+    Table,       // (t, value) points, linear or natural cubic spline, held constant outside
+    Polynomial,  // sum_k coefficients[k] t^k
+    SpinUp,      // seed 000 sec 4.1 (Kane, Ryan & Banerjee 1987): smooth spin-up to omega0 over T
+    OutAndBack,  // seed 001 eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
+    Cycloidal,   // before -> after over T from t_step: zero rate and acceleration at both ends
+                 // (seed 003 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
   };
   Law law = Law::Constant;
 
-  double value = 0.0;                         // Constant
-  double before = 0.0, after = 0.0;           // Step
-  double t_step = 0.0, rise_time = 0.0;       // Step (Cycloidal: before, after, t_step, T)
-  double amplitude = 0.0, frequency = 0.0;    // Sine (frequency in Hz); OutAndBack uses amplitude
-  double phase = 0.0, offset = 0.0;           // Sine
-  std::vector<double> coefficients;           // Polynomial
-  double omega0 = 0.0, T = 0.0;               // SpinUp
-  double t0 = 0.0;                            // OutAndBack
+  double value = 0.0;                       // Constant
+  double before = 0.0, after = 0.0;         // Step
+  double t_step = 0.0, rise_time = 0.0;     // Step (Cycloidal: before, after, t_step, T)
+  double amplitude = 0.0, frequency = 0.0;  // Sine (frequency in Hz); OutAndBack uses amplitude
+  double phase = 0.0, offset = 0.0;         // Sine
+  std::vector<double> coefficients;         // Polynomial
+  double omega0 = 0.0, T = 0.0;             // SpinUp
+  double t0 = 0.0;                          // OutAndBack
 
   // Table: points are always present after loading; `file` remembers where they came from.
   std::vector<double> table_t, table_value;

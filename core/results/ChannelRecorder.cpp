@@ -6,7 +6,8 @@
 
 namespace flexarm {
 
-ChannelRecorder::ChannelRecorder(const MultibodySystem& sys, const ConstraintSet* constraints) : sys_(sys), constraints_(constraints) {
+ChannelRecorder::ChannelRecorder(const MultibodySystem& sys, const ConstraintSet* constraints)
+    : sys_(sys), constraints_(constraints) {
   row_.resize(channels().size());
 }
 

@@ -81,8 +81,9 @@ Results compareRuns(const std::vector<NamedRun>& runs, std::vector<std::string> 
   std::string outcome;
   for (const NamedRun& r : runs) {  // the comparison completes; each run's own outcome is in the message
     outcome += (outcome.empty() ? "" : "; ") + r.name + ": " +
-               (r.results->message.empty() ? std::string(runStatusName(r.results->status)) + " at t = " + formatTime(r.results->end_time) + " s"
-                                           : r.results->message);
+               (r.results->message.empty()
+                    ? std::string(runStatusName(r.results->status)) + " at t = " + formatTime(r.results->end_time) + " s"
+                    : r.results->message);
   }
   out.message = outcome;
   std::string solvers;

@@ -52,10 +52,14 @@ Result<Results> readCsv(std::istream& in) {
     line = trimmed(line);
     if (line.empty()) continue;
     if (line[0] == '#') {
-      if (commentValue(line, "project", value)) r.project_name = value;
-      else if (commentValue(line, "variant", value)) r.variant = value;
-      else if (commentValue(line, "solver", value)) r.solver_description = value;
-      else if (commentValue(line, "units", value)) units = splitCells(value);
+      if (commentValue(line, "project", value))
+        r.project_name = value;
+      else if (commentValue(line, "variant", value))
+        r.variant = value;
+      else if (commentValue(line, "solver", value))
+        r.solver_description = value;
+      else if (commentValue(line, "units", value))
+        units = splitCells(value);
       else if (commentValue(line, "status", value)) {
         r.status = statusFromName(value);
         const std::size_t at = value.find(" at t = ");
@@ -77,7 +81,8 @@ Result<Results> readCsv(std::istream& in) {
     }
     const std::vector<std::string> cells = splitCells(line);
     if (cells.size() != names.size()) {
-      return errorAt("line " + std::to_string(line_no), std::to_string(cells.size()) + " cells, the header has " + std::to_string(names.size()));
+      return errorAt("line " + std::to_string(line_no),
+                     std::to_string(cells.size()) + " cells, the header has " + std::to_string(names.size()));
     }
     row.assign(names.size(), std::nan(""));
     for (std::size_t c = 0; c < cells.size(); ++c) {

@@ -12,22 +12,22 @@ struct Channel {
 
 struct SolverStats {
   long steps = 0;
-  long rhs_evaluations = 0;        // including those for difference-quotient Jacobians
+  long rhs_evaluations = 0;  // including those for difference-quotient Jacobians
   long jacobian_evaluations = 0;
   long linear_setups = 0;
   long error_test_failures = 0;
   long nonlinear_iterations = 0;
   long nonlinear_convergence_failures = 0;
-  double last_step = 0.0;          // [s]
-  double wall_time = 0.0;          // [s]
+  double last_step = 0.0;  // [s]
+  double wall_time = 0.0;  // [s]
 };
 
 enum class RunStatus { Completed, Failed, Cancelled, Diverged };
 const char* runStatusName(RunStatus status);
 
 // Scalars of result columns. Each is 0 for empty columns.
-double peakAbs(const std::vector<double>& x);        // largest |x|
-double peakExcursion(const std::vector<double>& x);  // largest |x - x[0]|
+double peakAbs(const std::vector<double>& x);                                      // largest |x|
+double peakExcursion(const std::vector<double>& x);                                // largest |x - x[0]|
 double maxDifference(const std::vector<double>& a, const std::vector<double>& b);  // largest |a - b|, common length
 
 class Results {
@@ -42,8 +42,8 @@ class Results {
   std::vector<double> column(const std::string& name) const;  // empty when absent
 
   RunStatus status = RunStatus::Completed;
-  std::string message;        // why the run ended early, in words
-  double end_time = 0.0;      // simulated time reached [s]
+  std::string message;    // why the run ended early, in words
+  double end_time = 0.0;  // simulated time reached [s]
   SolverStats stats;
   std::string project_name;
   std::string variant;             // the compared or studied variant ("" for a plain run)

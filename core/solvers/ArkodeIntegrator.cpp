@@ -22,10 +22,10 @@ struct ArkodeIntegrator::Impl : SundialsOde {
 
 // odeFlagWords() speaks CVODE's flags: ARKODE's must have the same values.
 static_assert(ARK_TOO_MUCH_WORK == CV_TOO_MUCH_WORK && ARK_TOO_MUCH_ACC == CV_TOO_MUCH_ACC && ARK_ERR_FAILURE == CV_ERR_FAILURE &&
-              ARK_CONV_FAILURE == CV_CONV_FAILURE && ARK_LINIT_FAIL == CV_LINIT_FAIL && ARK_LSETUP_FAIL == CV_LSETUP_FAIL &&
-              ARK_LSOLVE_FAIL == CV_LSOLVE_FAIL && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL &&
-              ARK_FIRST_RHSFUNC_ERR == CV_FIRST_RHSFUNC_ERR && ARK_REPTD_RHSFUNC_ERR == CV_REPTD_RHSFUNC_ERR &&
-              ARK_UNREC_RHSFUNC_ERR == CV_UNREC_RHSFUNC_ERR && ARK_ILL_INPUT == CV_ILL_INPUT && ARK_MEM_FAIL == CV_MEM_FAIL,
+                  ARK_CONV_FAILURE == CV_CONV_FAILURE && ARK_LINIT_FAIL == CV_LINIT_FAIL && ARK_LSETUP_FAIL == CV_LSETUP_FAIL &&
+                  ARK_LSOLVE_FAIL == CV_LSOLVE_FAIL && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL &&
+                  ARK_FIRST_RHSFUNC_ERR == CV_FIRST_RHSFUNC_ERR && ARK_REPTD_RHSFUNC_ERR == CV_REPTD_RHSFUNC_ERR &&
+                  ARK_UNREC_RHSFUNC_ERR == CV_UNREC_RHSFUNC_ERR && ARK_ILL_INPUT == CV_ILL_INPUT && ARK_MEM_FAIL == CV_MEM_FAIL,
               "ARKODE and CVODE return flags differ");
 
 namespace {
@@ -44,8 +44,7 @@ ARKODE_DIRKTableID dirkTable(int order) {
 ArkodeIntegrator::ArkodeIntegrator() : impl_(std::make_unique<Impl>()) {}
 ArkodeIntegrator::~ArkodeIntegrator() = default;
 
-Status ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
-                                   const SimulationSettings& s) {
+Status ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& s) {
   Impl& m = *impl_;
   if (Status e = m.start(rhs, n, y0); !e) return e;
   m.mem = ARKStepCreate(nullptr, &SundialsOde::rhsFn, t0, m.y, m.ctx);  // fully implicit: no explicit part

@@ -200,7 +200,8 @@ class NewmarkStepper final : public ConstrainedBase {
       const Eigen::MatrixXd M = cd_.M();
       const Eigen::VectorXd f = cd_.f();
       const Eigen::MatrixXd Phi_q = c.Phi_q;
-      const Eigen::VectorXd target = c.h - 2.0 * s_.baumgarte_gamma * vel_violation_ - s_.baumgarte_beta * s_.baumgarte_beta * pos_violation_;
+      const Eigen::VectorXd target =
+          c.h - 2.0 * s_.baumgarte_gamma * vel_violation_ - s_.baumgarte_beta * s_.baumgarte_beta * pos_violation_;
       rhs.head(n_) = -(M * a + Phi_q.transpose() * lambda - f);
       rhs.tail(m_) = -(Phi_q * a - target);
       // Tangent of -f with respect to a through q1 and v1: alpha h^2 K_t + delta h C_t (central differences).
@@ -303,8 +304,8 @@ class NewmarkStepper final : public ConstrainedBase {
 
 }  // namespace
 
-Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
-                                                        double dt_out, std::vector<Channel>& channels) {
+Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0,
+                                                        double t_end, double dt_out, std::vector<Channel>& channels) {
   auto cs = std::make_shared<ConstraintSet>();
   if (Status built = cs->build(sys, project.model, true); !built) return built.error();
   const SimulationSettings& s = project.simulation;

@@ -23,8 +23,7 @@ struct CvodeIntegrator::Impl : SundialsOde {
 CvodeIntegrator::CvodeIntegrator() : impl_(std::make_unique<Impl>()) {}
 CvodeIntegrator::~CvodeIntegrator() = default;
 
-Status CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
-                                  const SimulationSettings& s) {
+Status CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& s) {
   Impl& m = *impl_;
   m.bdf = s.method == SimulationSettings::Method::Bdf;
   if (Status e = m.start(rhs, n, y0); !e) return e;

@@ -52,7 +52,7 @@ IdaIntegrator::IdaIntegrator() : impl_(std::make_unique<Impl>()) {}
 IdaIntegrator::~IdaIntegrator() = default;
 
 Status IdaIntegrator::init(DaeResidual& res, int n, const double* y0, const double* yp0, const std::vector<bool>& differential,
-                                double t0, double t_stop, const SimulationSettings& s) {
+                           double t0, double t_stop, const SimulationSettings& s) {
   Impl& m = *impl_;
   m.res = &res;
   m.n = n;
@@ -151,9 +151,15 @@ std::string IdaIntegrator::describe(int flag) const {
   switch (flag) {
     case IDA_TOO_MUCH_WORK: words = "the solver took the maximum number of steps (raise simulation.solver.max_steps)"; break;
     case IDA_TOO_MUCH_ACC: words = "the requested accuracy cannot be reached (loosen rtol/atol)"; break;
-    case IDA_ERR_FAIL: words = "the error test failed repeatedly or with the minimum step (the motion may be diverging or discontinuous)"; break;
-    case IDA_CONV_FAIL: words = "the Newton iteration failed to converge repeatedly (inconsistent or redundant constraints?)"; break;
-    case IDA_LINIT_FAIL: case IDA_LSETUP_FAIL: case IDA_LSOLVE_FAIL:
+    case IDA_ERR_FAIL:
+      words = "the error test failed repeatedly or with the minimum step (the motion may be diverging or discontinuous)";
+      break;
+    case IDA_CONV_FAIL:
+      words = "the Newton iteration failed to converge repeatedly (inconsistent or redundant constraints?)";
+      break;
+    case IDA_LINIT_FAIL:
+    case IDA_LSETUP_FAIL:
+    case IDA_LSOLVE_FAIL:
       words = "the linear solver failed (singular iteration matrix: redundant constraints, or a massless coordinate?)";
       break;
     case IDA_RES_FAIL: words = "the equations of motion could not be evaluated"; break;

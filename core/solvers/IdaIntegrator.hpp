@@ -38,7 +38,7 @@ class IdaIntegrator {
   // y0, yp0 must be consistent. differential[k] is true for a differential variable, false for an
   // algebraic one (a multiplier). Returns an empty string or what went wrong.
   Status init(DaeResidual& res, int n, const double* y0, const double* yp0, const std::vector<bool>& differential, double t0,
-                   double t_stop, const SimulationSettings& settings);
+              double t_stop, const SimulationSettings& settings);
   // One internal step towards t_stop. Returns the IDA flag (>= 0 success); t, y and y' updated.
   int step(double& t);
   const double* state() const;

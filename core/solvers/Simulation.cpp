@@ -54,7 +54,8 @@ std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
 // prescribed) the motion is known: steps go from output time to output time.
 class OdeStepper final : public Stepper {
  public:
-  OdeStepper(const MultibodySystem& sys, const Model& model, double dt_out) : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
+  OdeStepper(const MultibodySystem& sys, const Model& model, double dt_out)
+      : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
     Eigen::VectorXd q0, qd0;
     sys.initialState(model, q0, qd0);
     loaded_ = applyInitialLoads(sys, model, nullptr, q0);
@@ -64,7 +65,8 @@ class OdeStepper final : public Stepper {
     yout_.resize(static_cast<std::size_t>(n));
     fd_.initialState(q0, qd0, y0_.data());
     slots_.assign(static_cast<std::size_t>(sys.nq), -1);
-    for (std::size_t k = 0; k < fd_.freeCoordinates().size(); ++k) slots_[static_cast<std::size_t>(fd_.freeCoordinates()[k])] = static_cast<int>(k);
+    for (std::size_t k = 0; k < fd_.freeCoordinates().size(); ++k)
+      slots_[static_cast<std::size_t>(fd_.freeCoordinates()[k])] = static_cast<int>(k);
   }
   std::vector<Channel> channels() const { return recorder_.channels(); }
   Status init(double t0, double t_end, const SimulationSettings& s) {
@@ -150,9 +152,8 @@ class DivergenceMonitor {
       const double deflection = std::hypot(v, wz);
       if (deflection > ratio_ * fb.length) {
         return "diverged at " + at(t) + ": the tip deflection of link '" + w.body->name + "' reached " +
-               formatShort(deflection, 4) + " m, more than " + formatShort(ratio_) + " x its length " +
-               formatShort(fb.length) + " m (" + couplingName(sys_.coupling) +
-               "-order coupling; the small-deformation model no longer holds)";
+               formatShort(deflection, 4) + " m, more than " + formatShort(ratio_) + " x its length " + formatShort(fb.length) +
+               " m (" + couplingName(sys_.coupling) + "-order coupling; the small-deformation model no longer holds)";
       }
     }
     return {};
@@ -234,8 +235,10 @@ Results simulate(const Project& project, const RunControl& control) {
   Status ready;
   if (s.constrained()) {
     Result<std::unique_ptr<Stepper>> made = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels);
-    if (made) stepper = std::move(made.value());
-    else ready = made.error();
+    if (made)
+      stepper = std::move(made.value());
+    else
+      ready = made.error();
   } else {
     auto ode = std::make_unique<OdeStepper>(sys, project.model, dt_out);
     channels = ode->channels();
@@ -268,8 +271,8 @@ Results simulate(const Project& project, const RunControl& control) {
     }
     const int flag = stepper->step(t);
     if (flag >= 0 && ++steps_taken >= s.max_steps && t < t_end)
-      return failed("solver failed at " + at(t) + ": the solver took the maximum number of steps (" + std::to_string(s.max_steps) +
-                        "; raise simulation.solver.max_steps)",
+      return failed("solver failed at " + at(t) + ": the solver took the maximum number of steps (" +
+                        std::to_string(s.max_steps) + "; raise simulation.solver.max_steps)",
                     t);
     if (flag < 0) {
       const double t_fail = stepper->currentTime();

@@ -33,7 +33,7 @@ class Stepper {
 
 // The constrained steppers (ida, newmark), or why one cannot start; `channels` receives the
 // channels the stepper records (constraint violations included).
-Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0, double t_end,
-                                                        double dt_out, std::vector<Channel>& channels);
+Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0,
+                                                        double t_end, double dt_out, std::vector<Channel>& channels);
 
 }  // namespace flexarm

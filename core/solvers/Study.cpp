@@ -46,14 +46,16 @@ std::vector<ScalarMetric> scalarMetrics(const Model& m, const Results* r) {
   for (const Link& l : m.links)
     if (l.flex) out.push_back({"peak_tip." + l.name + " [m]", r ? peakTip(*r, l.name) : none});
   for (const Joint& j : m.joints)
-    if (j.flex) out.push_back({"peak_torsion." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
-                               r ? orNone(r->column(names::jointTorsion(j.name)), peakAbs) : none});
+    if (j.flex)
+      out.push_back({"peak_torsion." + j.name + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
+                     r ? orNone(r->column(names::jointTorsion(j.name)), peakAbs) : none});
   for (const Joint& j : m.joints)
     out.push_back({"peak_excursion." + names::jointCoordinate(j.name) + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
                    r ? orNone(r->column(names::jointCoordinate(j.name)), peakExcursion) : none});
   for (const Joint& j : m.joints) {
     const std::vector<double> q = r ? r->column(names::jointCoordinate(j.name)) : std::vector<double>{};
-    out.push_back({"final." + names::jointCoordinate(j.name) + (j.type == JointType::Revolute ? " [rad]" : " [m]"), q.empty() ? none : q.back()});
+    out.push_back({"final." + names::jointCoordinate(j.name) + (j.type == JointType::Revolute ? " [rad]" : " [m]"),
+                   q.empty() ? none : q.back()});
   }
   return out;
 }
@@ -82,8 +84,9 @@ Result<StudyCase> variantCase(const Project& project, const std::string& spec) {
     }
   std::string known;
   for (const Variant& v : project.variants) known += (known.empty() ? "" : ", ") + v.name;
-  return error("the project has no variant named \"" + spec + "\"" +
-               (known.empty() ? std::string(" (it defines none; give overrides, e.g. coupling=zero)") : " (it defines: " + known + ")"));
+  return error(
+      "the project has no variant named \"" + spec + "\"" +
+      (known.empty() ? std::string(" (it defines none; give overrides, e.g. coupling=zero)") : " (it defines: " + known + ")"));
 }
 
 std::vector<StudyCase> studyCases(const Project& project) {
@@ -122,13 +125,13 @@ std::vector<StudyCase> studyCases(const Project& project) {
 }
 
 Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
-                      const std::filesystem::path& out_dir, unsigned threads, const std::atomic<bool>* cancel) {
+                              const std::filesystem::path& out_dir, unsigned threads, const std::atomic<bool>* cancel) {
   return runCases(project_file, overrides, nullptr, t_end, out_dir, threads, cancel);
 }
 
 Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
-                      const std::vector<StudyCase>* given, double t_end, const std::filesystem::path& out_dir,
-                      unsigned threads, const std::atomic<bool>* cancel) {
+                              const std::vector<StudyCase>* given, double t_end, const std::filesystem::path& out_dir,
+                              unsigned threads, const std::atomic<bool>* cancel) {
   StudyOutcome out;
   std::ifstream in(project_file, std::ios::binary);
   if (!in) return error("cannot read \"" + project_file.string() + "\"");

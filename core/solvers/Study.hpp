@@ -33,9 +33,9 @@ std::vector<StudyCase> studyCases(const Project& project);
 
 struct StudyCaseResult {
   StudyCase study_case;
-  Status loaded;           // or why the variant does not make a valid project (then no run) or its CSV was not written
+  Status loaded;  // or why the variant does not make a valid project (then no run) or its CSV was not written
   Results results;
-  std::string csv;         // file written
+  std::string csv;  // file written
 };
 
 struct StudyOutcome {
@@ -48,12 +48,13 @@ struct StudyOutcome {
 // applying `overrides` (and `t_end` when > 0) to every case. Writes DIR/<case>.csv and DIR/summary.csv.
 // An error when the study cannot start (no study, unreadable file, ...).
 Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
-                      const std::filesystem::path& out_dir, unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
+                              const std::filesystem::path& out_dir, unsigned threads = 0,
+                              const std::atomic<bool>* cancel = nullptr);
 
 // Runs the given cases (not the project's study) in the same way: compare mode's variants.
 Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
-                      const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,
-                      unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
+                              const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,
+                              unsigned threads = 0, const std::atomic<bool>* cancel = nullptr);
 
 // Labels the results of a case's run as studies and comparisons write them: project "<name> [<case>]",
 // variant "<case>".

@@ -59,12 +59,12 @@ TEST(Cli, EveryBrokenProjectFileIsRejectedWithItsReason) {
     const std::string file = dataDir() + "/" + line.substr(0, tab);
     const std::string expected = line.substr(tab + 1);
     ++count;
-    for (const std::string& command : {std::string("check ") + quote(file),
-                                       std::string("run ") + quote(file) + " --quiet --out " + quote(out.string())}) {
+    for (const std::string& command :
+         {std::string("check ") + quote(file), std::string("run ") + quote(file) + " --quiet --out " + quote(out.string())}) {
       const CliRun r = runCli(command);
       EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
-      EXPECT_NE(r.output.find(expected), std::string::npos)
-          << command << "\nexpected to mention: " << expected << "\ngot:\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected to mention: " << expected << "\ngot:\n"
+                                                            << r.output;
       EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
     }
   }
@@ -169,16 +169,19 @@ TEST(Cli, ModesPrintsTheClampedFreeFrequencyAndStiffening) {
 
 TEST(Cli, InverseDynamicsAlongAPathAndAlongTrajectories) {
   const fs::path out = fs::temp_directory_path() / "flexarm-inverse.csv";
-  CliRun r = runCli("inverse " + quote(projectsDir() + "/pr-arm-inverse-dynamics.flexarm.json") + " --quiet --out " + quote(out.string()));
+  CliRun r = runCli("inverse " + quote(projectsDir() + "/pr-arm-inverse-dynamics.flexarm.json") + " --quiet --out " +
+                    quote(out.string()));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(out);
   std::stringstream ss;
   ss << in.rdbuf();
-  for (const char* channel : {"q_rigid.d", "q_flex.q", "dq.q", "tau_rigid.d", "tau_flex.q", "dtau.d", "tip.link2.v", "tip.link2.slope_v"})
+  for (const char* channel :
+       {"q_rigid.d", "q_flex.q", "dq.q", "tau_rigid.d", "tau_flex.q", "dtau.d", "tip.link2.v", "tip.link2.slope_v"})
     EXPECT_NE(ss.str().find(channel), std::string::npos) << channel;
   fs::remove(out);
   // Along the joints' own trajectories: the spin-up beam's hub is prescribed.
-  r = runCli("inverse " + quote(projectsDir() + "/spin-up-beam.flexarm.json") + " --t-end 1 --quiet --out " + quote(out.string()));
+  r = runCli("inverse " + quote(projectsDir() + "/spin-up-beam.flexarm.json") + " --t-end 1 --quiet --out " +
+             quote(out.string()));
   EXPECT_EQ(r.exit_code, 0) << r.output;
   fs::remove(out);
   // Nothing to follow: a bad-input error that names the joint.
@@ -193,7 +196,8 @@ TEST(Cli, StudyOfTheSpinUpBeamShowsWhereTheZeroOrderModelDiverges) {
   // high-order stay bounded. 15 s are enough for every divergence (the last is at 13.4 s).
   const fs::path dir = fs::temp_directory_path() / "flexarm-cli-study";
   fs::remove_all(dir);
-  const CliRun r = runCli("study " + quote(projectsDir() + "/spin-up-beam.flexarm.json") + " --t-end 15 --out " + quote(dir.string()));
+  const CliRun r =
+      runCli("study " + quote(projectsDir() + "/spin-up-beam.flexarm.json") + " --t-end 15 --out " + quote(dir.string()));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(dir / "summary.csv");
   std::string line;
@@ -392,7 +396,8 @@ TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {
   EXPECT_NE(r.output.find("links[0].length  upper link length [m] (default 0.8)"), std::string::npos) << r.output;
   // A template with values set: the written project is what `check` reads, with those values.
   const fs::path arm = dir / "arm.flexarm.json";
-  r = runCli("new single-flexible-link --name 'Long boom' --set links[0].length=2.5 --set payloads[0].mass=1 --out " + quote(arm.string()));
+  r = runCli("new single-flexible-link --name 'Long boom' --set links[0].length=2.5 --set payloads[0].mass=1 --out " +
+             quote(arm.string()));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   r = runCli("check " + quote(arm.string()));
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -415,7 +420,8 @@ TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {
   EXPECT_FALSE(fs::exists(bad));
   r = runCli("new three-link --out " + quote(bad.string()));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("neither a template (single-flexible-link, planar-two-link) nor a project file"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("neither a template (single-flexible-link, planar-two-link) nor a project file"), std::string::npos)
+      << r.output;
   r = runCli("new empty --out " + quote(bad.string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(fs::exists(bad));
@@ -456,5 +462,5 @@ TEST(Cli, EachCommandHasItsOwnOptionsAndHelp) {
   const std::string last = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
   EXPECT_EQ(last.rfind("0.05", 0), 0u) << last;
   EXPECT_NE(last.find(",0,0,0,0,"), std::string::npos) << last;
-  EXPECT_EQ(csv.find("results:"), std::string::npos);           // the report is not mixed into the data
+  EXPECT_EQ(csv.find("results:"), std::string::npos);  // the report is not mixed into the data
 }

@@ -116,8 +116,8 @@ TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
   EXPECT_EQ(back->message, r.message);
   // The comment lines carry what a report needs to repeat the run.
   const std::string s = text.str();
-  for (const char* line : {"# FlexArm ", "# project: awkward", "# variant: coupling=zero", "# solver: CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero",
-                           "# units: s,m,rad"})
+  for (const char* line : {"# FlexArm ", "# project: awkward", "# variant: coupling=zero",
+                           "# solver: CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero", "# units: s,m,rad"})
     EXPECT_NE(s.find(line), std::string::npos) << line;
 }
 
@@ -249,16 +249,22 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   ASSERT_EQ(table->channels().size(), expected.channels().size());
   for (std::size_t k = 0; k < expected.rows(); ++k)
     for (std::size_t c = 0; c < expected.channels().size(); ++c) {
-      if (std::isnan(expected.value(k, c))) EXPECT_TRUE(std::isnan(table->value(k, c)));
-      else EXPECT_EQ(table->value(k, c), expected.value(k, c));
+      if (std::isnan(expected.value(k, c)))
+        EXPECT_TRUE(std::isnan(table->value(k, c)));
+      else
+        EXPECT_EQ(table->value(k, c), expected.value(k, c));
     }
   // The summary names the outcomes, the settings and the peak tip deflection of each run.
   std::ifstream in(req.dir / "summary.md");
   std::stringstream md;
   md << in.rdbuf();
   const std::string s = md.str();
-  EXPECT_NE(s.find("| coupling=zero | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=zero | diverged"), std::string::npos) << s;
-  EXPECT_NE(s.find("| coupling=high | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=high | completed"), std::string::npos) << s;
+  EXPECT_NE(s.find("| coupling=zero | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=zero | diverged"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("| coupling=high | CVODE BDF rtol=1e-07 atol=1e-09 output_rate=20 Hz coupling=high | completed"),
+            std::string::npos)
+      << s;
   char row[128];
   std::snprintf(row, sizeof row, "| peak_tip.beam [m] | %.6g | %.6g |", peakAbs(runs[0].column("tip.beam.v")),
                 peakAbs(runs[1].column("tip.beam.v")));
@@ -276,7 +282,8 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
     EXPECT_NE(text.str().find("# kept"), std::string::npos);
   }
   fs::remove(req.dir / "coupling=high.csv");
-  EXPECT_EQ(writeReportBundle(req).error, "run \"coupling=high\": \"" + (req.dir / "coupling=high.csv").string() + "\" is missing");
+  EXPECT_EQ(writeReportBundle(req).error,
+            "run \"coupling=high\": \"" + (req.dir / "coupling=high.csv").string() + "\" is missing");
   req.run_csvs_written = false;
   // A run without rows is refused, not plotted.
   Results empty;
@@ -297,7 +304,11 @@ TEST_F(Export, ValidationReportFiguresAreDrawnFromTheRunsCsvs) {
   paper.title = "test paper";
   paper.project = "x.flexarm.json";
   paper.rows.push_back({"id", "quantity", "1", "1", Verdict::Agree, "exact"});
-  paper.plots.push_back({"Tip deflection of A and B", "fig-a-b", "tip.arm.v", {{"A", (dir / "a.csv").string()}, {"B", (dir / "b.csv").string()}}, {}});
+  paper.plots.push_back({"Tip deflection of A and B",
+                         "fig-a-b",
+                         "tip.arm.v",
+                         {{"A", (dir / "a.csv").string()}, {"B", (dir / "b.csv").string()}},
+                         {}});
   ASSERT_EQ(drawValidationPlot(paper.plots[0], dir, {500, 300, 100}), "");
   EXPECT_EQ(paper.plots[0].image, "validation/fig-a-b.png");
   QImage img;

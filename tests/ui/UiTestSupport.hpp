@@ -37,7 +37,9 @@ inline QString copyOfExample(const QTemporaryDir& dir, const char* name) {
   return QFile::copy(QString(FLEXARM_PROJECTS_DIR) + "/" + name, path) ? path : QString();
 }
 
-inline QLineEdit* lineEdit(MainWindow& w, const QString& path) { return qobject_cast<QLineEdit*>(w.propertyEditor()->field(path)); }
+inline QLineEdit* lineEdit(MainWindow& w, const QString& path) {
+  return qobject_cast<QLineEdit*>(w.propertyEditor()->field(path));
+}
 inline QComboBox* combo(MainWindow& w, const QString& path) { return qobject_cast<QComboBox*>(w.propertyEditor()->field(path)); }
 
 // Types text into the property field of `path` as a user does (replace, then Return); true when the

@@ -97,7 +97,8 @@ class CompareTest : public QObject {
     QVERIFY(gh->column("tip.beam.v") == high.column("tip.beam.v"));
     // The diverged variant shows where and when; the other goes on.
     QVERIFY(c->variantBannerShown(0));
-    QVERIFY2(c->variantBanner(0).startsWith(QString("Diverged at t = %1 s").arg(zero.end_time, 0, 'g', 6)), qPrintable(c->variantBanner(0)));
+    QVERIFY2(c->variantBanner(0).startsWith(QString("Diverged at t = %1 s").arg(zero.end_time, 0, 'g', 6)),
+             qPrintable(c->variantBanner(0)));
     QVERIFY(c->variantBanner(0).contains("The other variants go on"));
     QVERIFY(!c->variantBannerShown(1));
 
@@ -116,8 +117,10 @@ class CompareTest : public QObject {
       const auto h = qcp->graph(1)->data()->at(k);
       QCOMPARE(h->key, ht[static_cast<std::size_t>(k)]);
       QCOMPARE(h->value, hv[static_cast<std::size_t>(k)]);
-      if (static_cast<std::size_t>(k) < zv.size()) QCOMPARE(z->value, zv[static_cast<std::size_t>(k)]);
-      else QVERIFY(std::isnan(z->value));  // a gap after the divergence
+      if (static_cast<std::size_t>(k) < zv.size())
+        QCOMPARE(z->value, zv[static_cast<std::size_t>(k)]);
+      else
+        QVERIFY(std::isnan(z->value));  // a gap after the divergence
     }
     // One click gives the difference B - A at the sample times.
     QTest::mouseClick(plot->differenceButton(), Qt::LeftButton);
@@ -126,8 +129,10 @@ class CompareTest : public QObject {
     QVERIFY(qcp->graph(0)->name().contains("coupling=high - coupling=zero"));
     for (int k = 0; k < qcp->graph(0)->dataCount(); ++k) {
       const double d = qcp->graph(0)->data()->at(k)->value;
-      if (static_cast<std::size_t>(k) < zv.size()) QCOMPARE(d, hv[static_cast<std::size_t>(k)] - zv[static_cast<std::size_t>(k)]);
-      else QVERIFY(std::isnan(d));
+      if (static_cast<std::size_t>(k) < zv.size())
+        QCOMPARE(d, hv[static_cast<std::size_t>(k)] - zv[static_cast<std::size_t>(k)]);
+      else
+        QVERIFY(std::isnan(d));
     }
     QTest::mouseClick(plot->differenceButton(), Qt::LeftButton);
     QCOMPARE(qcp->graphCount(), 2);
@@ -149,7 +154,9 @@ class CompareTest : public QObject {
     const QString gui_csv = dir.filePath("gui-compare.csv");
     QCOMPARE(c->exportCsv(gui_csv), std::string());
     const QString cli_dir = dir.filePath("cli");
-    const QString cmd = QString("'%1' compare '%2' --zero-vs-high --set joints[0].drive.omega0=8 --t-end 10 --channels tip.beam.v --out '%3' > /dev/null 2>&1")
+    const QString cmd = QString(
+                            "'%1' compare '%2' --zero-vs-high --set joints[0].drive.omega0=8 --t-end 10 --channels tip.beam.v "
+                            "--out '%3' > /dev/null 2>&1")
                             .arg(FLEXARM_CLI, example("spin-up-beam.flexarm.json"), cli_dir);
     QCOMPARE(runCommand(cmd), 0);
     const QStringList gui_lines = csvLines(gui_csv, false), cli_lines = csvLines(cli_dir + "/compare.csv", false);

@@ -38,8 +38,8 @@
 
 using namespace flexarm;
 using flexarm::test::choose;
-using flexarm::test::copyOfExample;
 using flexarm::test::combo;
+using flexarm::test::copyOfExample;
 using flexarm::test::lineEdit;
 using flexarm::test::nonBackgroundPixels;
 using flexarm::test::type;
@@ -48,7 +48,6 @@ using Kind = ModelItem::Kind;
 namespace {
 const char* kSeed004 = "spatial-rrr-flexible-seed004.flexarm.json";
 QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
-
 
 // The project as the loader reads it, in canonical JSON: model, variants and study.
 Json canonical(const Project& p) { return projectToJson(p); }
@@ -116,7 +115,8 @@ bool addLines(MainWindow& w, const QString& panel, const QString& lines) {
 QStringList tableRows(MainWindow& w, const QString& panel) {
   QStringList out;
   PathTable* p = pathTable(w, panel);
-  for (int r = 0; p && r + 1 < p->table()->rowCount(); ++r) out << p->table()->item(r, 0)->text() + " = " + p->table()->item(r, 1)->text();
+  for (int r = 0; p && r + 1 < p->table()->rowCount(); ++r)
+    out << p->table()->item(r, 0)->text() + " = " + p->table()->item(r, 1)->text();
   return out;
 }
 
@@ -347,7 +347,8 @@ class EditorTest : public QObject {
     QVERIFY(trigger(w, "addVariant"));
     QVERIFY(type(w, "variants[1].name", "flexible-links-rigid-joints"));
     for (int k = 0; k < 3; ++k) QVERIFY(addRow(w, "variants[1].set", QString("joints[%1].flex").arg(k), "null"));
-    QCOMPARE(tableRows(w, "variants[1].set"), QStringList({"joints[0].flex = null", "joints[1].flex = null", "joints[2].flex = null"}));
+    QCOMPARE(tableRows(w, "variants[1].set"),
+             QStringList({"joints[0].flex = null", "joints[1].flex = null", "joints[2].flex = null"}));
     QVERIFY(trigger(w, "addVariant"));
     QVERIFY(type(w, "variants[2].name", "flexible-links-flexible-joints"));
     QVERIFY(w.modelTree()->tree()->topLevelItem(5)->child(2)->text(0).contains("(baseline)"));  // Variants, after Simulation
@@ -357,7 +358,8 @@ class EditorTest : public QObject {
     QVERIFY(list);
     QCOMPARE(list->count(), 3);
     setChecked(list, "flexible-links-rigid-joints", false);
-    QCOMPARE(w.document()->project()->study->variants, (std::vector<std::string>{"rigid-links-rigid-joints", "flexible-links-flexible-joints"}));
+    QCOMPARE(w.document()->project()->study->variants,
+             (std::vector<std::string>{"rigid-links-rigid-joints", "flexible-links-flexible-joints"}));
     setChecked(studyList(w), "flexible-links-rigid-joints", true);  // back in its place in the list
     QCOMPARE(w.document()->project()->study->variants, shipped.study->variants);
 
@@ -449,8 +451,8 @@ class EditorTest : public QObject {
 
     // bdf has no multipliers: adding a constraint switches to ida in the same command, and says so.
     QVERIFY(trigger(w, "addConstraint"));
-    QCOMPARE(doc.undoStack()->undoText(),
-             QString("Add constraint constraint1 holding q.slide at 0 m and switch the solver from bdf to ida (constraints need Lagrange multipliers)"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint1 holding q.slide at 0 m and switch the solver from "
+                                                  "bdf to ida (constraints need Lagrange multipliers)"));
     QCOMPARE(doc.project()->simulation.method, SimulationSettings::Method::Ida);
     QCOMPARE(w.modelTree()->current().kind, Kind::Constraint);
     QCOMPARE(combo(w, "constraints[0].type")->currentText(), QString("coordinates"));
@@ -500,14 +502,18 @@ class EditorTest : public QObject {
     const int count = doc.undoStack()->count();
     w.modelTree()->select({Kind::Simulation, -1});
     QVERIFY(!choose(w, "simulation.solver.method", "bdf"));
-    QVERIFY2(w.propertyEditor()->fieldError("simulation.solver.method").startsWith("simulation.solver.method: the model has constraints"),
+    QVERIFY2(w.propertyEditor()
+                 ->fieldError("simulation.solver.method")
+                 .startsWith("simulation.solver.method: the model has constraints"),
              qPrintable(w.propertyEditor()->fieldError("simulation.solver.method")));
     QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("ida"));
     w.modelTree()->select({Kind::Constraint, 1});
     QVERIFY(!type(w, "constraints[1].name", "support1"));
     QVERIFY(w.propertyEditor()->fieldError("constraints[1].name").contains("\"support1\" is used twice in constraints"));
     QVERIFY(!type(w, "constraints[1].position", "0.725"));
-    QVERIFY2(w.propertyEditor()->fieldError("constraints[1].position").contains("another support of link 'beam' sits at the same position"),
+    QVERIFY2(w.propertyEditor()
+                 ->fieldError("constraints[1].position")
+                 .contains("another support of link 'beam' sits at the same position"),
              qPrintable(w.propertyEditor()->fieldError("constraints[1].position")));
     QCOMPARE(doc.json(), before);
     QCOMPARE(doc.undoStack()->count(), count);
@@ -543,8 +549,8 @@ class EditorTest : public QObject {
       if (!states.count(i)) states[i] = doc.json();
     });
     QVERIFY(trigger(w, "addConstraint"));
-    QCOMPARE(doc.undoStack()->undoText(),
-             QString("Add constraint constraint1 holding q.elbow at 0 rad and switch the solver from bdf to ida (constraints need Lagrange multipliers)"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint1 holding q.elbow at 0 rad and switch the solver "
+                                                  "from bdf to ida (constraints need Lagrange multipliers)"));
     // sum c_k q_k = f(t): the terms, the coordinates they may name, the law with the unit of the sum.
     QVERIFY(type(w, "constraints[0].terms", "q.shoulder = 1, q.elbow = -2"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].terms to q.shoulder = 1, q.elbow = -2"));
@@ -667,31 +673,38 @@ class EditorTest : public QObject {
     QVERIFY(refused(addRow(w, table, "links[7].mass", "2"), table,
                     "variant flexible-links-rigid-joints: links[7].mass: links has 3 entries, index 7 is out of range"));
     forget(table);
-    QVERIFY(refused(addRow(w, table, "simulation.solver.foo.bar", "1"), table, "simulation.solver.foo.bar: \"foo\" does not exist in simulation.solver"));
+    QVERIFY(refused(addRow(w, table, "simulation.solver.foo.bar", "1"), table,
+                    "simulation.solver.foo.bar: \"foo\" does not exist in simulation.solver"));
     forget(table);
     QVERIFY(refused(addRow(w, table, "joints[0].drive.colour", "red"), table, "joints[0].drive.colour: unknown key ignored"));
     forget(table);
     QVERIFY(refused(addRow(w, table, "joints[1].flex", "1"), table, "joints[1].flex is already set (row 2): edit that row"));
     forget(table);
-    QVERIFY(refused(editRow(w, table, 0, 1, "{\"stiffness\": -5, \"rotor_inertia\": 1}"), table, "joints[0].flex.stiffness: must be > 0, got -5"));
+    QVERIFY(refused(editRow(w, table, 0, 1, "{\"stiffness\": -5, \"rotor_inertia\": 1}"), table,
+                    "joints[0].flex.stiffness: must be > 0, got -5"));
     QCOMPARE(pathTable(w, table)->table()->item(0, 1)->text(), QString("null"));  // the document's value again
-    QVERIFY(refused(addLines(w, table, "links[0].flex=null\nlinks[0].length=2"), table, "variant flexible-links-rigid-joints: links[0].mass"));
+    QVERIFY(refused(addLines(w, table, "links[0].flex=null\nlinks[0].length=2"), table,
+                    "variant flexible-links-rigid-joints: links[0].mass"));
     QVERIFY(refused(addLines(w, table, "links[0].length 2"), table, "variants[1].set: \"links[0].length 2\" is not path=value"));
     QVERIFY(!type(w, "variants[1].name", "flexible-links-flexible-joints"));
-    QVERIFY(w.propertyEditor()->fieldError("variants[1].name").contains("\"flexible-links-flexible-joints\" is used twice in variants"));
+    QVERIFY(w.propertyEditor()
+                ->fieldError("variants[1].name")
+                .contains("\"flexible-links-flexible-joints\" is used twice in variants"));
     QVERIFY(!type(w, "variants[1].name", "rigid joints"));
     QVERIFY(w.propertyEditor()->fieldError("variants[1].name").contains("\"rigid joints\" may contain only letters"));
     QCOMPARE(doc.json(), original);
 
     // Edits of the overrides: replace a path, change a value, remove a row, add one.
     QVERIFY(editRow(w, table, 0, 0, "joints[0].damping"));
-    QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, replace joints[0].flex by joints[0].damping = null"));
+    QCOMPARE(doc.undoStack()->undoText(),
+             QString("In variant flexible-links-rigid-joints, replace joints[0].flex by joints[0].damping = null"));
     QVERIFY(editRow(w, table, 0, 1, "0.5"));
     QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, set joints[0].damping = 0.5"));
     QCOMPARE(tableRows(w, table)[0], QString("joints[0].damping = 0.5"));
     pathTable(w, table)->table()->setCurrentCell(0, 1);
     QTest::mouseClick(pathTable(w, table)->removeButton(), Qt::LeftButton);
-    QCOMPARE(doc.undoStack()->undoText(), QString("In variant flexible-links-rigid-joints, remove the override of joints[0].damping"));
+    QCOMPARE(doc.undoStack()->undoText(),
+             QString("In variant flexible-links-rigid-joints, remove the override of joints[0].damping"));
     QVERIFY(addRow(w, table, "coupling", "zero"));
     QCOMPARE(doc.json()["variants"][1]["set"]["coupling"], Json("zero"));
     QCOMPARE(tableRows(w, table).last(), QString("coupling = zero"));
@@ -737,8 +750,10 @@ class EditorTest : public QObject {
     QCOMPARE(w.modelTree()->tree()->topLevelItem(6)->text(0), QString("Study (grid, 4 cases)"));
     const Json grid = doc.json();
     QVERIFY(!addRow(w, "study.grid", "links[1].length", "4, -1"));
-    QVERIFY2(w.propertyEditor()->fieldError("study.grid")
-                 .contains("study grid, case coupling=zero,joints[0].drive.value=200,links[1].length=-1: links[1].length: must be >= 0, got -1"),
+    QVERIFY2(w.propertyEditor()
+                 ->fieldError("study.grid")
+                 .contains("study grid, case coupling=zero,joints[0].drive.value=200,links[1].length=-1: links[1].length: must "
+                           "be >= 0, got -1"),
              qPrintable(w.propertyEditor()->fieldError("study.grid")));
     forget("study.grid");
     QVERIFY(!editRow(w, "study.grid", 0, 1, "zero, fourth"));
@@ -815,7 +830,8 @@ class EditorTest : public QObject {
     QCOMPARE(doc.project()->model.payloads.size(), std::size_t(2));
     QCOMPARE(doc.json()["payloads"][1]["link"], Json("link4"));
     QCOMPARE(doc.json()["payloads"][1]["mass"], doc.json()["payloads"][0]["mass"]);
-    QVERIFY2(doc.undoStack()->undoText().endsWith(" and payload " + QString::fromStdString(doc.json()["payloads"][1]["name"].get<std::string>())),
+    QVERIFY2(doc.undoStack()->undoText().endsWith(" and payload " +
+                                                  QString::fromStdString(doc.json()["payloads"][1]["name"].get<std::string>())),
              qPrintable(doc.undoStack()->undoText()));
     QVERIFY(variant(0).contains("links[3].flex") && !variant(0).contains("links[2].flex"));
     QCOMPARE(w.modelTree()->current().index, 2);
@@ -940,8 +956,10 @@ class EditorTest : public QObject {
       QVERIFY(w.document()->isDirty());
       QVERIFY(w.document()->undoStack()->undoText().startsWith("Restore unsaved changes from "));
       w.document()->undo();  // the project as it was on disk
-      if (!project.isEmpty()) QCOMPARE(w.document()->project()->model.links[1].length, 4.0);
-      else QVERIFY(w.document()->isEmptyChain());
+      if (!project.isEmpty())
+        QCOMPARE(w.document()->project()->model.links[1].length, 4.0);
+      else
+        QVERIFY(w.document()->isEmptyChain());
     }
   }
 
@@ -1004,7 +1022,11 @@ class EditorTest : public QObject {
     for (int k = 1; k < 60; ++k) e0 += ", 0";
     QVERIFY(type(w, "links[0].flex.e0", e0));
     QVERIFY(!doc.json()["links"][0]["flex"].contains("initial_load"));
-    QCOMPARE(doc.undoStack()->undoText(), QString("Set links[0].flex.e0 to [0.001,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0] (instead of initial_load)"));
+    QCOMPARE(doc.undoStack()->undoText(),
+             QString("Set links[0].flex.e0 to "
+                     "[0.001,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,"
+                     "0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0."
+                     "0,0.0,0.0,0.0,0.0,0.0,0.0,0.0] (instead of initial_load)"));
     // A zero load is no load: the key goes.
     doc.undo();
     QVERIFY(type(w, "links[0].flex.initial_load", "0, 0, 0"));

@@ -56,7 +56,9 @@ double closedForm(double betaL, double L, double EI, double rhoA) {
   return betaL * betaL / (2 * kPi * L * L) * std::sqrt(EI / rhoA);
 }
 
-double cellValue(QTableWidget* t, int row, int col) { return t->item(row, col) ? t->item(row, col)->text().toDouble() : std::nan(""); }
+double cellValue(QTableWidget* t, int row, int col) {
+  return t->item(row, col) ? t->item(row, col)->text().toDouble() : std::nan("");
+}
 
 // Pixels (every second one in each direction) whose colour differs clearly between two images.
 int changedPixels(const QImage& a, const QImage& b) {
@@ -138,11 +140,13 @@ class ModesTest : public QObject {
       const double zeta = m->outcome()->result.modes[static_cast<std::size_t>(row)].damping_ratio;  // the table shows 4 digits
       qInfo("mode %d: omega/2pi = %.6f Hz (closed form %.6f Hz, %+.2e), damped f = %.6f Hz, zeta = %.4g", row + 1, fn, expected,
             fn / expected - 1, fd, zeta);
-      QVERIFY2(std::abs(fn / expected - 1) < 2e-4, qPrintable(QString("mode %1: %2 Hz, expected %3 Hz").arg(row + 1).arg(fn).arg(expected)));
+      QVERIFY2(std::abs(fn / expected - 1) < 2e-4,
+               qPrintable(QString("mode %1: %2 Hz, expected %3 Hz").arg(row + 1).arg(fn).arg(expected)));
       // The damped frequency of the Rayleigh damping: f_n sqrt(1 - zeta^2), zeta = alpha / (2 omega) + beta omega / 2.
       const double w_n = 2 * kPi * expected;
       const double zeta_rayleigh = f.damping.rayleigh_alpha / (2 * w_n) + f.damping.rayleigh_beta * w_n / 2;
-      QVERIFY2(std::abs(zeta / zeta_rayleigh - 1) < 1e-3, qPrintable(QString("zeta %1, Rayleigh %2").arg(zeta).arg(zeta_rayleigh)));
+      QVERIFY2(std::abs(zeta / zeta_rayleigh - 1) < 1e-3,
+               qPrintable(QString("zeta %1, Rayleigh %2").arg(zeta).arg(zeta_rayleigh)));
       QVERIFY(std::abs(fd / (fn * std::sqrt(1 - zeta * zeta)) - 1) < 1e-4);  // the table's columns agree
       QCOMPARE(t->item(row, 4)->text(), QString("stable"));
     }

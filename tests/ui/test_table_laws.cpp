@@ -39,7 +39,8 @@ class TableLawTest : public QObject {
     const QString project = copyOfExample(dir, "double-pendulum.flexarm.json");
     // A motion table as a lab might export it: a comment, a header, semicolons.
     const QString csv = dir.filePath("motion.csv");
-    std::ofstream(csv.toStdString()) << "# shoulder angle from the encoder\ntime;angle\n0;0\n0.5;0.2\n1.0;0.8\n1.5;1.0\n2.0;1.0\n";
+    std::ofstream(csv.toStdString())
+        << "# shoulder angle from the encoder\ntime;angle\n0;0\n0.5;0.2\n1.0;0.8\n1.5;1.0\n2.0;1.0\n";
     MainWindow w;
     w.show();
     QVERIFY(w.openProject(project));
@@ -127,8 +128,11 @@ class TableLawTest : public QObject {
     QVERIFY(doc.open(copyOfExample(dir, "double-pendulum.flexarm.json")));
     Json j = doc.json();
     j["simulation"]["solver"]["method"] = "ida";
-    j["constraints"] = Json::array({Json{{"name", "follow"}, {"type", "coordinates"}, {"terms", {{"q.elbow", 1.0}, {"q.shoulder", -1.0}}},
-                                         {"value", {{"law", "table"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 0.0})})}}}}});
+    j["constraints"] = Json::array(
+        {Json{{"name", "follow"},
+              {"type", "coordinates"},
+              {"terms", {{"q.elbow", 1.0}, {"q.shoulder", -1.0}}},
+              {"value", {{"law", "table"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 0.0})})}}}}});
     QString error;
     QVERIFY2(doc.apply("Add a constraint", j, &error), qPrintable(error));
     const QString csv = dir.filePath("bend.csv");

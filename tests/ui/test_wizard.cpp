@@ -61,11 +61,11 @@ class WizardTest : public QObject {
     QVERIFY(w.field("links[0].length"));
     QVERIFY(finishEnabled(w));  // the template as it comes is a valid project
     // A negative length, text, a fractional element count and a negative mass: each named under its field, no project.
-    for (const auto& [key, text, says] : std::vector<std::tuple<QString, QString, QString>>{
-             {"links[0].length", "-1", "must be >= 0"},
-             {"links[0].length", "long", "must be a number"},
-             {"links[0].flex.elements", "2.5", "links[0].flex.elements"},
-             {"payloads[0].mass", "-0.2", "payloads[0].mass"}}) {
+    for (const auto& [key, text, says] :
+         std::vector<std::tuple<QString, QString, QString>>{{"links[0].length", "-1", "must be >= 0"},
+                                                            {"links[0].length", "long", "must be a number"},
+                                                            {"links[0].flex.elements", "2.5", "links[0].flex.elements"},
+                                                            {"payloads[0].mass", "-0.2", "payloads[0].mass"}}) {
       QVERIFY(type(w, key, text));
       QVERIFY2(!w.fieldError(key).isEmpty() || w.error().contains(says), qPrintable(key + " " + text + ": " + w.error()));
       QVERIFY2(w.error().contains(says), qPrintable(w.error()));

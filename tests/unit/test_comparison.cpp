@@ -28,7 +28,8 @@ Results makeRun(double dt, double t_end, F f, RunStatus status = RunStatus::Comp
 
 TEST(Comparison, DifferenceIsBMinusAAtEverySampleAndEmptyAfterARunEnds) {
   const Results a = makeRun(0.1, 2.0, [](double t) { return std::sin(t); });
-  const Results b = makeRun(0.1, 1.0, [](double t) { return std::exp(t); }, RunStatus::Diverged);
+  const Results b = makeRun(
+      0.1, 1.0, [](double t) { return std::exp(t); }, RunStatus::Diverged);
   const Results c = compareRuns({{"A", &a}, {"B", &b}}, {"x"});
   ASSERT_EQ(c.channels().size(), 4u);
   EXPECT_EQ(c.channels()[1].name, "x[A]");

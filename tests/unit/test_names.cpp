@@ -23,7 +23,8 @@ TEST(Names, ParseReadsBackWhatTheBuildersWrite) {
   EXPECT_EQ(c->kind, K::Elastic);
   EXPECT_EQ(c->owner, "upper.arm");
   EXPECT_EQ(c->k, 12);
-  for (const char* not_a_coordinate : {"qd.shoulder", "tau.shoulder", "e.beam.0", "e.beam.x", "e.beam.", "e..3", "q.", "t", "ee.x"})
+  for (const char* not_a_coordinate :
+       {"qd.shoulder", "tau.shoulder", "e.beam.0", "e.beam.x", "e.beam.", "e..3", "q.", "t", "ee.x"})
     EXPECT_FALSE(names::parseCoordinate(not_a_coordinate)) << not_a_coordinate;
   EXPECT_TRUE(names::belongsToJoint("torsion.elbow", "elbow"));
   EXPECT_FALSE(names::belongsToJoint("torsion.elbow2", "elbow"));

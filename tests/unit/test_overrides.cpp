@@ -55,7 +55,6 @@ TEST(Overrides, NullRemovesAKey) {
 
   const LoadedProject missing = parseProjectText(kBase, ".", {"joints[1].flex=null"});
   EXPECT_FALSE(missing.project);
-  EXPECT_NE(missing.diagnostics.text().find("\"flex\" does not exist in joints[1], so it cannot be removed"),
-            std::string::npos)
+  EXPECT_NE(missing.diagnostics.text().find("\"flex\" does not exist in joints[1], so it cannot be removed"), std::string::npos)
       << missing.diagnostics.text();
 }

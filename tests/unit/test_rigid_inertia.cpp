@@ -32,7 +32,7 @@ TEST(RigidInertia, ShapePresetsMatchTextbookFormulas) {
 
 TEST(RigidInertia, AdmissibilityCheck) {
   EXPECT_TRUE(checkInertia(inertiaFromComponents(1, 1, 1, 0, 0, 0)));
-  EXPECT_TRUE(checkInertia(inertiaFromComponents(0, 1, 1, 0, 0, 0)));  // slender rod
+  EXPECT_TRUE(checkInertia(inertiaFromComponents(0, 1, 1, 0, 0, 0)));   // slender rod
   EXPECT_FALSE(checkInertia(inertiaFromComponents(1, 1, 3, 0, 0, 0)));  // triangle inequality
   EXPECT_FALSE(checkInertia(inertiaFromComponents(1, 1, 1, 2, 0, 0)));  // indefinite
 }

@@ -32,8 +32,8 @@ TEST(Simulation, OutputGridAndChannels) {
   EXPECT_DOUBLE_EQ(r.value(0, 0), 0.0);
   EXPECT_NEAR(r.value(51, 0), 1.02, 1e-12);
   EXPECT_DOUBLE_EQ(r.value(52, 0), 1.03);
-  for (const char* name : {"t", "q.j1", "q.j2", "qd.j1", "qd.j2", "tau.j1", "tau.j2", "ee.x", "ee.y", "ee.z",
-                           "energy.kinetic", "energy.potential", "energy.total"})
+  for (const char* name : {"t", "q.j1", "q.j2", "qd.j1", "qd.j2", "tau.j1", "tau.j2", "ee.x", "ee.y", "ee.z", "energy.kinetic",
+                           "energy.potential", "energy.total"})
     EXPECT_GE(r.channelIndex(name), 0) << name;
   EXPECT_GT(r.stats.steps, 0);
   EXPECT_GT(r.stats.rhs_evaluations, r.stats.steps);

@@ -50,7 +50,8 @@ TEST(Study, VariantsInTheOrderTheStudyNamesThem) {
 TEST(Study, UnknownVariantOrBothFormsAreErrors) {
   LoadedProject p = parseProjectText(std::string(kPendulum) + R"({"variants": ["heavy"]}})", ".");
   EXPECT_FALSE(p.project);
-  EXPECT_NE(p.diagnostics.text().find("study.variants[0]: no variant is named \"heavy\""), std::string::npos) << p.diagnostics.text();
+  EXPECT_NE(p.diagnostics.text().find("study.variants[0]: no variant is named \"heavy\""), std::string::npos)
+      << p.diagnostics.text();
   p = parseProjectText(std::string(kPendulum) + R"({"variants": ["light"], "grid": {"coupling": ["zero"]}}})", ".");
   EXPECT_FALSE(p.project);
   EXPECT_NE(p.diagnostics.text().find("exactly one of"), std::string::npos) << p.diagnostics.text();
@@ -79,7 +80,10 @@ TEST(Study, RunsEveryCaseWritesCsvsAndASummary) {
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string summary = ss.str();
-  EXPECT_EQ(summary.rfind("case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message,peak_excursion.q.swing [rad],final.q.swing [rad]\n", 0), 0u)
+  EXPECT_EQ(summary.rfind("case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time "
+                          "[s],message,peak_excursion.q.swing [rad],final.q.swing [rad]\n",
+                          0),
+            0u)
       << summary;
   EXPECT_NE(summary.find("\nlight,links[0].mass=0.5,completed,1,no,"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\nbroken,links[0].length=-1,invalid,"), std::string::npos) << summary;

@@ -42,10 +42,12 @@ inline std::vector<double> heldJointOmegas(const Project& p) {
 inline Project cantilever(const std::string& flex, double length, const std::string& extra_top = "",
                           const std::string& payloads = "[]", const std::string& gravity = "[0, 0, 0]") {
   return parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, )" + extra_top + R"( "gravity": )" + gravity + R"(,
-    "links": [{"name": "beam", "length": )" + std::to_string(length) + R"(, "flex": )" + flex + R"(}],
+    "links": [{"name": "beam", "length": )" +
+                     std::to_string(length) + R"(, "flex": )" + flex + R"(}],
     "joints": [{"name": "root", "type": "revolute", "axis": [0, 0, 1],
                 "drive": {"type": "prescribed", "law": "constant", "value": 0}}],
-    "payloads": )" + payloads + R"(})");
+    "payloads": )" + payloads +
+                     R"(})");
 }
 
 }  // namespace flexarm::test

@@ -19,8 +19,10 @@ TEST(Centreline, RebuiltFromResultsMatchesTheStaticDeflectionCurve) {
   constexpr double L = 1.0, b = 0.006, h = 0.04;
   const double EI = 68.9e9 * h * b * b * b / 12, w = 2700.0 * b * h * 9.81;
   const double omega1 = 3.516 * std::sqrt(EI / (2700.0 * b * h));
-  const std::string flex = R"({"section": {"preset": "rectangle", "width": 0.006, "height": 0.04}, "material": {"preset": "aluminium"},
-                              "basis": "fem", "elements": 6, "layout": "planar", "rayleigh": [)" + std::to_string(1.6 * omega1) + ", 0]}";
+  const std::string flex =
+      R"({"section": {"preset": "rectangle", "width": 0.006, "height": 0.04}, "material": {"preset": "aluminium"},
+                              "basis": "fem", "elements": 6, "layout": "planar", "rayleigh": [)" +
+      std::to_string(1.6 * omega1) + ", 0]}";
   Project p = cantilever(flex, L, "", "[]", "[0, -9.81, 0]");
   p.simulation.t_end = 60.0 / omega1;
   p.simulation.output_rate = 10.0;
@@ -64,7 +66,8 @@ TEST(Centreline, SurfaceStrainUsesTheSectionsOuterFibre) {
   // A spatial tube under a tip load along y and z: curvature |kappa| = F (L - x) sqrt(2) / (E I) at
   // rest, strain R |kappa|; a raw section uses the outer fibre of the equal rectangle sqrt(3 I / A).
   constexpr double L = 1.0, D = 0.05;
-  const char* tube = R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.04}, "material": {"preset": "steel"},
+  const char* tube =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.04}, "material": {"preset": "steel"},
                          "basis": "fem", "elements": 4, "layout": "spatial"})";
   const MultibodySystem sys = MultibodySystem::fromModel(cantilever(tube, L).model, CouplingOrder::High);
   const FlexibleBody& fb = *sys.bodies[0].flexible;
@@ -125,7 +128,8 @@ TEST(StructuralDamping, ModalAndRayleighRatiosAreWhatWasAskedFor) {
 }
 
 TEST(ModalReduction, KeepsExactlyTheLowestModesOfTheFiniteElementModel) {
-  const char* section = R"({"section": {"preset": "rectangle", "width": 0.02, "height": 0.03}, "material": {"preset": "aluminium"},
+  const char* section =
+      R"({"section": {"preset": "rectangle", "width": 0.02, "height": 0.03}, "material": {"preset": "aluminium"},
                             "basis": "fem", "elements": 8, "layout": "spatial")";
   LinearizationOptions lock;
   lock.lock_joints = true;
@@ -135,7 +139,8 @@ TEST(ModalReduction, KeepsExactlyTheLowestModesOfTheFiniteElementModel) {
   // The linearization differentiates numerically: agreement to its accuracy ...
   for (int k = 0; k < 6; ++k) EXPECT_NEAR(reduced.modes[k].omega / full.modes[k].omega, 1.0, 1e-5) << "mode " << k + 1;
   // ... and exactly for the link's own eigenproblem.
-  const Project pf = cantilever(std::string(section) + "}", 1.2), pr = cantilever(std::string(section) + R"(, "reduce_to": 6})", 1.2);
+  const Project pf = cantilever(std::string(section) + "}", 1.2),
+                pr = cantilever(std::string(section) + R"(, "reduce_to": 6})", 1.2);
   const auto bf = FlexibleBody::build(*pf.model.links[0].flex, 1.2), br = FlexibleBody::build(*pr.model.links[0].flex, 1.2);
   ASSERT_EQ(br->m, 6);
   for (int k = 0; k < 6; ++k) EXPECT_NEAR(br->frequencies(k) / bf->frequencies(k), 1.0, 1e-9) << "mode " << k + 1;

@@ -16,8 +16,10 @@ using flexarm::kPi;
 Project rodProject(const std::string& joint_json, const std::string& gravity, double t_end) {
   const std::string text = R"({"format": "flexarm-project", "schema_version": 1, "gravity": )" + gravity + R"(,
     "links": [{"name": "rod", "length": 1.2, "mass": 3, "shape": {"type": "rod"}}],
-    "joints": [)" + joint_json + R"(],
-    "simulation": {"t_end": )" + std::to_string(t_end) + R"(, "output_rate": 1000, "solver": {"rtol": 1e-10, "atol": 1e-12}}})";
+    "joints": [)" + joint_json +
+                           R"(],
+    "simulation": {"t_end": )" +
+                           std::to_string(t_end) + R"(, "output_rate": 1000, "solver": {"rtol": 1e-10, "atol": 1e-12}}})";
   LoadedProject p = parseProjectText(text, ".");
   EXPECT_TRUE(p.project) << p.diagnostics.text();
   return *p.project;
@@ -26,8 +28,8 @@ Project rodProject(const std::string& joint_json, const std::string& gravity, do
 
 TEST(ClosedForm, CompoundPendulumSmallOscillationPeriod) {
   // Hanging rod (q = pi/2 points the rod down), released 0.01 rad off: T = 2 pi sqrt(2 L / (3 g)).
-  const Project p = rodProject(R"({"name": "pivot", "type": "revolute", "axis": [0, 1, 0], "q0": 1.5807963267948966})",
-                               "[0, 0, -9.81]", 6.0);
+  const Project p =
+      rodProject(R"({"name": "pivot", "type": "revolute", "axis": [0, 1, 0], "q0": 1.5807963267948966})", "[0, 0, -9.81]", 6.0);
   const Results r = simulate(p);
   ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
   const auto t = r.column("t"), q = r.column("q.pivot");

@@ -109,15 +109,19 @@ TEST(Constraints, PendulumAsAFreeBodyHeldByAPointMatchesJointCoordinates) {
   const double L = 0.9, m = 1.5, th0 = -0.4;  // as written in the files below
   const std::string inertia = "[0, " + std::to_string(m * L * L / 12) + ", " + std::to_string(m * L * L / 12) + ", 0, 0, 0]";
   const Project a = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, -9.81, 0],
-    "links": [{"name": "rod", "length": 0.9, "mass": 1.5, "com": [0.45, 0, 0], "inertia": )" + inertia + R"(}],
+    "links": [{"name": "rod", "length": 0.9, "mass": 1.5, "com": [0.45, 0, 0], "inertia": )" +
+                                inertia + R"(}],
     "joints": [{"name": "theta", "type": "revolute", "axis": [0, 0, 1], "q0": -0.4}],
     "simulation": {"t_end": 5.0, "output_rate": 20, "solver": {"method": "bdf", "rtol": 1e-11, "atol": 1e-12}}})");
   const Project b = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, -9.81, 0],
     "links": [{"name": "sx", "length": 0, "mass": 1e-9, "com": [0, 0, 0], "inertia": [0, 0, 0, 0, 0, 0]},
               {"name": "sy", "length": 0, "mass": 1e-9, "com": [0, 0, 0], "inertia": [0, 0, 0, 0, 0, 0]},
-              {"name": "rod", "length": 0.9, "mass": 1.5, "com": [0, 0, 0], "inertia": )" + inertia + R"(}],
-    "joints": [{"name": "x", "type": "prismatic", "axis": [1, 0, 0], "q0": )" + std::to_string(0.5 * L * std::cos(th0)) + R"(},
-               {"name": "y", "type": "prismatic", "axis": [0, 1, 0], "q0": )" + std::to_string(0.5 * L * std::sin(th0)) + R"(},
+              {"name": "rod", "length": 0.9, "mass": 1.5, "com": [0, 0, 0], "inertia": )" +
+                                inertia + R"(}],
+    "joints": [{"name": "x", "type": "prismatic", "axis": [1, 0, 0], "q0": )" +
+                                std::to_string(0.5 * L * std::cos(th0)) + R"(},
+               {"name": "y", "type": "prismatic", "axis": [0, 1, 0], "q0": )" +
+                                std::to_string(0.5 * L * std::sin(th0)) + R"(},
                {"name": "theta", "type": "revolute", "axis": [0, 0, 1], "q0": -0.4}],
     "constraints": [{"name": "pivot", "type": "point", "link": "rod", "point": [-0.45, 0, 0], "world": [0, 0, 0], "axes": "xy"}],
     "simulation": {"t_end": 5.0, "output_rate": 20, "solver": {"method": "ida", "rtol": 1e-11, "atol": 1e-12}}})");

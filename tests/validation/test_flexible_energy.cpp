@@ -17,12 +17,16 @@ namespace {
 Project spatialArm(const char* coupling) {
   // A soft (polymer-like) material keeps the stiffest mode of the arm near 300 rad/s, so that 5 s at
   // rtol 1e-10 stays a short run; conservation does not depend on the material.
-  const char* flex = R"({"section": {"preset": "rectangle", "width": 0.008, "height": 0.03}, "material": {"E": 3e9, "G": 1.1e9, "rho": 1200},
+  const char* flex =
+      R"({"section": {"preset": "rectangle", "width": 0.008, "height": 0.03}, "material": {"E": 3e9, "G": 1.1e9, "rho": 1200},
                          "basis": "modes", "modes": {"bending_y": 2, "bending_z": 1}, "e0": [0.02, -0.004, 0.01]})";
-  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") + coupling +
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling +
                                     R"(", "gravity": [0.5, 0, -9.81],
-    "links": [{"name": "a", "length": 0.9, "flex": )" + flex + R"(},
-              {"name": "b", "length": 0.7, "flex": )" + flex + R"(}],
+    "links": [{"name": "a", "length": 0.9, "flex": )" +
+                                    flex + R"(},
+              {"name": "b", "length": 0.7, "flex": )" +
+                                    flex + R"(}],
     "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1], "qd0": 1.2, "mass": 0.4,
                 "flex": {"stiffness": 300, "rotor_inertia": 0.01, "gear_ratio": 3}},
                {"name": "j2", "type": "revolute", "axis": [0, 1, 0], "placement": {"rpy": [0.3, 0, 0.2]}, "q0": 0.4, "qd0": -0.8,
@@ -52,7 +56,6 @@ TEST(FlexibleEnergy, ConservedForHighAndZeroCoupling) {
     EXPECT_GT(tmax, 1e-3) << coupling;
     EXPECT_GT(wmax, 1e-3) << coupling;
     const double scale = std::max(std::abs(E[0]), kmax);
-    EXPECT_LT(drift / scale, 1e-6) << coupling << ": drift " << drift << " J of " << scale << " J, "
-                                   << r.stats.steps << " steps";
+    EXPECT_LT(drift / scale, 1e-6) << coupling << ": drift " << drift << " J of " << scale << " J, " << r.stats.steps << " steps";
   }
 }

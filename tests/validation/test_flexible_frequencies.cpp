@@ -17,9 +17,9 @@ using flexarm::kPi;
 const double kBetaL[] = {1.87510407, 4.69409113, 7.85475744};
 
 // Steel strip 30 mm (y) x 12 mm (z), 1.5 m: distinct frequencies for every family.
-const char* kSteelStrip = R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"}, )";
+const char* kSteelStrip =
+    R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"}, )";
 constexpr double L = 1.5, b = 0.03, h = 0.012, E = 210e9, G = 81e9, rho = 7850.0;
-
 
 // The computed frequency closest to `expected`, relative error.
 double closestError(const std::vector<double>& w, double expected) {
@@ -66,7 +66,9 @@ TEST(ClampedFreeFrequencies, AssumedModesAreExactForTheirFamilies) {
 // mu = M / (rho A L); solved here by bisection.
 TEST(ClampedFreeFrequencies, TipMassFrequencyEquation) {
   const double mu = 0.5;
-  auto f = [&](double x) { return 1 + std::cos(x) * std::cosh(x) + mu * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x)); };
+  auto f = [&](double x) {
+    return 1 + std::cos(x) * std::cosh(x) + mu * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x));
+  };
   double lo = 0.5, hi = 1.875;
   ASSERT_LT(f(lo) * f(hi), 0.0);
   for (int it = 0; it < 200; ++it) {

@@ -18,8 +18,9 @@ const double EI = E * h * b * b * b / 12, w_load = rho * b * h * g;
 const double omega1 = 3.516 * std::sqrt(EI / (rho * b * h * std::pow(L, 4)));
 
 double settledTipDeflection(const std::string& basis, const std::string& payloads, std::string coupling) {
-  const std::string flex = R"({"section": {"preset": "rectangle", "width": 0.006, "height": 0.04}, "material": {"preset": "aluminium"}, )" +
-                           basis + R"(, "rayleigh": [)" + std::to_string(1.6 * omega1) + ", 0]}";
+  const std::string flex =
+      R"({"section": {"preset": "rectangle", "width": 0.006, "height": 0.04}, "material": {"preset": "aluminium"}, )" + basis +
+      R"(, "rayleigh": [)" + std::to_string(1.6 * omega1) + ", 0]}";
   Project p = cantilever(flex, L, R"("coupling": ")" + coupling + R"(",)", payloads, "[0, -9.81, 0]");
   p.simulation.t_end = 12.0 / omega1 * 6;
   p.simulation.output_rate = 20.0;

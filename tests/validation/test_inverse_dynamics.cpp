@@ -66,7 +66,8 @@ TEST(InverseDynamics, FlexibleEffortsTendToTheRigidOnesAsTheLinkStiffens) {
   ASSERT_EQ(stiff.status, RunStatus::Completed) << stiff.message;
   for (const char* j : {"d", "q"}) {
     const double scale = peakAbs(stiff.column(std::string("tau_rigid.") + j));
-    const double soft_dev = peakAbs(soft.column(std::string("dtau.") + j)), stiff_dev = peakAbs(stiff.column(std::string("dtau.") + j));
+    const double soft_dev = peakAbs(soft.column(std::string("dtau.") + j)),
+                 stiff_dev = peakAbs(stiff.column(std::string("dtau.") + j));
     EXPECT_LT(stiff_dev, 2e-3 * scale) << j;
     EXPECT_LT(stiff_dev, 0.1 * soft_dev) << j;  // and the flexible arm's deviation is real, not noise
   }

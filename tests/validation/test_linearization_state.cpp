@@ -19,7 +19,8 @@ namespace {
 // Steel strip 30 mm (y) x 12 mm (z), 1.5 m: bending about y (in z) is the weak direction.
 constexpr double L = 1.5, b = 0.03, h = 0.012, E = 210e9, rho = 7850.0, g = 9.81;
 const double Iy = b * h * h * h / 12, w = rho * b * h * g;  // w: weight per length [N/m]
-const std::string kStrip = R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"},
+const std::string kStrip =
+    R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"},
                               "basis": "fem", "elements": 10, "layout": "spatial"})";
 
 // Static deflection of a cantilever under a uniform load w (towards -z): w x^2 (6 L^2 - 4 L x + x^2) / (24 E I).
@@ -55,8 +56,10 @@ LinearizationOptions locked() {
 // One flexible strip on a free revolute joint about z at q0 (gravity along -z).
 Project stripOnFreeJoint(double q0) {
   return parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, 0, -9.81],
-    "links": [{"name": "beam", "length": 1.5, "flex": )" + kStrip + R"(}],
-    "joints": [{"name": "root", "type": "revolute", "axis": [0, 0, 1], "q0": )" + std::to_string(q0) + R"(}]})");
+    "links": [{"name": "beam", "length": 1.5, "flex": )" +
+                     kStrip + R"(}],
+    "joints": [{"name": "root", "type": "revolute", "axis": [0, 0, 1], "q0": )" +
+                     std::to_string(q0) + R"(}]})");
 }
 }  // namespace
 
@@ -109,7 +112,8 @@ TEST(LinearizationState, FreeCoordinatesMapTheShapeOntoTheFullCoordinates) {
   const Eigen::VectorXd q = modeDisplacement(r, m, a).value();
   EXPECT_EQ(q(0), r.equilibrium_q(0));  // the prescribed joint does not move
   for (std::size_t k = 0; k < r.free_coordinates.size(); ++k)
-    EXPECT_NEAR(q(r.free_coordinates[k]) - r.equilibrium_q(r.free_coordinates[k]), a * m.shape(static_cast<Eigen::Index>(k)), 1e-15);
+    EXPECT_NEAR(q(r.free_coordinates[k]) - r.equilibrium_q(r.free_coordinates[k]), a * m.shape(static_cast<Eigen::Index>(k)),
+                1e-15);
 
   // Placed on the right coordinates, the first mode (weak-axis bending, in z) draws the clamped-free
   // eigenfunction: the displacement of the centreline from the equilibrium, relative to its tip value.
@@ -157,7 +161,8 @@ TEST(LinearizationState, HeldJointStaysAtItsInitialAngle) {
 TEST(LinearizationState, PrescribedMotionIsFrozenAtTheRequestedTime) {
   // root(t) = 0.5 sin(2 pi 0.25 t): at t = 1 s the joint is at 0.5 rad and at rest.
   const Project p = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1,
-    "links": [{"name": "beam", "length": 1.5, "flex": )" + kStrip + R"(}],
+    "links": [{"name": "beam", "length": 1.5, "flex": )" +
+                                kStrip + R"(}],
     "joints": [{"name": "root", "type": "revolute", "axis": [0, 0, 1],
                 "drive": {"type": "prescribed", "law": "sine", "amplitude": 0.5, "frequency": 0.25}}]})");
   LinearizationOptions o;
@@ -183,7 +188,9 @@ TEST(LinearizationState, CoordinatesAreDescribedByWhatTheyAre) {
   // Assumed modes name their family.
   const LinearizationResult modes = linearize(
       cantilever(R"({"section": {"preset": "rectangle", "width": 0.03, "height": 0.012}, "material": {"preset": "steel"},
-                     "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})", L), opt);
+                     "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})",
+                 L),
+      opt);
   ASSERT_EQ(modes.message, "");
   ASSERT_EQ(modes.coordinate_descriptions.size(), 6u);
   EXPECT_EQ(modes.coordinate_descriptions[0], "e.beam.1 (axial 1)");

@@ -42,7 +42,9 @@ Project projectOf(const std::string& id, const std::vector<std::string>& assignm
 // Clamped-free Euler-Bernoulli beam with a tip point mass, mu = M / (rho A L):
 // 1 + cos(x) cosh(x) + mu x (cos(x) sinh(x) - sin(x) cosh(x)) = 0, x = beta L; the k-th root by bisection.
 double betaL(double mu, int k) {
-  auto f = [mu](double x) { return 1 + std::cos(x) * std::cosh(x) + mu * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x)); };
+  auto f = [mu](double x) {
+    return 1 + std::cos(x) * std::cosh(x) + mu * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x));
+  };
   int found = 0;
   for (double a = 0.05; a < 20; a += 0.05) {
     double lo = a, hi = a + 0.05;
@@ -97,7 +99,8 @@ TEST(ProjectTemplates, SingleFlexibleLinkIsACantileverWithATipMass) {
   EXPECT_NEAR(w[0] / stripOmega(0, 1.0, 0.01, 0.04, 0.2), 1.0, 1e-3);
   EXPECT_NEAR(w[1] / stripOmega(1, 1.0, 0.01, 0.04, 0.2), 1.0, 5e-3);
   // The user's values go where they say: 1.5 m long, 20 mm wide, 1 kg at the tip.
-  const Project q = projectOf("single-flexible-link", {"links[0].length=1.5", "links[0].flex.section.width=0.02", "payloads[0].mass=1"});
+  const Project q =
+      projectOf("single-flexible-link", {"links[0].length=1.5", "links[0].flex.section.width=0.02", "payloads[0].mass=1"});
   const std::vector<double> wq = heldJointOmegas(q);
   ASSERT_GE(wq.size(), 1u);
   EXPECT_NEAR(wq[0] / stripOmega(0, 1.5, 0.02, 0.04, 1.0), 1.0, 1e-3);

@@ -47,13 +47,17 @@ namespace {
 Project mixedArm(const char* coupling) {
   const char* flex = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
                          "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
-  const char* fem = R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+  const char* fem =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
                         "basis": "fem", "elements": 2, "layout": "spatial"})";
-  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") + coupling +
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling +
                                     R"(", "gravity": [0.4, -0.3, -9.81],
-      "links": [{"name": "a", "length": 0.8, "flex": )" + flex + R"(},
+      "links": [{"name": "a", "length": 0.8, "flex": )" +
+                                    flex + R"(},
                 {"name": "r", "length": 0.3, "mass": 1.2, "shape": {"type": "box", "width": 0.1, "height": 0.05}},
-                {"name": "b", "length": 0.6, "flex": )" + fem + R"(}],
+                {"name": "b", "length": 0.6, "flex": )" +
+                                    fem + R"(}],
       "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1], "flex": {"stiffness": 100, "rotor_inertia": 0.01, "gear_ratio": 4}},
                  {"name": "j2", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.2, 0.1, 0]},
                   "flex": {"stiffness": 5000, "damping": 3, "rotor_inertia": 0.2, "gear_ratio": 1.5}},
@@ -109,17 +113,22 @@ namespace {
 // (LinkInertia.hpp) carry most of the foreshortening: 7 spatial elements, 5 planar elements, and
 // 6 spatial elements reduced to their 4 lowest modes (dense rows on every interval).
 Project meshArm(const char* coupling) {
-  const char* spatial = R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+  const char* spatial =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
                             "basis": "fem", "elements": 7, "layout": "spatial"})";
   const char* planar = R"({"section": {"preset": "rectangle", "width": 0.02, "height": 0.01}, "material": {"preset": "steel"},
                            "basis": "fem", "elements": 5, "layout": "planar"})";
   const char* reduced = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
                             "basis": "fem", "elements": 6, "layout": "spatial", "reduce_to": 4})";
-  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") + coupling +
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling +
                                     R"(", "gravity": [0.2, 0.4, -9.81],
-      "links": [{"name": "a", "length": 0.9, "flex": )" + spatial + R"(},
-                {"name": "b", "length": 0.7, "flex": )" + planar + R"(},
-                {"name": "c", "length": 0.5, "flex": )" + reduced + R"(}],
+      "links": [{"name": "a", "length": 0.9, "flex": )" +
+                                    spatial + R"(},
+                {"name": "b", "length": 0.7, "flex": )" +
+                                    planar + R"(},
+                {"name": "c", "length": 0.5, "flex": )" +
+                                    reduced + R"(}],
       "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1]},
                  {"name": "j2", "type": "revolute", "axis": [0, 1, 0], "placement": {"rpy": [0.3, 0, 0.1]}},
                  {"name": "j3", "type": "revolute", "axis": [0, 1, 0]}],
@@ -168,6 +177,7 @@ TEST(ReferenceEquations, BiasEqualsLagrangeFromFiniteDifferences) {
     const Eigen::VectorXd lagrange = Mdot * qd - dT + dV;
     referenceEquations(sys, d, q, qd, zero, true);
     const Eigen::VectorXd kane = d.tau;
-    EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange " << lagrange.transpose();
+    EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange "
+                                            << lagrange.transpose();
   }
 }

@@ -25,8 +25,9 @@ std::string link(const char* name, double L, bool flexible) {
                         "basis": "modes", "modes": {"bending_y": 2, "bending_z": 2, "torsion": 1},
                         "rayleigh": [0, 1e-4]}})";
   char buf[512];
-  std::snprintf(buf, sizeof buf, R"({"name": "%s", "length": %.17g, "mass": %.17g, "com": [%.17g, 0, 0], "inertia": [%.17g, %.17g, %.17g]})",
-                name, L, m, L / 2, rho * Ip * L, m * L * L / 12, m * L * L / 12);
+  std::snprintf(buf, sizeof buf,
+                R"({"name": "%s", "length": %.17g, "mass": %.17g, "com": [%.17g, 0, 0], "inertia": [%.17g, %.17g, %.17g]})", name,
+                L, m, L / 2, rho * Ip * L, m * L * L / 12, m * L * L / 12);
   return buf;
 }
 
@@ -34,14 +35,19 @@ Project arm(bool flexible) {
   // Joint flexibility: k 1e6 x (2e2 N m/rad), rotor 1e-9 kg m^2 (the rigid model has no rotor: a rotor of
   // 1e-7 kg m^2 alone moves the tip by 2e-5 m over the 2 s), gear 2; the motor torque
   // is half the rigid joint torque.
-  const std::string jflex = flexible ? R"("flex": {"stiffness": 2e8, "damping": 40, "rotor_inertia": 1e-9, "gear_ratio": 2},)" : "";
+  const std::string jflex =
+      flexible ? R"("flex": {"stiffness": 2e8, "damping": 40, "rotor_inertia": 1e-9, "gear_ratio": 2},)" : "";
   const double scale = flexible ? 0.5 : 1.0;
   char drives[256];
-  std::snprintf(drives, sizeof drives, R"("drive": {"type": "effort", "law": "sine", "amplitude": %.17g, "frequency": 0.7}})", 6.0 * scale);
+  std::snprintf(drives, sizeof drives, R"("drive": {"type": "effort", "law": "sine", "amplitude": %.17g, "frequency": 0.7}})",
+                6.0 * scale);
   return flexarm::test::parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, 0, -9.81],
-    "links": [)" + link("a", L1, flexible) + ", " + link("b", L2, flexible) + R"(],
-    "joints": [{"name": "j1", "type": "revolute", "axis": [0, 1, 0], )" + jflex + drives + R"(,
-               {"name": "j2", "type": "revolute", "axis": [0, 0.6, 0.8], "q0": 0.5, )" + jflex + R"("drive": {"type": "free"}}],
+    "links": [)" + link("a", L1, flexible) +
+                                    ", " + link("b", L2, flexible) + R"(],
+    "joints": [{"name": "j1", "type": "revolute", "axis": [0, 1, 0], )" +
+                                    jflex + drives + R"(,
+               {"name": "j2", "type": "revolute", "axis": [0, 0.6, 0.8], "q0": 0.5, )" +
+                                    jflex + R"("drive": {"type": "free"}}],
     "payloads": [{"name": "tip", "link": "b", "frame": "distal", "mass": 0.3}],
     "simulation": {"t_end": 2, "output_rate": 50, "solver": {"rtol": 1e-9, "atol": 1e-11}}})");
 }

@@ -21,9 +21,9 @@ struct Spin {
 // The spin-up beam with separate in-plane and out-of-plane assumed modes (no axial coupling).
 Spin spinFrequencies(const char* coupling, double omega) {
   Project p = flexarm::test::loadShipped("spin-up-beam.flexarm.json");
-  p.coupling = coupling == std::string("high") ? CouplingOrder::High
+  p.coupling = coupling == std::string("high")   ? CouplingOrder::High
                : coupling == std::string("zero") ? CouplingOrder::Zero
-                                                  : CouplingOrder::Geometric;
+                                                 : CouplingOrder::Geometric;
   LinkDiscretization& d = p.model.links[0].flex->discretization;
   d = LinkDiscretization{};
   d.kind = LinkDiscretization::Kind::AssumedModes;
@@ -67,7 +67,8 @@ TEST(RotatingBeam, SouthwellCoefficientsHighAndGeometric) {
       const Spin t = spinFrequencies(coupling, omega);
       const double Kout = (t.out_plane[0] * t.out_plane[0] - rest.out_plane[0] * rest.out_plane[0]) / (omega * omega);
       EXPECT_NEAR(Kout / 1.193, 1.0, 0.02) << coupling << " Omega " << omega;
-      EXPECT_NEAR(t.in_plane[0] * t.in_plane[0], t.out_plane[0] * t.out_plane[0] - omega * omega, 1e-6 * t.out_plane[0] * t.out_plane[0])
+      EXPECT_NEAR(t.in_plane[0] * t.in_plane[0], t.out_plane[0] * t.out_plane[0] - omega * omega,
+                  1e-6 * t.out_plane[0] * t.out_plane[0])
           << coupling << " Omega " << omega;
     }
   }

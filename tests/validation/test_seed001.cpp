@@ -36,8 +36,9 @@ TEST(Seed001, EndpointDeviationMatchesThePapersModelAtTheShippedT0) {
   const Results r = simulate(p);
   ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
   const auto [dx, dy] = maxDeviation(r);
-  std::printf("seed 001 at t0 = 2.7 s: max |dx| %.2f mm (paper 14.6, RecurDyn 13.2), max |dy| %.2f mm (paper 22.3, RecurDyn 18.2)\n",
-              1e3 * dx, 1e3 * dy);
+  std::printf(
+      "seed 001 at t0 = 2.7 s: max |dx| %.2f mm (paper 14.6, RecurDyn 13.2), max |dy| %.2f mm (paper 22.3, RecurDyn 18.2)\n",
+      1e3 * dx, 1e3 * dy);
   EXPECT_NEAR(1e3 * dx, 14.6, 0.3);
   EXPECT_NEAR(1e3 * dy, 22.3, 0.45);
 }

@@ -24,7 +24,8 @@ void expectVerdict(const PaperValidation& v, const std::string& id, Verdict expe
   const ValidationRow* r = v.row(id);
   ASSERT_NE(r, nullptr) << "seed " << v.seed << " has no row " << id;
   EXPECT_EQ(verdictName(r->verdict), std::string(verdictName(expected)))
-      << "seed " << v.seed << ", " << r->quantity << ": paper " << r->reported << ", FlexArm " << r->flexarm << " (" << r->reason << ")";
+      << "seed " << v.seed << ", " << r->quantity << ": paper " << r->reported << ", FlexArm " << r->flexarm << " (" << r->reason
+      << ")";
 }
 
 void expectRan(const PaperValidation& v) {
@@ -81,7 +82,8 @@ TEST(SeedClaims, Seed002TipDeflectionAgreesAndEveryDifferenceHasAReason) {
 TEST(SeedClaims, Seed003PushAndPullDifferOnlyThroughTheAxialShortening) {
   const PaperValidation v = validateSlidingBeam(quick("seed003"));
   expectRan(v);
-  for (const char* id : {"initial-deflection", "push-pull-zero", "push-pull-high", "newmark-ida"}) expectVerdict(v, id, Verdict::Agree);
+  for (const char* id : {"initial-deflection", "push-pull-zero", "push-pull-high", "newmark-ida"})
+    expectVerdict(v, id, Verdict::Agree);
 }
 
 TEST(SeedClaims, Seed004JointFlexibilityAltersTheMotionMoreThanLinkFlexibility) {

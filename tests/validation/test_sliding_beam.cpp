@@ -12,8 +12,8 @@
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
-using flexarm::test::peakAbs;
 using flexarm::test::loadShipped;
+using flexarm::test::peakAbs;
 
 namespace {
 
@@ -46,10 +46,12 @@ TEST(SlidingBeam, InitialDeflectionIsTheStaticShapeOfTheOverhangingBeam) {
 
 TEST(SlidingBeam, IdaAndNewmarkBaumgarteAgreeWithinTwoPercentOfThePeak) {
   // Newmark step 0.5 ms (alpha = 0.25, delta = 0.5, gamma = beta = 5); IDA rtol 1e-8.
-  for (const char* name : {"sliding-beam-slow-push.flexarm.json", "sliding-beam-fast-push.flexarm.json", "sliding-beam-fast-pull.flexarm.json"}) {
+  for (const char* name :
+       {"sliding-beam-slow-push.flexarm.json", "sliding-beam-fast-push.flexarm.json", "sliding-beam-fast-pull.flexarm.json"}) {
     const bool pull = std::string(name).find("pull") != std::string::npos;
     const std::string channel = pull ? "tip.beam.v" : "e.beam.1";  // the measured end: E for pull, H for push
-    const std::vector<std::string> shorter = {std::string("simulation.t_end=") + (pull || std::string(name).find("fast") != std::string::npos ? "1.0" : "2.0")};
+    const std::vector<std::string> shorter = {std::string("simulation.t_end=") +
+                                              (pull || std::string(name).find("fast") != std::string::npos ? "1.0" : "2.0")};
     const Results ida = simulate(shipped(name, shorter));
     std::vector<std::string> nm = shorter;
     nm.push_back("simulation.solver.method=newmark");
@@ -86,7 +88,8 @@ TEST(SlidingBeam, PushAndPullAreIdenticalOnlyWithoutTheAxialShortening) {
 
 TEST(SlidingBeam, ABeamThatLeavesItsSupportStopsTheRunWithAMessage) {
   // Pushed 0.8 m instead of 0.7: its root passes the first support (at 0.725 m) before the end.
-  const Results r = simulate(shipped("sliding-beam-slow-push.flexarm.json", {"joints[0].drive.after=0.8", "simulation.t_end=3.5"}));
+  const Results r =
+      simulate(shipped("sliding-beam-slow-push.flexarm.json", {"joints[0].drive.after=0.8", "simulation.t_end=3.5"}));
   EXPECT_EQ(r.status, RunStatus::Failed);
   EXPECT_NE(r.message.find("left its support"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("t = "), std::string::npos) << r.message;

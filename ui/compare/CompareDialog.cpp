@@ -43,7 +43,8 @@ CompareDialog::CompareDialog(const Project& project, const QString& base_dir, QW
     if (const Result<StudyCase> c = variantCase(project, v.name)) entry(*c, "a variant the project defines");
   }
   for (const char* order : {"zero", "geometric", "high"})
-    entry({std::string("coupling=") + order, {std::string("coupling=") + order}}, QString("%1-order rigid-flexible coupling").arg(order));
+    entry({std::string("coupling=") + order, {std::string("coupling=") + order}},
+          QString("%1-order rigid-flexible coupling").arg(order));
   connect(list_, &QListWidget::itemChanged, this, [this] { update(); });
   connect(add, &QPushButton::clicked, this, [this] {
     const QString why = addSpec(spec_->text());
@@ -62,7 +63,8 @@ QString CompareDialog::addSpec(const QString& spec) {
   const Result<StudyCase> made = variantCase(project_, spec.trimmed().toStdString());
   if (!made) return QString::fromStdString(made.error().text());
   const StudyCase& c = *made;
-  if (const Result<Project> p = caseProject(project_, base_dir_.toStdString(), c); !p) return QString::fromStdString(p.error().text()).trimmed();
+  if (const Result<Project> p = caseProject(project_, base_dir_.toStdString(), c); !p)
+    return QString::fromStdString(p.error().text()).trimmed();
   for (const StudyCase& other : all_)
     if (other.name == c.name) {
       setChecked(QString::fromStdString(c.name), true);
@@ -90,8 +92,10 @@ std::vector<StudyCase> CompareDialog::cases() const {
 void CompareDialog::update() {
   const std::size_t n = cases().size();
   buttons_->button(QDialogButtonBox::Ok)->setEnabled(n >= 2);
-  if (n < 2) message_->setText(QString("%1 ticked: tick two or more.").arg(n));
-  else message_->clear();
+  if (n < 2)
+    message_->setText(QString("%1 ticked: tick two or more.").arg(n));
+  else
+    message_->clear();
 }
 
 }  // namespace flexarm

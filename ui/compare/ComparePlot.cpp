@@ -97,7 +97,8 @@ void ComparePlot::redraw() {
     table_ = compareRuns(runs_, channels);
     std::vector<std::string> columns;
     for (const std::string& ch : channels) {
-      if (!isDifference()) columns.push_back(ch);  // every variant's curve
+      if (!isDifference())
+        columns.push_back(ch);  // every variant's curve
       else
         for (std::size_t k = 1; k < runs_.size(); ++k) columns.push_back(ch + "[" + runs_[k].name + " - " + runs_[0].name + "]");
     }

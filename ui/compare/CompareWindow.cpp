@@ -166,7 +166,9 @@ bool CompareWindow::isRunning() const {
   return std::any_of(variants_.begin(), variants_.end(), [](const auto& v) { return v->session->isRunning(); });
 }
 
-QString CompareWindow::variantName(int i) const { return QString::fromStdString(variants_[static_cast<std::size_t>(i)]->study_case.name); }
+QString CompareWindow::variantName(int i) const {
+  return QString::fromStdString(variants_[static_cast<std::size_t>(i)]->study_case.name);
+}
 const Results* CompareWindow::variantResults(int i) const { return variants_[static_cast<std::size_t>(i)]->session->results(); }
 bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_cast<std::size_t>(i)]->banner->isHidden(); }
 QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }
@@ -202,7 +204,8 @@ void CompareWindow::poll() {
     t = std::max(t, s.results() ? s.results()->end_time : s.simulatedTime());
     t_end = std::max(t_end, s.project()->simulation.t_end);
   }
-  if (isRunning()) status_->setText(QString("running %1 variants: t = %2 / %3 s").arg(variantCount()).arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
+  if (isRunning())
+    status_->setText(QString("running %1 variants: t = %2 / %3 s").arg(variantCount()).arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
 }
 
 void CompareWindow::onFinished(int i) {
@@ -224,8 +227,10 @@ void CompareWindow::onFinished(int i) {
   timeline_->setTimes(times);
   QString text;
   for (const auto& other : variants_)
-    text += QString("%1%2: %3 at t = %4 s").arg(text.isEmpty() ? "" : "  |  ", QString::fromStdString(other->study_case.name),
-                                                runStatusName(other->session->results()->status)).arg(other->session->results()->end_time, 0, 'g', 6);
+    text += QString("%1%2: %3 at t = %4 s")
+                .arg(text.isEmpty() ? "" : "  |  ", QString::fromStdString(other->study_case.name),
+                     runStatusName(other->session->results()->status))
+                .arg(other->session->results()->end_time, 0, 'g', 6);
   status_->setText(text);
   if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
   showTime(times.empty() ? 0.0 : times.back());
@@ -241,7 +246,9 @@ void CompareWindow::showTime(double t) {
 }
 
 std::string CompareWindow::exportCsv(const QString& file) const { return exports_->csv->exportTo(file); }
-std::string CompareWindow::exportPlotFile(const QString& file, const ExportSize& size) const { return exports_->plot->exportTo(file, size); }
+std::string CompareWindow::exportPlotFile(const QString& file, const ExportSize& size) const {
+  return exports_->plot->exportTo(file, size);
+}
 std::string CompareWindow::exportViewsPng(const QString& file) { return exports_->views->exportTo(file); }
 AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const AnimationSettings& settings) {
   return exports_->animation->exportTo(dir, settings);

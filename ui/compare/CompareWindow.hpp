@@ -76,7 +76,7 @@ class CompareWindow : public QMainWindow, private ExportSource {
   void poll();
   void onFinished(int i);
   void showTime(double t);
-  std::vector<NamedRun> runs() const;  // finished results, else the live ones
+  std::vector<NamedRun> runs() const;       // finished results, else the live ones
   std::vector<double> commonTimes() const;  // the times of the finished run that went furthest
 
   Project base_;

@@ -45,7 +45,8 @@ std::optional<AutoSave::Recovery> AutoSave::find(const QString& project_path) {
 }
 
 bool AutoSave::restore(ProjectDocument& doc, const Recovery& recovery, QString* error) {
-  const QString when = recovery.saved_at.isValid() ? recovery.saved_at.toString("yyyy-MM-dd HH:mm:ss") : QString("an earlier session");
+  const QString when =
+      recovery.saved_at.isValid() ? recovery.saved_at.toString("yyyy-MM-dd HH:mm:ss") : QString("an earlier session");
   return doc.apply("Restore unsaved changes from " + when, recovery.document, error);
 }
 
@@ -65,8 +66,8 @@ void AutoSave::writeNow() {
   j["document"] = doc_->json();
   const std::string text = j.dump(1) + "\n";
   QSaveFile out(file);
-  if (out.open(QIODevice::WriteOnly) && out.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
-      out.commit())
+  if (out.open(QIODevice::WriteOnly) &&
+      out.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) && out.commit())
     written_ = file;
 }
 

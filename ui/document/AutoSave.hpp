@@ -24,8 +24,8 @@ class AutoSave : public QObject {
   static QString recoveryFileFor(const QString& project_path);  // "" for an untitled project
 
   struct Recovery {
-    QString file;       // the recovery file
-    QString recovers;   // the project it recovers ("" for untitled)
+    QString file;      // the recovery file
+    QString recovers;  // the project it recovers ("" for untitled)
     QDateTime saved_at;
     Json document;
   };
@@ -36,8 +36,8 @@ class AutoSave : public QObject {
   static bool restore(ProjectDocument& doc, const Recovery& recovery, QString* error = nullptr);
   static void discard(const QString& project_path);
 
-  void writeNow();                           // the current document, if it has unsaved changes
-  void removeCurrent();                      // on a clean close
+  void writeNow();       // the current document, if it has unsaved changes
+  void removeCurrent();  // on a clean close
   QString lastWritten() const { return written_; }
 
  private:

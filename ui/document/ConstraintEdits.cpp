@@ -44,7 +44,8 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
   }
   if (type == "point") {
     int link = 0;  // the last link of the rigid chain from the base (the loader explains when there is none)
-    while (link + 1 < n && !m.links[static_cast<std::size_t>(link)].flex && !m.links[static_cast<std::size_t>(link + 1)].flex) ++link;
+    while (link + 1 < n && !m.links[static_cast<std::size_t>(link)].flex && !m.links[static_cast<std::size_t>(link + 1)].flex)
+      ++link;
     const Link& l = m.links[static_cast<std::size_t>(link)];
     Eigen::Vector3d world = Eigen::Vector3d::Zero();
     if (!l.flex) {  // where the distal end starts
@@ -66,7 +67,8 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
   int link = -1;
   for (int i = 0; i < n && link < 0; ++i) {
     const Joint& j = m.joints[static_cast<std::size_t>(i)];
-    if (m.links[static_cast<std::size_t>(i)].flex && j.type == JointType::Prismatic && std::abs(std::abs(j.axis.normalized().x()) - 1.0) < 1e-9)
+    if (m.links[static_cast<std::size_t>(i)].flex && j.type == JointType::Prismatic &&
+        std::abs(std::abs(j.axis.normalized().x()) - 1.0) < 1e-9)
       link = i;
   }
   for (int i = 0; i < n && link < 0; ++i)
@@ -84,7 +86,8 @@ QString switchToConstrainedSolver(Json& doc) {
   Json& sim = doc["simulation"];
   if (!sim.contains("solver") || !sim["solver"].is_object()) sim["solver"] = Json::object();
   Json& solver = sim["solver"];
-  const std::string method = solver.contains("method") && solver["method"].is_string() ? solver["method"].get<std::string>() : "bdf";
+  const std::string method =
+      solver.contains("method") && solver["method"].is_string() ? solver["method"].get<std::string>() : "bdf";
   if (method == "ida" || method == "newmark") return {};
   solver["method"] = "ida";
   return QString(" and switch the solver from %1 to ida (constraints need Lagrange multipliers)").arg(q(method));
@@ -103,22 +106,25 @@ bool addConstraint(ProjectDocument& d, QString* error) {
   std::set<std::string> used;
   for (const Constraint& c : p->model.constraints) used.insert(c.name);
   std::string name;
-  for (std::size_t k = doc["constraints"].size() + 1; name.empty() || used.count(name); ++k) name = "constraint" + std::to_string(k);
+  for (std::size_t k = doc["constraints"].size() + 1; name.empty() || used.count(name); ++k)
+    name = "constraint" + std::to_string(k);
   Json c = {{"name", name}, {"type", "coordinates"}};
   c.update(defaults(d, "coordinates"));
   doc["constraints"].push_back(c);
   const Joint& j = p->model.joints.back();
   const QString held = QString("holding q.%1 at %2 %3").arg(q(j.name), number(j.q0), j.type == JointType::Revolute ? "rad" : "m");
   const QString solver = switchToConstrainedSolver(doc);
-  return d.apply("Add constraint " + q(name) + " " + held + solver, doc, error, at(static_cast<int>(doc["constraints"].size()) - 1));
+  return d.apply("Add constraint " + q(name) + " " + held + solver, doc, error,
+                 at(static_cast<int>(doc["constraints"].size()) - 1));
 }
 
 bool deleteConstraint(ProjectDocument& d, int index, QString* error) {
   Json doc = d.json();
   if (!validConstraint(doc, index, error)) return false;
   const Project* p = d.project();
-  const std::string name = p && index < static_cast<int>(p->model.constraints.size()) ? p->model.constraints[static_cast<std::size_t>(index)].name
-                                                                                     : nameOf(doc["constraints"][index]);
+  const std::string name = p && index < static_cast<int>(p->model.constraints.size())
+                               ? p->model.constraints[static_cast<std::size_t>(index)].name
+                               : nameOf(doc["constraints"][index]);
   doc["constraints"].erase(doc["constraints"].begin() + index);
   if (doc["constraints"].empty()) doc.erase("constraints");
   return d.apply("Delete constraint " + q(name), doc, error);
@@ -130,7 +136,8 @@ bool setConstraintType(ProjectDocument& d, int index, const std::string& type, Q
   const Project* p = d.project();
   if (!p) return false;
   if (type != "coordinates" && type != "point" && type != "sliding_support") {
-    if (error) *error = at(index) + ".type: unknown value \"" + q(type) + "\" (expected one of: coordinates, point, sliding_support)";
+    if (error)
+      *error = at(index) + ".type: unknown value \"" + q(type) + "\" (expected one of: coordinates, point, sliding_support)";
     return false;
   }
   Json& c = doc["constraints"][index];
@@ -198,7 +205,8 @@ QString termsUnit(const ProjectDocument& d, const Json& terms) {
     QString unit = "-";
     const std::optional<names::CoordinateName> c = names::parseCoordinate(k);
     for (const Joint& j : p->model.joints)
-      if (c && c->kind != names::CoordinateName::Kind::Elastic && c->owner == j.name) unit = j.type == JointType::Revolute ? "rad" : "m";
+      if (c && c->kind != names::CoordinateName::Kind::Elastic && c->owner == j.name)
+        unit = j.type == JointType::Revolute ? "rad" : "m";
     units.insert(unit);
   }
   if (units.size() == 1) return *units.begin();

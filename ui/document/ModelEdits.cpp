@@ -155,19 +155,23 @@ Json defaultLaw(const std::string& law) {
   if (law == "spinup") return {{"law", law}, {"omega0", 1.0}, {"T", 5.0}};
   if (law == "out_and_back") return {{"law", law}, {"amplitude", 1.0}, {"t0", 2.0}};
   if (law == "cycloidal") return {{"law", law}, {"before", 0.0}, {"after", 1.0}, {"T", 1.0}, {"t_step", 0.0}};
-  if (law == "table") return {{"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
+  if (law == "table")
+    return {
+        {"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
   return {{"law", law}};
 }
 
 const std::vector<std::string>& lawNames() {
-  static const std::vector<std::string> names = {"constant", "step", "sine", "polynomial", "spinup", "out_and_back", "cycloidal", "table"};
+  static const std::vector<std::string> names = {"constant", "step",         "sine",      "polynomial",
+                                                 "spinup",   "out_and_back", "cycloidal", "table"};
   return names;
 }
 
 std::vector<LawParam> lawParams(const std::string& law) {
   if (law == "constant") return {{"value", "f"}};
   if (law == "step") return {{"t_step", "s"}, {"before", "f"}, {"after", "f"}, {"rise_time", "s", false, true}};
-  if (law == "sine") return {{"amplitude", "f"}, {"frequency", "Hz"}, {"phase", "rad", false, true}, {"offset", "f", false, true}};
+  if (law == "sine")
+    return {{"amplitude", "f"}, {"frequency", "Hz"}, {"phase", "rad", false, true}, {"offset", "f", false, true}};
   if (law == "polynomial") return {{"coefficients", "", true}};
   if (law == "spinup") return {{"omega0", "f/s"}, {"T", "s"}};
   if (law == "out_and_back") return {{"amplitude", "f"}, {"t0", "s"}};
@@ -226,7 +230,8 @@ bool deleteLink(ProjectDocument& d, int index, QString* error) {
   auto isIt = [index](int i, const Json&) { return i == index; };
   eraseWhere(doc, "links", isIt);
   eraseWhere(doc, "joints", isIt);
-  const QStringList payloads = eraseWhere(doc, "payloads", [&](int, const Json& p) { return p.value("link", std::string()) == ln; });
+  const QStringList payloads =
+      eraseWhere(doc, "payloads", [&](int, const Json& p) { return p.value("link", std::string()) == ln; });
   const QStringList constraints = eraseWhere(doc, "constraints", [&](int, const Json& c) { return refersTo(c, ln, jn); });
   QString text = "Delete link " + q(ln) + " and joint " + q(jn);
   if (!payloads.isEmpty()) text += ", payload " + payloads.join(", ");
@@ -317,7 +322,8 @@ bool setLinkFlexible(ProjectDocument& d, int index, bool flexible, QString* erro
     link["mass"] = mass;  // the beam's own rho A L
     link["shape"] = {{"type", "rod"}};
   }
-  return d.apply(QString("Make link %1 %2").arg(q(nameOf(link)), flexible ? "flexible" : "rigid"), doc, error, at("links", index));
+  return d.apply(QString("Make link %1 %2").arg(q(nameOf(link)), flexible ? "flexible" : "rigid"), doc, error,
+                 at("links", index));
 }
 
 bool setJointFlexible(ProjectDocument& d, int index, bool flexible, QString* error) {
@@ -325,9 +331,12 @@ bool setJointFlexible(ProjectDocument& d, int index, bool flexible, QString* err
   if (!validIndex(doc, "joints", index, error)) return false;
   Json& joint = doc["joints"][index];
   if (flexible == joint.contains("flex")) return true;
-  if (flexible) joint["flex"] = {{"stiffness", 1000.0}, {"rotor_inertia", 0.01}};
-  else joint.erase("flex");
-  return d.apply(QString("Make joint %1 %2").arg(q(nameOf(joint)), flexible ? "flexible" : "rigid"), doc, error, at("joints", index));
+  if (flexible)
+    joint["flex"] = {{"stiffness", 1000.0}, {"rotor_inertia", 0.01}};
+  else
+    joint.erase("flex");
+  return d.apply(QString("Make joint %1 %2").arg(q(nameOf(joint)), flexible ? "flexible" : "rigid"), doc, error,
+                 at("joints", index));
 }
 
 bool setSectionPreset(ProjectDocument& d, int index, const std::string& preset, QString* error) {
@@ -346,7 +355,8 @@ bool setSectionPreset(ProjectDocument& d, int index, const std::string& preset, 
     section = {{"preset", preset}, {"width", 0.05}, {"height", 0.1}, {"flange_thickness", 0.008}, {"web_thickness", 0.005}};
   }
   const QString path = at("links", index) + ".flex.section";
-  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)), doc, error, path);
+  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)), doc, error,
+                 path);
 }
 
 bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset, QString* error) {
@@ -361,7 +371,8 @@ bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset,
     material = {{"preset", preset}};
   }
   const QString path = at("links", index) + ".flex.material";
-  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc, error, path);
+  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc, error,
+                 path);
 }
 
 bool setBasis(ProjectDocument& d, int index, const std::string& basis, QString* error) {
@@ -401,13 +412,18 @@ bool setShape(ProjectDocument& d, int index, const std::string& shape, QString* 
   } else {
     link.erase("com");
     link.erase("inertia");
-    if (shape == "rod") link["shape"] = {{"type", shape}};
-    else if (shape == "box") link["shape"] = {{"type", shape}, {"width", 0.05}, {"height", 0.05}};
-    else if (shape == "cylinder") link["shape"] = {{"type", shape}, {"radius", 0.025}};
-    else link["shape"] = {{"type", shape}, {"radius", 0.025}, {"inner_radius", 0.02}};
+    if (shape == "rod")
+      link["shape"] = {{"type", shape}};
+    else if (shape == "box")
+      link["shape"] = {{"type", shape}, {"width", 0.05}, {"height", 0.05}};
+    else if (shape == "cylinder")
+      link["shape"] = {{"type", shape}, {"radius", 0.025}};
+    else
+      link["shape"] = {{"type", shape}, {"radius", 0.025}, {"inner_radius", 0.02}};
   }
   const QString path = at("links", index) + ".shape";
-  return d.apply("Set " + path + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)), doc, error, path);
+  return d.apply("Set " + path + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)), doc, error,
+                 path);
 }
 
 QString lawPath(const ProjectDocument& d, int joint) {
@@ -423,8 +439,10 @@ bool setDriveType(ProjectDocument& d, int index, const std::string& type, QStrin
   Json doc = d.json();
   if (!validIndex(doc, "joints", index, error)) return false;
   Json& joint = doc["joints"][index];
-  if (type == "free") joint["drive"] = {{"type", type}};
-  else if (type == "pd") joint["drive"] = {{"type", type}, {"kp", 100.0}, {"kd", 10.0}, {"setpoint", defaultLaw("constant")}};
+  if (type == "free")
+    joint["drive"] = {{"type", type}};
+  else if (type == "pd")
+    joint["drive"] = {{"type", type}, {"kp", 100.0}, {"kd", 10.0}, {"setpoint", defaultLaw("constant")}};
   else {
     Json drive = defaultLaw("constant");
     drive["type"] = type;
@@ -473,8 +491,8 @@ Json* tableLaw(Json& doc, const QString& path, QString* error) {
 }
 }  // namespace
 
-bool setListOrDefault(ProjectDocument& d, const QString& path, const Json& list, bool zero_is_default, const QStringList& excludes,
-                      QString* error) {
+bool setListOrDefault(ProjectDocument& d, const QString& path, const Json& list, bool zero_is_default,
+                      const QStringList& excludes, QString* error) {
   Json doc = d.json();
   const Json::json_pointer p = ProjectDocument::pointer(path);
   Json* parent = nullptr;
@@ -515,7 +533,8 @@ bool importTable(ProjectDocument& d, const QString& path, const QString& file, Q
   if (!law) return false;
   const Result<Table> table = readTableFile(file.toStdString());
   if (!table) {
-    if (error) *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(table.error().text());
+    if (error)
+      *error = path + ": cannot import " + QFileInfo(file).fileName() + ": " + QString::fromStdString(table.error().text());
     return false;
   }
   const std::vector<double>& t = table->t;
@@ -524,7 +543,8 @@ bool importTable(ProjectDocument& d, const QString& path, const QString& file, Q
   for (std::size_t k = 0; k < t.size(); ++k) points.push_back(Json::array({t[k], v[k]}));
   law->erase("file");
   (*law)["points"] = points;
-  return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error, path);
+  return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error,
+                 path);
 }
 
 bool setTableFile(ProjectDocument& d, const QString& path, const QString& file, QString* error) {

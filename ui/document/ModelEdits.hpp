@@ -43,8 +43,8 @@ bool setLaw(ProjectDocument& doc, int joint, const std::string& law, QString* er
 bool setLawAt(ProjectDocument& doc, const QString& path, const std::string& law, QString* error = nullptr);
 // A time law with default parameters ({"law": "constant", "value": 0}, ...).
 Json defaultLaw(const std::string& law);
-// The data of the table law at `path` (a drive, a set-point, a constraint's value): the points of a CSV file (core/io/TableFile's format) copied into the project
-// (the file is not needed afterwards), or a reference to the file (read when the project loads; a
+// The data of the table law at `path` (a drive, a set-point, a constraint's value): the points of a CSV file (core/io/TableFile's
+// format) copied into the project (the file is not needed afterwards), or a reference to the file (read when the project loads; a
 // relative path is against the project's directory). Refused with the reader's or the loader's
 // message (a malformed line, times that do not increase, a missing file).
 bool importTable(ProjectDocument& doc, const QString& path, const QString& file, QString* error = nullptr);

@@ -157,8 +157,8 @@ bool ProjectDocument::open(const QString& path, QString* error) {
 bool ProjectDocument::save(const QString& path, QString* error) {
   QSaveFile f(path);
   const std::string text = doc_.dump(2) + "\n";
-  if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-      !f.commit()) {
+  if (!f.open(QIODevice::WriteOnly) ||
+      f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !f.commit()) {
     if (error) *error = "cannot write " + path + ": " + f.errorString();
     return false;
   }
@@ -172,7 +172,8 @@ bool ProjectDocument::save(const QString& path, QString* error) {
 
 QString ProjectDocument::displayName() const {
   const auto it = doc_.find("name");
-  if (it != doc_.end() && it->is_string() && !it->get<std::string>().empty()) return QString::fromStdString(it->get<std::string>());
+  if (it != doc_.end() && it->is_string() && !it->get<std::string>().empty())
+    return QString::fromStdString(it->get<std::string>());
   return "Untitled";
 }
 

@@ -234,7 +234,8 @@ bool deleteVariant(ProjectDocument& d, int i, QString* error) {
   doc["variants"].erase(doc["variants"].begin() + i);
   if (doc["variants"].empty()) doc.erase("variants");
   QString text = "Delete variant " + q(name);
-  if (doc.contains("study") && doc["study"].is_object() && doc["study"].contains("variants") && doc["study"]["variants"].is_array()) {
+  if (doc.contains("study") && doc["study"].is_object() && doc["study"].contains("variants") &&
+      doc["study"]["variants"].is_array()) {
     Json& names = doc["study"]["variants"];
     const std::size_t before = names.size();
     Json kept = Json::array();
@@ -256,7 +257,8 @@ bool renameVariant(ProjectDocument& d, int i, const QString& name, QString* erro
   if (!validVariant(doc, i, error)) return false;
   const std::string from = variantName(d, i), to = name.toStdString();
   doc["variants"][i]["name"] = to;
-  if (doc.contains("study") && doc["study"].is_object() && doc["study"].contains("variants") && doc["study"]["variants"].is_array())
+  if (doc.contains("study") && doc["study"].is_object() && doc["study"].contains("variants") &&
+      doc["study"]["variants"].is_array())
     for (Json& n : doc["study"]["variants"])
       if (n.is_string() && n.get<std::string>() == from) n = to;
   return d.apply("Rename variant " + q(from) + " to " + name, doc, error, at(i) + ".name");
@@ -272,7 +274,8 @@ bool setOverride(ProjectDocument& d, int i, int row, const QString& path_text, c
   const std::string p = path.toStdString();
   for (std::size_t k = 0; k < sets.size(); ++k)
     if (sets[k].first == p && static_cast<int>(k) != row) {
-      if (error) *error = QString("variant %1: %2 is already set (row %3): edit that row").arg(q(variantName(d, i)), path).arg(k + 1);
+      if (error)
+        *error = QString("variant %1: %2 is already set (row %3): edit that row").arg(q(variantName(d, i)), path).arg(k + 1);
       return false;
     }
   const QString name = q(variantName(d, i));
@@ -281,7 +284,8 @@ bool setOverride(ProjectDocument& d, int i, int row, const QString& path_text, c
     sets.emplace_back(p, value);
   } else {
     if (sets[static_cast<std::size_t>(row)].first != p)
-      text = "In variant " + name + ", replace " + q(sets[static_cast<std::size_t>(row)].first) + " by " + path + " = " + overrideText(value);
+      text = "In variant " + name + ", replace " + q(sets[static_cast<std::size_t>(row)].first) + " by " + path + " = " +
+             overrideText(value);
     sets[static_cast<std::size_t>(row)] = {p, value};
   }
   return commitVariant(d, i, sets, text, error);
@@ -376,8 +380,8 @@ bool setStudyVariants(ProjectDocument& d, const QStringList& names, QString* err
   Json list = Json::array();
   for (const QString& n : names) list.push_back(n.toStdString());
   doc["study"] = {{"variants", list}};
-  return d.apply(names.isEmpty() ? QString("Set the study to no variant") : "Set the study to the variants " + names.join(", "), doc, error,
-                 "study");
+  return d.apply(names.isEmpty() ? QString("Set the study to no variant") : "Set the study to the variants " + names.join(", "),
+                 doc, error, "study");
 }
 
 bool setGridRow(ProjectDocument& d, int row, const QString& path_text, const QString& values_text, QString* error) {
@@ -392,8 +396,10 @@ bool setGridRow(ProjectDocument& d, int row, const QString& path_text, const QSt
       if (error) *error = QString("study.grid: %1 is already in the grid (row %2): edit that row").arg(path).arg(k + 1);
       return false;
     }
-  if (row < 0 || row >= static_cast<int>(rows.size())) rows.emplace_back(p, values);
-  else rows[static_cast<std::size_t>(row)] = {p, values};
+  if (row < 0 || row >= static_cast<int>(rows.size()))
+    rows.emplace_back(p, values);
+  else
+    rows[static_cast<std::size_t>(row)] = {p, values};
   return commitGrid(d, rows, "In the study grid, set " + path + " to " + valuesText(values), error);
 }
 

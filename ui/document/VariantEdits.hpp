@@ -19,7 +19,7 @@
 namespace flexarm::edits {
 
 // Variants.
-bool addVariant(ProjectDocument& doc, QString* error = nullptr);  // "variant<n>", no overrides (a baseline)
+bool addVariant(ProjectDocument& doc, QString* error = nullptr);                   // "variant<n>", no overrides (a baseline)
 bool duplicateVariant(ProjectDocument& doc, int index, QString* error = nullptr);  // "<name>-copy", right after it
 bool deleteVariant(ProjectDocument& doc, int index, QString* error = nullptr);
 bool renameVariant(ProjectDocument& doc, int index, const QString& name, QString* error = nullptr);

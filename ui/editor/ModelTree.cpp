@@ -35,7 +35,9 @@ QString linkSummary(const Link& l) {
   const LinkDiscretization& d = l.flex->discretization;
   const QString basis = d.kind == LinkDiscretization::Kind::AssumedModes
                             ? QString("%1 modes").arg(d.axial + d.bending_y + d.bending_z + d.torsion)
-                            : QString("%1 %2 elements").arg(d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1).arg(d.planar ? "planar" : "spatial");
+                            : QString("%1 %2 elements")
+                                  .arg(d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1)
+                                  .arg(d.planar ? "planar" : "spatial");
   return QString("flexible, %1 m, %2").arg(num(l.length), basis);
 }
 
@@ -45,8 +47,9 @@ QString jointSummary(const Joint& j) {
 
 std::string nameAt(const Json& doc, const char* array, std::size_t i) {
   const Json& e = doc[array][i];
-  return e.is_object() && e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>()
-                                                                         : std::string(array).substr(0, std::string(array).size() - 1) + std::to_string(i + 1);
+  return e.is_object() && e.contains("name") && e["name"].is_string()
+             ? e["name"].get<std::string>()
+             : std::string(array).substr(0, std::string(array).size() - 1) + std::to_string(i + 1);
 }
 }  // namespace
 
@@ -58,11 +61,14 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   toolbar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
   addAction("addLink", "+ Link", "Add a link with its joint at the end of the chain", &ModelTree::onAddLink);
   addAction("insertLink", "Insert", "Insert a link with its joint before the selected one", &ModelTree::onInsertLink);
-  addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it", &ModelTree::onDuplicate);
-  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, constraint or variant", &ModelTree::onRemove);
+  addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it",
+            &ModelTree::onDuplicate);
+  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, constraint or variant",
+            &ModelTree::onRemove);
   addAction("moveUp", "Up", "Move the selected link with its joint towards the base", &ModelTree::onMoveUp);
   addAction("moveDown", "Down", "Move the selected link with its joint towards the tip", &ModelTree::onMoveDown);
-  addAction("addPayload", "+ Payload", "Add a payload at the tip of the selected link (or the last link)", &ModelTree::onAddPayload);
+  addAction("addPayload", "+ Payload", "Add a payload at the tip of the selected link (or the last link)",
+            &ModelTree::onAddPayload);
   addAction("addConstraint", "+ Constraint",
             "Add a constraint (it holds the last joint where it starts; choose its type in the properties). "
             "Constraints need the ida or newmark solver: bdf and adams are switched to ida",
@@ -105,7 +111,8 @@ void ModelTree::refresh() {
     ModelItem::Kind kind;
   };
   for (const Group& g : {Group{"links", "Links", ModelItem::Kind::Link}, Group{"joints", "Joints", ModelItem::Kind::Joint},
-                         Group{"payloads", "Payloads", ModelItem::Kind::Payload}, Group{"constraints", "Constraints", ModelItem::Kind::Constraint}}) {
+                         Group{"payloads", "Payloads", ModelItem::Kind::Payload},
+                         Group{"constraints", "Constraints", ModelItem::Kind::Constraint}}) {
     const std::size_t n = doc.contains(g.array) && doc[g.array].is_array() ? doc[g.array].size() : 0;
     if (n == 0 && g.kind == ModelItem::Kind::Constraint) continue;
     auto* group = makeItem(tree_->invisibleRootItem(), g.title, {});
@@ -117,11 +124,14 @@ void ModelTree::refresh() {
         const Json& c = doc[g.array][i];
         const std::string type = c.value("type", std::string("?"));
         text += "  (" + QString::fromStdString(type) +
-                (c.contains("link") && c["link"].is_string() ? " on " + QString::fromStdString(c["link"].get<std::string>()) : QString()) + ")";
+                (c.contains("link") && c["link"].is_string() ? " on " + QString::fromStdString(c["link"].get<std::string>())
+                                                             : QString()) +
+                ")";
       }
       if (p && g.kind == ModelItem::Kind::Payload)
-        text += QString("  (%1 kg on %2)").arg(num(p->model.payloads[i].mass),
-                                                QString::fromStdString(p->model.links[static_cast<std::size_t>(p->model.payloads[i].link)].name));
+        text += QString("  (%1 kg on %2)")
+                    .arg(num(p->model.payloads[i].mass),
+                         QString::fromStdString(p->model.links[static_cast<std::size_t>(p->model.payloads[i].link)].name));
       makeItem(group, text, {g.kind, static_cast<int>(i)});
     }
     if (n == 0 && g.kind == ModelItem::Kind::Link) group->setText(0, "Links (empty: add one with + Link)");
@@ -139,12 +149,14 @@ void ModelTree::refresh() {
   }
   const QString kind = edits::studyKind(*doc_);
   const int cases = kind == "none" ? 0 : static_cast<int>(edits::studyCaseNames(*doc_).size());
-  makeItem(tree_->invisibleRootItem(), kind == "none" ? QString("Study (none)") : QString("Study (%1, %2 cases)").arg(kind).arg(cases),
+  makeItem(tree_->invisibleRootItem(),
+           kind == "none" ? QString("Study (none)") : QString("Study (%1, %2 cases)").arg(kind).arg(cases),
            {ModelItem::Kind::Study, -1});
   tree_->expandAll();
   QTreeWidgetItem* again = findItem(keep);
-  if (!again && (keep.kind == ModelItem::Kind::Link || keep.kind == ModelItem::Kind::Joint || keep.kind == ModelItem::Kind::Payload ||
-                 keep.kind == ModelItem::Kind::Constraint || keep.kind == ModelItem::Kind::Variant))
+  if (!again &&
+      (keep.kind == ModelItem::Kind::Link || keep.kind == ModelItem::Kind::Joint || keep.kind == ModelItem::Kind::Payload ||
+       keep.kind == ModelItem::Kind::Constraint || keep.kind == ModelItem::Kind::Variant))
     again = findItem({keep.kind, keep.index - 1});
   tree_->setCurrentItem(again ? again : tree_->topLevelItem(0));
   filling_ = false;
@@ -207,7 +219,8 @@ void ModelTree::onInsertLink() {
 void ModelTree::onDuplicate() {
   QString error;
   const ModelItem c = current();
-  if (c.kind == ModelItem::Kind::Variant) return report(edits::duplicateVariant(*doc_, c.index, &error), error, {c.kind, c.index + 1});
+  if (c.kind == ModelItem::Kind::Variant)
+    return report(edits::duplicateVariant(*doc_, c.index, &error), error, {c.kind, c.index + 1});
   const int i = selectedLink();
   report(edits::duplicateLink(*doc_, i, &error), error, {ModelItem::Kind::Link, i + 1});
 }
@@ -215,10 +228,12 @@ void ModelTree::onDuplicate() {
 void ModelTree::onRemove() {
   QString error;
   const ModelItem c = current();
-  if (c.kind == ModelItem::Kind::Payload) return report(edits::deletePayload(*doc_, c.index, &error), error, {c.kind, c.index - 1});
+  if (c.kind == ModelItem::Kind::Payload)
+    return report(edits::deletePayload(*doc_, c.index, &error), error, {c.kind, c.index - 1});
   if (c.kind == ModelItem::Kind::Constraint)
     return report(edits::deleteConstraint(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
-  if (c.kind == ModelItem::Kind::Variant) return report(edits::deleteVariant(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
+  if (c.kind == ModelItem::Kind::Variant)
+    return report(edits::deleteVariant(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
   const int link = selectedLink();
   report(edits::deleteLink(*doc_, link, &error), error, {ModelItem::Kind::Link, std::max(link - 1, 0)});
 }

@@ -1,8 +1,8 @@
 #pragma once
 // The model tree of the editor: project, links, joints, payloads, constraints, simulation settings,
 // variants and the study, with a toolbar for the structure edits (add, insert, duplicate, delete, move
-// a link with its joint; add a payload, a constraint, a variant; duplicate and delete a variant). Selecting an item shows it in the property editor. The tree follows the document:
-// refresh() after every change keeps the selection where it can.
+// a link with its joint; add a payload, a constraint, a variant; duplicate and delete a variant). Selecting an item shows it in
+// the property editor. The tree follows the document: refresh() after every change keeps the selection where it can.
 #include <QWidget>
 
 #include "ui/document/ProjectDocument.hpp"

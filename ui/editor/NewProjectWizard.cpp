@@ -64,7 +64,8 @@ class TemplateSettingsPage : public QWizardPage {
         addRow(QString::fromStdString(p.paths.front()), QString::fromStdString(p.label), QString::fromStdString(p.unit), choices,
                v ? jsonValueText(*v) : QString());
       }
-    setSubTitle(template_ ? QString::fromStdString(template_->title) + ": set its first values. Everything else is edited in the Model dock."
+    setSubTitle(template_ ? QString::fromStdString(template_->title) +
+                                ": set its first values. Everything else is edited in the Model dock."
                           : "A copy of " + QFileInfo(start).fileName() + ", saved where you choose.");
     check();
   }
@@ -145,7 +146,9 @@ class TemplateSettingsPage : public QWizardPage {
     // The empty base is the editor's empty chain: only its name is checked.
     const bool empty_chain = template_ && template_->parameters.empty();
     if (doc && !empty_chain) {
-      const std::filesystem::path dir = example_.isEmpty() ? std::filesystem::path(".") : std::filesystem::path(QFileInfo(example_).absolutePath().toStdString());
+      const std::filesystem::path dir = example_.isEmpty()
+                                            ? std::filesystem::path(".")
+                                            : std::filesystem::path(QFileInfo(example_).absolutePath().toStdString());
       const std::optional<Project> p = projectFromJson(*doc, dir, diag);
       if (p) {
         double mass = 0.0;
@@ -171,8 +174,10 @@ class TemplateSettingsPage : public QWizardPage {
             if (path == q || path.startsWith(q + ".") || path.startsWith(q + "[") || path == "--set " + q)
               key = QString::fromStdString(p.paths.front());
           }
-      if (key.isEmpty()) unplaced << QString::fromStdString(d.text());
-      else errors[key] += (errors[key].isEmpty() ? "" : "\n") + QString::fromStdString(d.message);
+      if (key.isEmpty())
+        unplaced << QString::fromStdString(d.text());
+      else
+        errors[key] += (errors[key].isEmpty() ? "" : "\n") + QString::fromStdString(d.message);
     }
     for (auto& [key, f] : fields_) {
       const QString message = errors.count(key) ? errors[key] : QString();
@@ -183,8 +188,10 @@ class TemplateSettingsPage : public QWizardPage {
     general_error_->setText(unplaced.join("\n"));
     if (!unplaced.isEmpty() && error_.isEmpty()) error_ = unplaced.join("\n");
     for (const auto& [key, message] : errors) error_ += (error_.isEmpty() ? "" : "\n") + key + ": " + message;
-    if (doc && error_.isEmpty()) document_ = std::move(doc);
-    else summary_->clear();
+    if (doc && error_.isEmpty())
+      document_ = std::move(doc);
+    else
+      summary_->clear();
     emit completeChanged();
   }
 
@@ -268,7 +275,9 @@ bool NewProjectWizard::choose(const QString& start) {
   return false;
 }
 
-QString NewProjectWizard::chosen() const { return list_->currentItem() ? list_->currentItem()->data(kStartRole).toString() : QString(); }
+QString NewProjectWizard::chosen() const {
+  return list_->currentItem() ? list_->currentItem()->data(kStartRole).toString() : QString();
+}
 QWidget* NewProjectWizard::field(const QString& key) const { return settings_->field(key); }
 QString NewProjectWizard::fieldError(const QString& key) const { return settings_->fieldError(key); }
 std::optional<Json> NewProjectWizard::document() const { return settings_->document(); }

@@ -84,9 +84,7 @@ bool parseField(const FieldSpec& f, const QString& text, Json& out, QString& why
       }
       return true;
     }
-    default:
-      out = text.trimmed().toStdString();
-      return true;
+    default: out = text.trimmed().toStdString(); return true;
   }
 }
 
@@ -201,7 +199,8 @@ void PropertyEditor::rebuild() {
       connect(button, &QPushButton::clicked, this, [this, r, generation] {
         if (generation != generation_ || r >= rows_.size()) return;
         const QString file = choose_file_ ? choose_file_(rows_[r].spec.label)
-                                          : QFileDialog::getOpenFileName(this, rows_[r].spec.label, QString::fromStdString(doc_->baseDir().string()),
+                                          : QFileDialog::getOpenFileName(this, rows_[r].spec.label,
+                                                                         QString::fromStdString(doc_->baseDir().string()),
                                                                          "Tables (*.csv *.txt *.dat);;All files (*)");
         if (!file.isEmpty() && generation == generation_) commitValue(r, Json(file.toStdString()));
       });
@@ -252,8 +251,10 @@ void PropertyEditor::fillRow(Row& row) {
   if (!row.editor) return;
   if (f.kind == FieldSpec::Kind::Panel) return static_cast<FormPanel*>(row.editor)->refresh();
   Json value = f.fallback;
-  if (f.current) value = f.current(*doc_);
-  else if (const Json* v = doc_->value(f.path)) value = *v;
+  if (f.current)
+    value = f.current(*doc_);
+  else if (const Json* v = doc_->value(f.path))
+    value = *v;
   if (auto* combo = qobject_cast<QComboBox*>(row.editor)) {
     const QSignalBlocker block(combo);
     const QString text = jsonValueText(value);
@@ -280,8 +281,10 @@ void PropertyEditor::commit(std::size_t r) {
   if (r >= rows_.size()) return;
   const FieldSpec spec = rows_[r].spec;  // rows_ may be rebuilt by the edit
   QString text;
-  if (auto* combo = qobject_cast<QComboBox*>(rows_[r].editor)) text = combo->currentText();
-  else if (auto* edit = qobject_cast<QLineEdit*>(rows_[r].editor)) text = edit->text();
+  if (auto* combo = qobject_cast<QComboBox*>(rows_[r].editor))
+    text = combo->currentText();
+  else if (auto* edit = qobject_cast<QLineEdit*>(rows_[r].editor))
+    text = edit->text();
   Json value;
   QString why;
   if (!parseField(spec, text, value, why)) {
@@ -323,7 +326,8 @@ void PropertyEditor::updatePreview() {
   }
   const bool revolute = j.type == JointType::Revolute;
   const QString unit = j.drive.kind == JointDrive::Kind::Effort ? (revolute ? "N m" : "N") : (revolute ? "rad" : "m");
-  preview_->yAxis->setLabel(QString(j.drive.kind == JointDrive::Kind::PD ? "set-point" : lawName(j.drive.law.law)) + " [" + unit + "]");
+  preview_->yAxis->setLabel(QString(j.drive.kind == JointDrive::Kind::PD ? "set-point" : lawName(j.drive.law.law)) + " [" + unit +
+                            "]");
   preview_->graph(0)->setData(t, f, true);
   preview_->rescaleAxes();
   const QCPRange y = preview_->yAxis->range();
@@ -333,7 +337,8 @@ void PropertyEditor::updatePreview() {
 
 QWidget* PropertyEditor::field(const QString& path) const {
   for (const Row& row : rows_)
-    if (row.spec.path == path && row.spec.kind != FieldSpec::Kind::Info && row.spec.kind != FieldSpec::Kind::Heading) return row.editor;
+    if (row.spec.path == path && row.spec.kind != FieldSpec::Kind::Info && row.spec.kind != FieldSpec::Kind::Heading)
+      return row.editor;
   return nullptr;
 }
 

@@ -49,7 +49,9 @@ FieldSpec info(const QString& label, const QString& text) {
 }
 FieldSpec nameField(const QString& path, const ModelItem& item) {
   FieldSpec f = field(Kind::Text, path, "name");
-  f.commit = [item](ProjectDocument& d, const Json& v, QString* e) { return edits::rename(d, item, QString::fromStdString(v.get<std::string>()), e); };
+  f.commit = [item](ProjectDocument& d, const Json& v, QString* e) {
+    return edits::rename(d, item, QString::fromStdString(v.get<std::string>()), e);
+  };
   return f;
 }
 
@@ -101,8 +103,9 @@ void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
 void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {
   const QString s = p + ".flex.section";
   const std::string preset = stringAt(d, s + ".preset", "explicit");
-  out.push_back(choice(s + ".preset", "section", {"explicit", "rectangle", "tube", "ibeam"}, "explicit",
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); }));
+  out.push_back(
+      choice(s + ".preset", "section", {"explicit", "rectangle", "tube", "ibeam"}, "explicit",
+             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); }));
   if (preset == "explicit") {
     out.push_back(number(s + ".A", "area A", "m²"));
     out.push_back(number(s + ".Iy", "Iy (bending in x-z)", "m⁴"));
@@ -121,13 +124,15 @@ void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const 
   }
 }
 
-void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i, const MultibodySystem* sys) {
+void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i,
+                        const MultibodySystem* sys) {
   out.push_back(heading("Section"));
   sectionFields(out, d, p, i);
   out.push_back(heading("Material"));
   const QString m = p + ".flex.material";
-  out.push_back(choice(m + ".preset", "material", {"explicit", "steel", "aluminium", "cfrp"}, "explicit",
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setMaterialPreset(doc, i, presetOf(v), e); }));
+  out.push_back(
+      choice(m + ".preset", "material", {"explicit", "steel", "aluminium", "cfrp"}, "explicit",
+             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setMaterialPreset(doc, i, presetOf(v), e); }));
   if (stringAt(d, m + ".preset", "explicit") == "explicit") {
     out.push_back(number(m + ".E", "Young's modulus E", "Pa"));
     out.push_back(number(m + ".G", "shear modulus G", "Pa"));
@@ -150,17 +155,24 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
     out.push_back(choice(f + ".layout", "layout", {"spatial", "planar"}, "spatial"));
     out.push_back(integer(f + ".reduce_to", "modal reduction (0: none)", 0));
     FieldSpec nodes = numbers(f + ".nodes", "node positions (empty: equal elements)", "m", 0, Json::array());
-    nodes.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".nodes", v, false, {}, e); };
+    nodes.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
+      return edits::setListOrDefault(doc, f + ".nodes", v, false, {}, e);
+    };
     out.push_back(nodes);
   }
   out.push_back(heading("Initial shape"));
   FieldSpec load = numbers(f + ".initial_load", "static shape under the load px, py, pz", "N/m", 3, Json::array({0.0, 0.0, 0.0}));
-  load.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".initial_load", v, true, {"e0"}, e); };
+  load.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setListOrDefault(doc, f + ".initial_load", v, true, {"e0"}, e);
+  };
   out.push_back(load);
   QString count;
-  if (sys && i < static_cast<int>(sys->bodies.size())) count = QString(", %1 values").arg(sys->bodies[static_cast<std::size_t>(i)].e_count);
+  if (sys && i < static_cast<int>(sys->bodies.size()))
+    count = QString(", %1 values").arg(sys->bodies[static_cast<std::size_t>(i)].e_count);
   FieldSpec e0 = numbers(f + ".e0", "or elastic coordinates e0 (empty: undeformed" + count + ")", "m, rad", 0, Json::array());
-  e0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) { return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e); };
+  e0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e);
+  };
   out.push_back(e0);
   out.push_back(heading("Damping"));
   out.push_back(numbers(f + ".rayleigh", "Rayleigh alpha, beta", "1/s, s", 2, Json::array({0.0, 0.0})));
@@ -178,8 +190,9 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
 void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const MultibodySystem* sys) {
   const QString p = at("links", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Link, i}));
-  FieldSpec kind = choice(p + ".flex", "link", {"rigid", "flexible"}, {},
-                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setLinkFlexible(doc, i, str(v) == "flexible", e); });
+  FieldSpec kind = choice(p + ".flex", "link", {"rigid", "flexible"}, {}, [i](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setLinkFlexible(doc, i, str(v) == "flexible", e);
+  });
   kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
   out.push_back(kind);
   out.push_back(number(p + ".length", "length", "m"));
@@ -211,13 +224,17 @@ void tableFields(std::vector<FieldSpec>& out, const QString& law, const TimeFunc
                                      .arg(num(loaded->table_t.front()), num(loaded->table_t.back()), num(*lo), num(*hi), unit)));
   }
   FieldSpec file = field(Kind::Text, law + ".file", "table file (read at load)", {}, "");
-  file.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::setTableFile(doc, law, QString::fromStdString(str(v)), e); };
+  file.commit = [law](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setTableFile(doc, law, QString::fromStdString(str(v)), e);
+  };
   out.push_back(file);
   FieldSpec import = field(Kind::File, law + ".points", "copy points from");
   import.info = "Import CSV...";
-  import.commit = [law](ProjectDocument& doc, const Json& v, QString* e) { return edits::importTable(doc, law, QString::fromStdString(str(v)), e); };
-  out.push_back(import);
-}
+  import.commit = [law](ProjectDocument & doc, const Json& v, QString* e) {
+    return edits::importTable(doc, law, QString::fromStdString(str(v)), e);
+};
+out.push_back(import);
+}  // namespace
 
 void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("joints", i);
@@ -234,8 +251,9 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   out.push_back(number(p + ".damping", "damping", damp, 0.0));
   out.push_back(number(p + ".mass", "joint mass", "kg", 0.0));
   out.push_back(heading("Flexibility"));
-  FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {},
-                          [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setJointFlexible(doc, i, str(v) == "flexible", e); });
+  FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {}, [i](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setJointFlexible(doc, i, str(v) == "flexible", e);
+  });
   kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
   out.push_back(kind);
   if (d.value(p + ".flex")) {
@@ -260,8 +278,10 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   for (const edits::LawParam& lp : edits::lawParams(stringAt(d, law + ".law", ""))) {
     QString unit = QString(lp.unit);
     unit = unit == "f" ? f : unit == "f/s" ? f + "/s" : unit;
-    if (lp.list) out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
-    else out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
+    if (lp.list)
+      out.push_back(numbers(law + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
+    else
+      out.push_back(number(law + "." + lp.key, lp.key, unit, lp.optional ? Json(0.0) : Json()));
   }
   if (stringAt(d, law + ".law", "") == "table")
     tableFields(out, law, d.project() ? &d.project()->model.joints[static_cast<std::size_t>(i)].drive.law : nullptr, f);
@@ -281,10 +301,11 @@ void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
 void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& p) {
   const QString v = p + ".value";
   const bool given = d.value(v) != nullptr;
-  out.push_back(choice(v + ".law", "value law f(t)", lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
-    if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
-    return doc.setValue(v, edits::defaultLaw(str(x)), e);
-  }));
+  out.push_back(
+      choice(v + ".law", "value law f(t)", lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
+        if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
+        return doc.setValue(v, edits::defaultLaw(str(x)), e);
+      }));
   const Json* terms = d.value(p + ".terms");
   const QString f = terms ? edits::termsUnit(d, *terms) : QString();
   const std::string law = given ? stringAt(d, v + ".law", "") : "constant";
@@ -314,8 +335,9 @@ void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d
 void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("constraints", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Constraint, i}));
-  out.push_back(choice(p + ".type", "type", {"coordinates", "point", "sliding_support"}, {},
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); }));
+  out.push_back(
+      choice(p + ".type", "type", {"coordinates", "point", "sliding_support"}, {},
+             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); }));
   const std::string type = stringAt(d, p + ".type", "");
   if (type == "coordinates") {
     out.push_back(heading("sum of c_k q_k = f(t)"));
@@ -338,8 +360,9 @@ void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i
   } else if (type == "sliding_support") {
     out.push_back(choice(p + ".link", "flexible link", linkNames(d), {}));
     out.push_back(number(p + ".position", "support position (joint axis)", "m"));
-    FieldSpec slope = choice(p + ".clamp_slope", "also zero slope (sleeve)", {"false", "true"}, {},
-                             [p](ProjectDocument& doc, const Json& v, QString* e) { return doc.setValue(p + ".clamp_slope", str(v) == "true", e); });
+    FieldSpec slope = choice(
+        p + ".clamp_slope", "also zero slope (sleeve)", {"false", "true"}, {},
+        [p](ProjectDocument& doc, const Json& v, QString* e) { return doc.setValue(p + ".clamp_slope", str(v) == "true", e); });
     slope.current = [p](const ProjectDocument& doc) {
       const Json* v = doc.value(p + ".clamp_slope");
       return Json(v && v->is_boolean() && v->get<bool>() ? "true" : "false");
@@ -351,7 +374,9 @@ void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i
 void variantForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("variants", i);
   FieldSpec name = field(Kind::Text, p + ".name", "name");
-  name.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::renameVariant(doc, i, QString::fromStdString(str(v)), e); };
+  name.commit = [i](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::renameVariant(doc, i, QString::fromStdString(str(v)), e);
+  };
   out.push_back(name);
   const Json* set = d.value(p + ".set");
   const std::size_t n = set && set->is_object() ? set->size() : 0;
@@ -366,14 +391,17 @@ void variantForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
     hooks.rows = [p](const ProjectDocument& dd) {
       PathTable::Rows rows;
       if (const Json* s = dd.value(p + ".set"); s && s->is_object())
-        for (auto it = s->begin(); it != s->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::overrideText(it.value()));
+        for (auto it = s->begin(); it != s->end(); ++it)
+          rows.emplace_back(QString::fromStdString(it.key()), edits::overrideText(it.value()));
       return rows;
     };
     hooks.set = [i](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
       return edits::setOverride(dd, i, row, path, text, e);
     };
     hooks.remove = [i](ProjectDocument& dd, int row, QString* e) { return edits::removeOverride(dd, i, row, e); };
-    hooks.addLines = [i](ProjectDocument& dd, const QString& lines, QString* e) { return edits::addOverrideLines(dd, i, lines, e); };
+    hooks.addLines = [i](ProjectDocument& dd, const QString& lines, QString* e) {
+      return edits::addOverrideLines(dd, i, lines, e);
+    };
     return new PathTable(&doc, "value", hooks, parent);
   };
   out.push_back(table);
@@ -398,7 +426,8 @@ void studyForm(std::vector<FieldSpec>& out, const ProjectDocument& d) {
       hooks.rows = [](const ProjectDocument& dd) {
         PathTable::Rows rows;
         if (const Json* g = dd.value("study.grid"); g && g->is_object())
-          for (auto it = g->begin(); it != g->end(); ++it) rows.emplace_back(QString::fromStdString(it.key()), edits::valuesText(it.value()));
+          for (auto it = g->begin(); it != g->end(); ++it)
+            rows.emplace_back(QString::fromStdString(it.key()), edits::valuesText(it.value()));
         return rows;
       };
       hooks.set = [](ProjectDocument& dd, int row, const QString& path, const QString& text, QString* e) {
@@ -415,7 +444,7 @@ void studyForm(std::vector<FieldSpec>& out, const ProjectDocument& d) {
   out.push_back(info("cases", text));
 }
 
-}  // namespace
+}  // namespace flexarm
 
 std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item, const MultibodySystem* system) {
   std::vector<FieldSpec> out;

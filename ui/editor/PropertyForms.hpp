@@ -31,7 +31,7 @@ struct FieldSpec {
     Panel,    // a widget of its own made by `panel` (a table, a list); it commits its edits itself
   };
   Kind kind = Kind::Number;
-  QString path;   // loader path of the value ("links[0].flex.material.E"); names the widget too
+  QString path;  // loader path of the value ("links[0].flex.material.E"); names the widget too
   QString label;
   QString unit;   // shown beside the field, e.g. "Pa", "kg m²"
   Json fallback;  // shown while the key is absent (the format's default); null: empty

@@ -44,8 +44,9 @@ PathTable::PathTable(ProjectDocument* doc, const QString& value_header, Hooks ho
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setMinimumHeight(260);
-  table_->setToolTip("One row per path. Type a path and a value in the last row to add one; "
-                     "values read as flexarm-cli --set reads them (null removes the key).");
+  table_->setToolTip(
+      "One row per path. Type a path and a value in the last row to add one; "
+      "values read as flexarm-cli --set reads them (null removes the key).");
   connect(table_, &QTableWidget::itemChanged, this, &PathTable::onItemChanged);
   remove_ = new QPushButton("Remove row", this);
   remove_->setObjectName("removeRow");
@@ -58,8 +59,9 @@ PathTable::PathTable(ProjectDocument* doc, const QString& value_header, Hooks ho
   if (hooks_.addLines) {
     lines_ = new QPlainTextEdit(this);
     lines_->setObjectName("overrideLines");
-    lines_->setPlaceholderText("Several overrides at once, one path=value per line (as flexarm-cli --set), "
-                               "e.g.\nlinks[0].flex=null\nlinks[0].mass=2.5");
+    lines_->setPlaceholderText(
+        "Several overrides at once, one path=value per line (as flexarm-cli --set), "
+        "e.g.\nlinks[0].flex=null\nlinks[0].mass=2.5");
     lines_->setMaximumHeight(90);
     add_lines_ = new QPushButton("Add lines", this);
     add_lines_->setObjectName("addOverrideLines");

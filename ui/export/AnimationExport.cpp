@@ -63,8 +63,9 @@ AnimationOutcome exportAnimation(const std::function<QImage(double)>& frame, dou
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
   // yuv420p needs even dimensions: pad by one pixel where needed.
-  p.start(ffmpeg, {"-y", "-loglevel", "error", "-framerate", QString::number(settings.fps), "-i", QDir(dir).filePath("frame_%05d.png"),
-                   "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", mp4});
+  p.start(ffmpeg,
+          {"-y", "-loglevel", "error", "-framerate", QString::number(settings.fps), "-i", QDir(dir).filePath("frame_%05d.png"),
+           "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", mp4});
   if (!p.waitForFinished(600000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
     out.error = "ffmpeg failed: " + QString::fromLocal8Bit(p.readAll()).trimmed().toStdString();
     return out;

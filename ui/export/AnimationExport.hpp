@@ -9,16 +9,16 @@
 namespace flexarm {
 
 struct AnimationSettings {
-  double fps = 25.0;    // frames per second of the animation
-  double speed = 1.0;   // simulated seconds per second of animation
-  bool mp4 = true;      // also encode animation.mp4 (when ffmpeg is found)
+  double fps = 25.0;   // frames per second of the animation
+  double speed = 1.0;  // simulated seconds per second of animation
+  bool mp4 = true;     // also encode animation.mp4 (when ffmpeg is found)
 };
 
 struct AnimationOutcome {
   std::string error;  // empty on success
   int frames = 0;
-  QString mp4;        // the MP4 written, or empty
-  std::string note;   // e.g. why no MP4 was made
+  QString mp4;       // the MP4 written, or empty
+  std::string note;  // e.g. why no MP4 was made
 };
 
 // ffmpeg's path, or empty when it is not installed.

@@ -86,7 +86,8 @@ bool askAnimationExport(QWidget* parent, QString& dir, AnimationSettings& settin
   speed->setRange(0.01, 1000);
   speed->setValue(settings.speed);
   speed->setSuffix(" x real time");
-  auto* mp4 = new QCheckBox(ffmpegProgram().isEmpty() ? "MP4 (needs ffmpeg, not found)" : "also encode animation.mp4 (ffmpeg)", &d);
+  auto* mp4 =
+      new QCheckBox(ffmpegProgram().isEmpty() ? "MP4 (needs ffmpeg, not found)" : "also encode animation.mp4 (ffmpeg)", &d);
   mp4->setChecked(settings.mp4 && !ffmpegProgram().isEmpty());
   mp4->setEnabled(!ffmpegProgram().isEmpty());
   form->addRow("folder (PNG frames)", row);

@@ -21,7 +21,7 @@ class ExportSource {
  public:
   virtual ~ExportSource() = default;
 
-  virtual QWidget* exportWindow() = 0;                 // parent of the dialogs
+  virtual QWidget* exportWindow() = 0;  // parent of the dialogs
   // Asked before the dialog of an export of results: false, after telling the user why, when there
   // is nothing to export yet.
   virtual bool exportReady() = 0;

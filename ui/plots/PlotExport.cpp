@@ -54,7 +54,7 @@ std::string exportFigure(const Figure& figure, const QString& file, const Export
 
 void ensureQtApplication() {
   if (QCoreApplication::instance()) return;
-  qputenv("QT_QPA_PLATFORM", "offscreen");  // no display needed
+  qputenv("QT_QPA_PLATFORM", "offscreen");               // no display needed
   if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {  // Qt wants one (mode 0700); headless machines often lack it
     const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/flexarm-runtime-" + QByteArray::number(getuid());
     ::mkdir(dir.constData(), 0700);

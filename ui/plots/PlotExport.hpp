@@ -11,9 +11,9 @@ class QCustomPlot;
 namespace flexarm {
 
 struct ExportSize {
-  int width = 1200;   // [px] (PDF and SVG: the drawing's size in points / user units)
-  int height = 700;   // [px]
-  double dpi = 150;   // PNG resolution stored in the file [dots per inch]
+  int width = 1200;  // [px] (PDF and SVG: the drawing's size in points / user units)
+  int height = 700;  // [px]
+  double dpi = 150;  // PNG resolution stored in the file [dots per inch]
 };
 
 // Writes the plot; the format follows the extension (.png, .pdf, .svg). Returns "" or the reason.

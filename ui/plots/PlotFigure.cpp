@@ -10,7 +10,7 @@
 namespace flexarm {
 
 QColor seriesColour(std::size_t i) {
-  static const QColor colours[] = {QColor(31, 119, 180), QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
+  static const QColor colours[] = {QColor(31, 119, 180),  QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(23, 190, 207)};
   return colours[i % (sizeof colours / sizeof colours[0])];
 }
@@ -91,11 +91,12 @@ void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool diffe
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const Results& r = *runs[k].results;
     if (r.status != RunStatus::Diverged && r.status != RunStatus::Failed) continue;
-    figure.markers.push_back({r.end_time,
-                              QString("%1 %2 at t = %3 s")
-                                  .arg(QString::fromStdString(runs[k].name), r.status == RunStatus::Diverged ? "diverged" : "failed")
-                                  .arg(r.end_time, 0, 'g', 4),
-                              difference ? (k == 0 ? 0 : k - 1) : k});
+    figure.markers.push_back(
+        {r.end_time,
+         QString("%1 %2 at t = %3 s")
+             .arg(QString::fromStdString(runs[k].name), r.status == RunStatus::Diverged ? "diverged" : "failed")
+             .arg(r.end_time, 0, 'g', 4),
+         difference ? (k == 0 ? 0 : k - 1) : k});
   }
 }
 

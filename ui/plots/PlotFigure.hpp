@@ -17,7 +17,7 @@ class QCustomPlot;
 namespace flexarm {
 
 struct PlotSeries {
-  QString name;  // legend entry, e.g. "tip.beam.v [m]" or "tip.beam.v[high-order]"
+  QString name;          // legend entry, e.g. "tip.beam.v [m]" or "tip.beam.v[high-order]"
   QVector<double> t, v;  // NaN values (a run that had ended) are gaps
 };
 

@@ -52,14 +52,16 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     return out;
   };
   // The project and each run's table.
-  if (const Status saved = saveProjectFile(*req.project, req.dir / "project.flexarm.json"); !saved) return fail(saved.error().text());
+  if (const Status saved = saveProjectFile(*req.project, req.dir / "project.flexarm.json"); !saved)
+    return fail(saved.error().text());
   out.files.push_back("project.flexarm.json");
   const bool many = req.runs.size() > 1;
   std::vector<std::string> csv_names;
   for (const NamedRun& r : req.runs) {
     const std::string name = (many || !r.name.empty() ? caseFileName(r.name) : std::string("results")) + ".csv";
     if (req.run_csvs_written) {
-      if (!std::filesystem::exists(req.dir / name)) return fail("run \"" + r.name + "\": \"" + (req.dir / name).string() + "\" is missing");
+      if (!std::filesystem::exists(req.dir / name))
+        return fail("run \"" + r.name + "\": \"" + (req.dir / name).string() + "\" is missing");
     } else {
       if (const Status written = writeCsvFile(*r.results, req.dir / name); !written) return fail(written.error().text());
     }
@@ -102,7 +104,8 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     if (std::string why = plot({ch}, ch, caseFileName(ch), false); !why.empty()) return fail("plot of " + ch + ": " + why);
     if (!many) continue;
     std::vector<std::string> differences;
-    for (std::size_t k = 1; k < req.runs.size(); ++k) differences.push_back(ch + "[" + req.runs[k].name + " - " + req.runs[0].name + "]");
+    for (std::size_t k = 1; k < req.runs.size(); ++k)
+      differences.push_back(ch + "[" + req.runs[k].name + " - " + req.runs[0].name + "]");
     if (std::string why = plot(differences, ch + " difference", caseFileName(ch) + "-difference", true); !why.empty())
       return fail("difference plot of " + ch + ": " + why);
   }
@@ -115,7 +118,8 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
   if (!req.command.empty()) md << " Command: `" << req.command << "`.";
   md << "\n\n";
   if (!p.description.empty()) md << p.description << "\n\n";
-  md << "## Runs\n\n| run | solver, tolerances, coupling | outcome | end time [s] | steps | RHS evaluations | wall time [s] | file |\n"
+  md << "## Runs\n\n| run | solver, tolerances, coupling | outcome | end time [s] | steps | RHS evaluations | wall time [s] | "
+        "file |\n"
      << "|---|---|---|---|---|---|---|---|\n";
   for (std::size_t k = 0; k < req.runs.size(); ++k) {
     const Results& r = *req.runs[k].results;
@@ -125,8 +129,8 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
        << csv_names[k] << "](" << csv_names[k] << ") |\n";
   }
   const SimulationSettings& s = p.simulation;
-  md << "\nProject settings: end time " << formatValue(s.t_end) << " s, output rate " << formatValue(s.output_rate)
-     << " Hz, " << describeRun(p) << ". Each run applies its variant's overrides to these.\n";
+  md << "\nProject settings: end time " << formatValue(s.t_end) << " s, output rate " << formatValue(s.output_rate) << " Hz, "
+     << describeRun(p) << ". Each run applies its variant's overrides to these.\n";
   md << "\n## Scalar metrics\n\n| metric |";
   for (const NamedRun& r : req.runs) md << " " << mdCell(r.name.empty() ? p.name : r.name) << " |";
   md << "\n|---|";

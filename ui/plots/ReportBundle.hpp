@@ -19,19 +19,19 @@ namespace flexarm {
 
 struct BundleRequest {
   std::filesystem::path dir;
-  const Project* project = nullptr;       // the base project (copied; its model names the metrics)
-  std::vector<NamedRun> runs;             // one or more; names are the variants ("" for a single run)
-  std::vector<std::string> channels;      // compare.csv columns (empty: every common channel)
-  std::vector<std::string> plot_channels; // plotted (empty: the default plot channels)
+  const Project* project = nullptr;        // the base project (copied; its model names the metrics)
+  std::vector<NamedRun> runs;              // one or more; names are the variants ("" for a single run)
+  std::vector<std::string> channels;       // compare.csv columns (empty: every common channel)
+  std::vector<std::string> plot_channels;  // plotted (empty: the default plot channels)
   ExportSize size;
-  std::string command;                    // how the bundle was made, quoted in the summary
-  bool run_csvs_written = false;          // the caller already wrote each run's CSV into dir (as
-                                          // caseFileName(name).csv, e.g. runCases): not written again
+  std::string command;            // how the bundle was made, quoted in the summary
+  bool run_csvs_written = false;  // the caller already wrote each run's CSV into dir (as
+                                  // caseFileName(name).csv, e.g. runCases): not written again
 };
 
 struct BundleOutcome {
-  std::string error;                 // empty on success
-  std::vector<std::string> files;    // written, relative to dir
+  std::string error;               // empty on success
+  std::vector<std::string> files;  // written, relative to dir
 };
 
 // Needs a QApplication (the workbench's, or ensureQtApplication()).

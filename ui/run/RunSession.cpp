@@ -75,8 +75,10 @@ std::size_t RunSession::rowAt(double t) const {
   std::size_t lo = 0, hi = r.rows();
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (r.value(mid, 0) <= t + 1e-12) lo = mid + 1;
-    else hi = mid;
+    if (r.value(mid, 0) <= t + 1e-12)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo > 0 ? lo - 1 : 0;
 }

@@ -43,17 +43,17 @@ class RunSession : public QObject {
   bool isPaused() const;
   // From start() until finished() is emitted: true also while the solver's last rows wait for a poll.
   bool isRunning() const { return running_; }
-  double simulatedTime() const;  // [s]
-  double endTime() const;        // of the run [s]
-  double secondsLeft() const;    // wall time, estimated; negative: unknown
+  double simulatedTime() const;   // [s]
+  double endTime() const;         // of the run [s]
+  double secondsLeft() const;     // wall time, estimated; negative: unknown
   double realTimeFactor() const;  // -1 before the first step
 
   // Moves the rows recorded since the last poll into live(); returns their count and, when rows is
   // given, them (row-major, every channel). After finished() the last rows can still be polled.
   std::size_t poll(std::vector<double>* rows = nullptr);
 
-  const Results& live() const { return live_; }                     // the rows polled so far
-  const Results* results() const { return results_.get(); }         // the finished run, or null
+  const Results& live() const { return live_; }              // the rows polled so far
+  const Results* results() const { return results_.get(); }  // the finished run, or null
   const std::shared_ptr<const Results>& sharedResults() const { return results_; }
   const Results& current() const { return results_ ? *results_ : live_; }
 

@@ -56,7 +56,8 @@ bool SimulationController::start(const Project& project) {
     };
     auto results = std::make_shared<const Results>(simulate(project, control));
     running_ = false;
-    QMetaObject::invokeMethod(this, [this, results] { emit finished(results); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, results] { emit finished(results); }, Qt::QueuedConnection);
   });
   return true;
 }

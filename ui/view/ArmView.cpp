@@ -498,7 +498,8 @@ void ArmView::mouseMove(QMouseEvent* e) {
     cam->GetViewUp(up);
     const Eigen::Vector3d f(fp[0], fp[1], fp[2]), c(pos[0], pos[1], pos[2]), u(up[0], up[1], up[2]);
     const Eigen::Vector3d view = (f - c).normalized(), right = view.cross(u).normalized(), upv = right.cross(view);
-    const double scale = (f - c).norm() * 2.0 * std::tan(cam->GetViewAngle() * 3.14159265358979 / 360.0) / std::max(window_->height(), 1);
+    const double scale =
+        (f - c).norm() * 2.0 * std::tan(cam->GetViewAngle() * 3.14159265358979 / 360.0) / std::max(window_->height(), 1);
     const Eigen::Vector3d shift = (-d.x() * right + d.y() * upv) * scale;
     const Eigen::Vector3d nf = f + shift, nc = c + shift;
     cam->SetFocalPoint(nf.x(), nf.y(), nf.z());

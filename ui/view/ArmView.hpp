@@ -78,7 +78,7 @@ class ArmView : public QWidget {
   void updateGeometry();
   struct Scene;
   std::unique_ptr<Scene> scene_;
-  Window* window_ = nullptr;  // owned by its container widget
+  Window* window_ = nullptr;                       // owned by its container widget
   std::shared_ptr<const MultibodySystem> system_;  // shared, never changed
   std::unique_ptr<DynamicsData> data_;
   Eigen::VectorXd q_;

@@ -34,15 +34,17 @@ const char* jointUnit(JointType type) { return type == JointType::Prismatic ? "m
 // The system is shared, immutable, with the window (joint q0, which the run's configuration replaces,
 // is not part of it).
 std::shared_ptr<ModePreview::Outcome> computeModes(Project project, std::shared_ptr<const MultibodySystem> sys,
-                                                   LinearizationOptions options, std::optional<Eigen::VectorXd> run_q, double run_time) {
+                                                   LinearizationOptions options, std::optional<Eigen::VectorXd> run_q,
+                                                   double run_time) {
   auto out = std::make_shared<ModePreview::Outcome>();
   try {
     out->system = sys;
     for (const Body& b : sys->bodies) out->reach += b.length;
     out->constrained = !project.model.constraints.empty();
     if (sys->isRigid()) {
-      out->error = "No flexible coordinate: every link and joint of this arm is rigid, so it has no elastic modes. "
-                   "Make a link flexible or give a joint a spring (Properties), then compute again.";
+      out->error =
+          "No flexible coordinate: every link and joint of this arm is rigid, so it has no elastic modes. "
+          "Make a link flexible or give a joint a spring (Properties), then compute again.";
       return out;
     }
     std::string joints;
@@ -81,9 +83,10 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
 
   auto* options = new QFormLayout;
   use_run_ = new QCheckBox("At the timeline's time of the last run", this);
-  use_run_->setToolTip("Linearize about the configuration of the finished run at the timeline's current time "
-                       "(joint coordinates of that row as q0, prescribed motion frozen at that time); "
-                       "otherwise about the initial configuration (joint q0 as edited)");
+  use_run_->setToolTip(
+      "Linearize about the configuration of the finished run at the timeline's current time "
+      "(joint coordinates of that row as q0, prescribed motion frozen at that time); "
+      "otherwise about the initial configuration (joint q0 as edited)");
   options->addRow("Configuration:", use_run_);
   clamp_ = new QCheckBox("Clamp joints (hold every joint at its q0)", this);
   clamp_->setChecked(true);
@@ -133,7 +136,8 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
   table_->horizontalHeaderItem(1)->setToolTip("Damped natural frequency Im(lambda) / 2 pi [Hz]");
   table_->horizontalHeaderItem(2)->setToolTip("Undamped natural frequency |lambda| [rad/s]");
   table_->horizontalHeaderItem(3)->setToolTip("Damping ratio -Re(lambda) / |lambda| [-]");
-  table_->horizontalHeaderItem(4)->setToolTip("UNSTABLE: a divergence or a growing oscillation, with its growth rate Re(lambda) [1/s]");
+  table_->horizontalHeaderItem(4)->setToolTip(
+      "UNSTABLE: a divergence or a growing oscillation, with its growth rate Re(lambda) [1/s]");
   table_->horizontalHeaderItem(5)->setToolTip("The coordinate with the largest component of the mode shape");
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -154,7 +158,8 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
   amplitude_box_->setDecimals(1);
   amplitude_box_->setValue(10.0);
   amplitude_box_->setSuffix(" % of reach");
-  amplitude_box_->setToolTip("The largest link-tip displacement drawn, as a fraction of the arm's reach (sum of the link lengths)");
+  amplitude_box_->setToolTip(
+      "The largest link-tip displacement drawn, as a fraction of the arm's reach (sum of the link lengths)");
   connect(amplitude_box_, &QDoubleSpinBox::valueChanged, this, [this] {
     amplitude_view_scale_ = 0.0;  // recompute a
     if (isAnimating() && paused_) showPhase(paused_phase_);
@@ -191,9 +196,7 @@ void ModePreview::setUseRunConfiguration(bool use) { use_run_->setChecked(use); 
 
 void ModePreview::setAmplitude(double fraction) { amplitude_box_->setValue(100.0 * fraction); }
 
-double ModePreview::targetDisplacement() const {
-  return outcome_ ? amplitude_box_->value() / 100.0 * outcome_->reach : 0.0;
-}
+double ModePreview::targetDisplacement() const { return outcome_ ? amplitude_box_->value() / 100.0 * outcome_->reach : 0.0; }
 
 bool ModePreview::isComputing() const { return watcher_->isRunning(); }
 
@@ -228,10 +231,9 @@ void ModePreview::compute() {
   busy_->setVisible(true);
   setStatus("Computing the natural modes...", false);
   updateControls();
-  watcher_->setFuture(QtConcurrent::run(
-      [project = *src.project, system = src.system, options, run_q, t = src.run_time] {
-        return computeModes(project, system, options, run_q, t);
-      }));
+  watcher_->setFuture(QtConcurrent::run([project = *src.project, system = src.system, options, run_q, t = src.run_time] {
+    return computeModes(project, system, options, run_q, t);
+  }));
   updateControls();
 }
 
@@ -282,11 +284,15 @@ void ModePreview::fillTable() {
     cell(row, 1, num(m.frequency_hz, 6));
     cell(row, 2, num(m.omega, 6));
     cell(row, 3, num(m.damping_ratio, 4));
-    QTableWidgetItem* st = cell(row, 4, m.unstable ? "UNSTABLE, grows " + num(m.growth_rate, 3) + " 1/s" : QString("stable"), false);
+    QTableWidgetItem* st =
+        cell(row, 4, m.unstable ? "UNSTABLE, grows " + num(m.growth_rate, 3) + " 1/s" : QString("stable"), false);
     if (m.unstable) st->setForeground(QColor(0xb0, 0x20, 0x10));
     int imax = 0;
     if (m.shape.size() > 0) m.shape.cwiseAbs().maxCoeff(&imax);
-    cell(row, 5, imax < static_cast<int>(r.coordinate_descriptions.size()) ? QString::fromStdString(r.coordinate_descriptions[imax]) : QString(), false);
+    cell(row, 5,
+         imax < static_cast<int>(r.coordinate_descriptions.size()) ? QString::fromStdString(r.coordinate_descriptions[imax])
+                                                                   : QString(),
+         false);
   }
   QString summary = QString("%1 modes, %2 rigid-body mode%3 (zero frequency). Equilibrium residual %4 (N or N m).")
                         .arg(r.modes.size())
@@ -294,8 +300,9 @@ void ModePreview::fillTable() {
                         .arg(r.rigid_body_modes == 1 ? "" : "s")
                         .arg(num(r.equilibrium_residual, 3));
   if (r.joint_residual > 1e-6)
-    summary += QString(" The configuration is not an equilibrium of the free joints (unbalanced %1 N or N m): "
-                       "these are the modes of the instantaneous linearization.")
+    summary += QString(
+                   " The configuration is not an equilibrium of the free joints (unbalanced %1 N or N m): "
+                   "these are the modes of the instantaneous linearization.")
                    .arg(num(r.joint_residual, 3));
   if (outcome_->constrained) summary += " The project's constraints (sliding supports) are not part of the linearization.";
   summary_->setText(summary);
@@ -365,7 +372,8 @@ void ModePreview::tick() {
 void ModePreview::drawAt(double phase) {
   updateAmplitude();
   const LinearizationResult& r = outcome_->result;
-  const Result<Eigen::VectorXd> q = modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], amplitude_ * std::sin(phase));
+  const Result<Eigen::VectorXd> q =
+      modeDisplacement(r, r.modes[static_cast<std::size_t>(animated_)], amplitude_ * std::sin(phase));
   if (q) view_->showState(*q);  // a mode of this result: always
 }
 
@@ -412,11 +420,15 @@ bool ModePreview::updateAmplitude() {
     if (std::abs(target / got - 1.0) < 1e-6) break;
   }
   amplitude_ = a;
-  reach_label_->setText(QString("%1: tip moves %2 m of the %3 m reach").arg(mode_name).arg(num(drawnTipDisplacement(a), 3)).arg(num(outcome_->reach, 4)));
-  reach_label_->setToolTip(QString("Drawn: q_eq + a sin(phase) shape with a = %1 (the shape's largest component is 1, in m or rad), "
-                                   "at the view's deformation scale x%2; one cycle per 1.5 s whatever the mode's frequency.")
-                               .arg(num(a, 3))
-                               .arg(num(s, 4)));
+  reach_label_->setText(QString("%1: tip moves %2 m of the %3 m reach")
+                            .arg(mode_name)
+                            .arg(num(drawnTipDisplacement(a), 3))
+                            .arg(num(outcome_->reach, 4)));
+  reach_label_->setToolTip(
+      QString("Drawn: q_eq + a sin(phase) shape with a = %1 (the shape's largest component is 1, in m or rad), "
+              "at the view's deformation scale x%2; one cycle per 1.5 s whatever the mode's frequency.")
+          .arg(num(a, 3))
+          .arg(num(s, 4)));
   return true;
 }
 

@@ -34,19 +34,19 @@ class ModePreview : public QWidget {
  public:
   // What the window offers to linearize about, asked for when Compute is pressed.
   struct Source {
-    const Project* project = nullptr;        // the edited project; nullptr: the chain is empty
+    const Project* project = nullptr;               // the edited project; nullptr: the chain is empty
     std::shared_ptr<const MultibodySystem> system;  // its discretized system (the document's)
-    std::optional<Eigen::VectorXd> run_q;    // a finished run: full coordinates at the timeline's time
-    double run_time = 0.0;                   // that time [s]
+    std::optional<Eigen::VectorXd> run_q;           // a finished run: full coordinates at the timeline's time
+    double run_time = 0.0;                          // that time [s]
   };
   // The computation's product: the result and what drawing it needs.
   struct Outcome {
-    std::string error;                       // why there are no modes (empty: see result.message)
+    std::string error;  // why there are no modes (empty: see result.message)
     LinearizationResult result;
     std::shared_ptr<const MultibodySystem> system;  // the layout of result.equilibrium_q
-    std::string configuration;               // what was linearized about, in words
-    double reach = 0.0;                      // sum of the link lengths [m]
-    bool constrained = false;                // the project has constraints, which the linearization ignores
+    std::string configuration;                      // what was linearized about, in words
+    double reach = 0.0;                             // sum of the link lengths [m]
+    bool constrained = false;                       // the project has constraints, which the linearization ignores
   };
 
   ModePreview(ArmView* view, std::function<Source()> source, QWidget* parent = nullptr);
@@ -62,13 +62,13 @@ class ModePreview : public QWidget {
   bool isComputing() const;
   const Outcome* outcome() const { return outcome_.get(); }  // the last finished computation
   bool isOutOfDate() const { return out_of_date_; }
-  QString statusText() const;  // the message line: progress, errors, out of date
+  QString statusText() const;         // the message line: progress, errors, out of date
   QString configurationText() const;  // which configuration the modes belong to
   QTableWidget* table() const { return table_; }
 
   // Animation of a mode (index into outcome()->result.modes) in the view.
   bool animate(int mode);
-  void stopAnimation();        // the view returns to the state it showed before the animation
+  void stopAnimation();  // the view returns to the state it showed before the animation
   bool isAnimating() const { return animated_ >= 0; }
   int animatedMode() const { return animated_; }
   // Pauses the animation at a phase [rad] (still animating: stopAnimation() restores the view), for
@@ -78,12 +78,12 @@ class ModePreview : public QWidget {
   double targetDisplacement() const;                    // the requested drawn tip displacement [m]
 
   // Events of the window.
-  void documentChanged();                 // stops the animation; the modes become out of date
+  void documentChanged();                   // stops the animation; the modes become out of date
   void setSimulationRunning(bool running);  // stops the animation, which waits for the run to end
-  void refreshSource();                   // a run finished or the timeline moved: the run option's label
+  void refreshSource();                     // a run finished or the timeline moved: the run option's label
 
  signals:
-  void finished();  // a computation ended (modes or an error)
+  void finished();          // a computation ended (modes or an error)
   void animationStarted();  // the view now follows the mode (the window pauses its timeline)
 
  private:
@@ -91,7 +91,7 @@ class ModePreview : public QWidget {
   void fillTable();
   void tick();
   void drawAt(double phase);
-  bool updateAmplitude();  // a for the requested displacement at the view's deformation scale
+  bool updateAmplitude();                       // a for the requested displacement at the view's deformation scale
   double drawnTipDisplacement(double a) const;  // largest link-tip displacement from q_eq, drawn [m]
   void setStatus(const QString& text, bool error);
   void updateControls();
@@ -109,7 +109,7 @@ class ModePreview : public QWidget {
   QFutureWatcher<std::shared_ptr<Outcome>>* watcher_;
 
   std::shared_ptr<const Outcome> outcome_;
-  std::unique_ptr<DynamicsData> data_;  // kinematics of outcome_->system for the amplitude
+  std::unique_ptr<DynamicsData> data_;                  // kinematics of outcome_->system for the amplitude
   unsigned generation_ = 0, requested_generation_ = 0;  // document changes; the one being computed
   bool out_of_date_ = false, running_ = false;
   int animated_ = -1;

@@ -44,7 +44,8 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(list_);
   layout->addLayout(right, 1);
   connect(list_, &QListWidget::itemChanged, this, [this] { rebuildGraphs(); });
-  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showReadout(plot_->xAxis->pixelToCoord(e->position().x())); });
+  connect(plot_, &QCustomPlot::mouseMove, this,
+          [this](QMouseEvent* e) { showReadout(plot_->xAxis->pixelToCoord(e->position().x())); });
 }
 
 void PlotPanel::clear() {

@@ -38,8 +38,8 @@ class PlotPanel : public QWidget {
   QLabel* readout_;
   QCPItemStraightLine* cursor_ = nullptr;
   std::vector<Channel> channels_;
-  std::vector<int> plotted_;            // channel index per graph
-  std::vector<double> data_;            // all rows so far (row-major), to rebuild on selection change
+  std::vector<int> plotted_;  // channel index per graph
+  std::vector<double> data_;  // all rows so far (row-major), to rebuild on selection change
   std::size_t rows_ = 0;
 };
 

@@ -79,9 +79,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   poll_timer_->setInterval(50);  // 20 updates per second while a run goes
   connect(poll_timer_, &QTimer::timeout, this, &MainWindow::poll);
   connect(timeline_, &Timeline::rowChanged, this, [this](int row, double t) {
-    modes_->stopAnimation();  // the view follows the timeline again
+    modes_->stopAnimation();              // the view follows the timeline again
     if (poll_timer_->isActive()) return;  // while a run streams in, poll() paces the view and the plots
-    modes_->refreshSource();  // the run's configuration at this time
+    modes_->refreshSource();              // the run's configuration at this time
     showRow(row);
     plots_->setTimeCursor(t);
   });
@@ -133,18 +133,21 @@ void MainWindow::buildDocks() {
   dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
   properties_->setMinimumWidth(400);
   // Natural modes about the edited configuration or the run's configuration at the timeline's time.
-  modes_ = new ModePreview(view_, [this] {
-    ModePreview::Source s;
-    s.project = document_->project();
-    s.system = document_->system();
-    Eigen::VectorXd q;
-    const int row = timeline_->row();
-    if (session_->results() && !isRunning() && row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) {
-      s.run_q = q;
-      s.run_time = timeline_->time();
-    }
-    return s;
-  }, this);
+  modes_ = new ModePreview(
+      view_,
+      [this] {
+        ModePreview::Source s;
+        s.project = document_->project();
+        s.system = document_->system();
+        Eigen::VectorXd q;
+        const int row = timeline_->row();
+        if (session_->results() && !isRunning() && row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) {
+          s.run_q = q;
+          s.run_time = timeline_->time();
+        }
+        return s;
+      },
+      this);
   connect(modes_, &ModePreview::animationStarted, this, [this] { timeline_->setPlaying(false); });
   QDockWidget* modes = dock("Natural modes", modes_, Qt::RightDockWidgetArea, "dock.modes");
   tabifyDockWidget(findChild<QDockWidget*>("dock.properties"), modes);
@@ -168,15 +171,17 @@ void MainWindow::buildActions() {
     examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
   }
   recent_menu_ = file->addMenu("Open &Recent");
-  file->addAction("&Save", QKeySequence::Save, this, [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
+  file->addAction("&Save", QKeySequence::Save, this,
+                  [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
   file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
   QMenu* exports = file->addMenu("&Export");
-  exports_ = new ExportReactions(*this,
-                                 {{"csv", "Export CSV", [this] { return QString::fromStdString(caseFileName(project()->name)) + ".csv"; }},
-                                  {"view", "Export the 3D view", [] { return QString("view.png"); }},
-                                  "main",
-                                  "bundle"},
-                                 this);
+  exports_ = new ExportReactions(
+      *this,
+      {{"csv", "Export CSV", [this] { return QString::fromStdString(caseFileName(project()->name)) + ".csv"; }},
+       {"view", "Export the 3D view", [] { return QString("view.png"); }},
+       "main",
+       "bundle"},
+      this);
   exports_->csv->attachTo(exports->addAction("Results &CSV..."));
   exports_->plot->attachTo(exports->addAction("&Plot (PNG, PDF, SVG)..."));
   exports_->views->attachTo(exports->addAction("3D &view (PNG)..."));
@@ -327,8 +332,7 @@ bool MainWindow::offerRecovery(const QString& path) {
   const QString what = path.isEmpty() ? QString("an untitled project") : QFileInfo(path).fileName();
   const QString when = r->saved_at.isValid() ? r->saved_at.toString("yyyy-MM-dd HH:mm:ss") : QString("an earlier session");
   const int answer = ask("Recover unsaved changes",
-                         "FlexArm was closed without saving the changes to " + what + " (autosaved " + when +
-                             "). Restore them?",
+                         "FlexArm was closed without saving the changes to " + what + " (autosaved " + when + "). Restore them?",
                          QMessageBox::Yes | QMessageBox::No);
   if (answer != QMessageBox::Yes) {
     AutoSave::discard(path);
@@ -378,8 +382,10 @@ void MainWindow::onDocumentChanged() {
   const Project* p = document_->project();
   project_path_ = document_->path();
   // The run's project and system are the document's; the results of the model before the change go.
-  if (p) session_->setProject(*p, document_->system());
-  else session_->clear();
+  if (p)
+    session_->setProject(*p, document_->system());
+  else
+    session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
   view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
   timeline_->setTimes({});
@@ -393,9 +399,7 @@ void MainWindow::onDocumentChanged() {
   updateTitle();
 }
 
-void MainWindow::updateTitle() {
-  setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm");
-}
+void MainWindow::updateTitle() { setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm"); }
 
 void MainWindow::runSimulation() {
   if (!project() || isRunning()) return;

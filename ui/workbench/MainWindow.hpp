@@ -3,7 +3,8 @@
 // undo/redo, autosave), the 3D view with its timeline, live plots, a message log, run controls and
 // solver statistics. The open project runs in a RunSession (worker thread, live and finished results,
 // the state at a time); views observe the results and never own them. The exports are the shared
-// reactions of ui/export/, fed through this window's ExportSource. The edited project is a ProjectDocument; every change redraws the arm.
+// reactions of ui/export/, fed through this window's ExportSource. The edited project is a ProjectDocument; every change redraws
+// the arm.
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
@@ -52,7 +53,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   // Opens a project file. On failure the loader's messages are shown (banner and log) and the
   // current project stays open.
   bool openProject(const QString& path);
-  bool newProject();  // a minimal valid arm (one rigid rod), not yet saved
+  bool newProject();       // a minimal valid arm (one rigid rod), not yet saved
   bool newEmptyProject();  // no links yet: build the arm in the editor
   // File > New: the wizard (an empty base, a template with its first values, or a copy of an example),
   // then newProjectFrom its document.
@@ -125,7 +126,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   void onDocumentChanged();
   void updateTitle();
   bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
-  bool maybeSave();  // before unsaved changes would be lost: false when the user cancels
+  bool maybeSave();                               // before unsaved changes would be lost: false when the user cancels
   int ask(const QString& title, const QString& text, int buttons);
   void buildDocks();
   void showBanner(const QString& text, bool error);
@@ -161,7 +162,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   ExportReactions* exports_;  // File > Export
 
   QString project_path_;
-  std::vector<double> plot_backlog_;           // rows received but not yet plotted
+  std::vector<double> plot_backlog_;  // rows received but not yet plotted
   std::size_t shown_row_ = static_cast<std::size_t>(-1);
   unsigned poll_tick_ = 0;
   std::vector<QPointer<CompareWindow>> compares_;
