@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.22)
 # Fails when a C++ source under core/, validation/, ui/, app/, bench/ or tests/ differs from what
 # clang-format makes of it with the repository's .clang-format (cmake -DSOURCE_DIR=...
 # -DCLANG_FORMAT=... -P CheckFormat.cmake). Fix with: clang-format -i FILE.

@@ -1,10 +1,20 @@
+cmake_minimum_required(VERSION 3.22)
 # Fails when a file includes from a layer above its own (cmake -DSOURCE_DIR=... -P CheckLayers.cmake).
 # The engine's layers, lowest first; a file in core/<layer>/ includes only from its own layer or lower:
 #   base <- model <- discretization <- dynamics <- io <- results <- solvers <- analysis
 # io sits above dynamics: the reader checks a project against the system it describes (constraints
 # name coordinates that only the discretization defines). Above the engine: validation/ (the seed
-# papers), then ui/, then app/. The engine includes no Qt.
+# papers), then ui/ (its folders in the order below), then app/. The engine includes no Qt.
 set(core_layers base model discretization dynamics io results solvers analysis)
+# ui/: which other folders of ui/ each folder may include (ui/README.md draws the same).
+set(ui_plots "")
+set(ui_document "")
+set(ui_editor document)
+set(ui_view document plots)
+set(ui_run document)
+set(ui_export plots)
+set(ui_compare view run export plots document)
+set(ui_workbench document editor view run export compare plots)
 set(violations "")
 
 function(layer_rank layer out)
@@ -42,8 +52,15 @@ foreach(src IN LISTS sources)
         set(bad "validation/ builds on the engine only")
       endif()
     elseif(top STREQUAL "ui")
+      list(GET parts 1 folder)
       if(target MATCHES "^app/")
         set(bad "ui/ does not include app/")
+      elseif(target MATCHES "^ui/([a-z]+)/")
+        set(other "${CMAKE_MATCH_1}")
+        set(allowed "${ui_${folder}}")
+        if(NOT other STREQUAL folder AND NOT other IN_LIST allowed)
+          set(bad "ui/${folder}/ may include ui/ folders ${allowed} only (ui/README.md)")
+        endif()
       endif()
     endif()
     if(bad)
