@@ -8,13 +8,12 @@
 
 #include "dynamics/Constraints.hpp"
 #include "io/Overrides.hpp"
+#include "io/ProjectSchema.hpp"
 #include "io/TableFile.hpp"
 
 namespace flexarm {
 namespace {
 
-const std::vector<std::string> kLawNames = {"constant",   "step",   "sine",         "table",
-                                            "polynomial", "spinup", "out_and_back", "cycloidal"};
 const std::vector<std::string> kDriveNames = {"free", "effort", "pd", "prescribed"};
 const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
 
@@ -57,38 +56,16 @@ bool readInertiaComponents(JsonObjectReader& r, const std::string& key, Eigen::M
 
 // Reads "law" and its parameters from the object r (a drive or a PD set-point).
 void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& base_dir) {
-  const int law = r.choice("law", kLawNames, Need::Required, -1);
+  const int law = r.choice("law", schema::lawNames(), Need::Required, -1);
   if (law < 0) return;
   f.law = static_cast<TimeFunction::Law>(law);
-  switch (f.law) {
-    case TimeFunction::Law::Constant: r.number("value", f.value, Need::Required); break;
-    case TimeFunction::Law::Step:
-      r.number("t_step", f.t_step, Need::Required);
-      r.number("before", f.before, Need::Required);
-      r.number("after", f.after, Need::Required);
-      r.number("rise_time", f.rise_time, Need::Optional, Range::NonNegative);
-      break;
-    case TimeFunction::Law::Sine:
-      r.number("amplitude", f.amplitude, Need::Required);
-      r.number("frequency", f.frequency, Need::Required, Range::NonNegative);
-      r.number("phase", f.phase, Need::Optional);
-      r.number("offset", f.offset, Need::Optional);
-      break;
-    case TimeFunction::Law::Polynomial: r.numbers("coefficients", f.coefficients, Need::Required, 1); break;
-    case TimeFunction::Law::SpinUp:
-      r.number("omega0", f.omega0, Need::Required);
-      r.number("T", f.T, Need::Required, Range::Positive);
-      break;
-    case TimeFunction::Law::OutAndBack:
-      r.number("amplitude", f.amplitude, Need::Required);
-      r.number("t0", f.t0, Need::Required, Range::Positive);
-      break;
-    case TimeFunction::Law::Cycloidal:
-      r.number("before", f.before, Need::Required);
-      r.number("after", f.after, Need::Required);
-      r.number("T", f.T, Need::Required, Range::Positive);
-      r.number("t_step", f.t_step, Need::Optional);
-      break;
+  for (const schema::LawParameter& p : schema::law(f.law).parameters) {
+    if (p.list)
+      r.numbers(p.key, f.*p.list, p.need, 1);
+    else
+      r.number(p.key, f.*p.number, p.need, p.range);
+  }
+  switch (f.law) {  // what is more than numbers
     case TimeFunction::Law::Table: {
       const int interp = r.choice("interpolation", {"linear", "cubic"}, Need::Optional, 0);
       if (interp >= 0) f.interpolation = static_cast<TableInterpolation>(interp);
@@ -141,6 +118,7 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
       f.prepare();
       break;
     }
+    default: break;  // the other laws are their parameters, read above
   }
 }
 
@@ -626,35 +604,13 @@ Json inertia6(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), 
 
 void writeLaw(Json& j, const TimeFunction& f) {
   j["law"] = lawName(f.law);
+  for (const schema::LawParameter& p : schema::law(f.law).parameters) {
+    if (p.list)
+      j[p.key] = f.*p.list;
+    else
+      j[p.key] = f.*p.number;
+  }
   switch (f.law) {
-    case TimeFunction::Law::Constant: j["value"] = f.value; break;
-    case TimeFunction::Law::Step:
-      j["t_step"] = f.t_step;
-      j["before"] = f.before;
-      j["after"] = f.after;
-      j["rise_time"] = f.rise_time;
-      break;
-    case TimeFunction::Law::Sine:
-      j["amplitude"] = f.amplitude;
-      j["frequency"] = f.frequency;
-      j["phase"] = f.phase;
-      j["offset"] = f.offset;
-      break;
-    case TimeFunction::Law::Polynomial: j["coefficients"] = f.coefficients; break;
-    case TimeFunction::Law::SpinUp:
-      j["omega0"] = f.omega0;
-      j["T"] = f.T;
-      break;
-    case TimeFunction::Law::OutAndBack:
-      j["amplitude"] = f.amplitude;
-      j["t0"] = f.t0;
-      break;
-    case TimeFunction::Law::Cycloidal:
-      j["before"] = f.before;
-      j["after"] = f.after;
-      j["T"] = f.T;
-      j["t_step"] = f.t_step;
-      break;
     case TimeFunction::Law::Table:
       j["interpolation"] = f.interpolation == TableInterpolation::Cubic ? "cubic" : "linear";
       if (!f.file.empty()) {
@@ -665,6 +621,7 @@ void writeLaw(Json& j, const TimeFunction& f) {
         j["points"] = pts;
       }
       break;
+    default: break;  // the other laws are their parameters, written above
   }
 }
 

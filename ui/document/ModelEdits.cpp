@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "io/ProjectSchema.hpp"
 #include "io/TableFile.hpp"
 #include "model/Names.hpp"
 
@@ -147,36 +148,19 @@ const FlexibleLink* flexibleLink(const ProjectDocument& d, int index, QString* e
 
 }  // namespace
 
-Json defaultLaw(const std::string& law) {
-  if (law == "constant") return {{"law", law}, {"value", 0.0}};
-  if (law == "step") return {{"law", law}, {"t_step", 0.5}, {"before", 0.0}, {"after", 1.0}, {"rise_time", 0.2}};
-  if (law == "sine") return {{"law", law}, {"amplitude", 1.0}, {"frequency", 1.0}, {"phase", 0.0}, {"offset", 0.0}};
-  if (law == "polynomial") return {{"law", law}, {"coefficients", Json::array({0.0, 1.0})}};
-  if (law == "spinup") return {{"law", law}, {"omega0", 1.0}, {"T", 5.0}};
-  if (law == "out_and_back") return {{"law", law}, {"amplitude", 1.0}, {"t0", 2.0}};
-  if (law == "cycloidal") return {{"law", law}, {"before", 0.0}, {"after", 1.0}, {"T", 1.0}, {"t_step", 0.0}};
-  if (law == "table")
-    return {
-        {"law", law}, {"interpolation", "linear"}, {"points", Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})})}};
-  return {{"law", law}};
-}
+Json defaultLaw(const std::string& law) { return schema::newLaw(law); }
 
 const std::vector<std::string>& lawNames() {
-  static const std::vector<std::string> names = {"constant", "step",         "sine",      "polynomial",
-                                                 "spinup",   "out_and_back", "cycloidal", "table"};
+  static const std::vector<std::string> names = schema::lawMenuNames();
   return names;
 }
 
 std::vector<LawParam> lawParams(const std::string& law) {
-  if (law == "constant") return {{"value", "f"}};
-  if (law == "step") return {{"t_step", "s"}, {"before", "f"}, {"after", "f"}, {"rise_time", "s", false, true}};
-  if (law == "sine")
-    return {{"amplitude", "f"}, {"frequency", "Hz"}, {"phase", "rad", false, true}, {"offset", "f", false, true}};
-  if (law == "polynomial") return {{"coefficients", "", true}};
-  if (law == "spinup") return {{"omega0", "f/s"}, {"T", "s"}};
-  if (law == "out_and_back") return {{"amplitude", "f"}, {"t0", "s"}};
-  if (law == "cycloidal") return {{"before", "f"}, {"after", "f"}, {"T", "s"}, {"t_step", "s", false, true}};
-  return {};
+  std::vector<LawParam> out;
+  if (const schema::LawSpec* spec = schema::findLaw(law))
+    for (const schema::LawParameter& p : spec->parameters)
+      out.push_back({p.key, p.unit, p.list != nullptr, p.need == Need::Optional});
+  return out;
 }
 
 bool addLink(ProjectDocument& d, int index, QString* error) {
