@@ -14,7 +14,6 @@
 namespace flexarm {
 namespace {
 
-const std::vector<std::string> kDriveNames = {"free", "effort", "pd", "prescribed"};
 const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
 
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
@@ -124,7 +123,7 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
 
 void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& base_dir) {
   if (!r.valid()) return;
-  const int kind = r.choice("type", kDriveNames, Need::Required, -1);
+  const int kind = r.choice("type", schema::driveTypeNames(), Need::Required, -1);
   if (kind < 0) return;
   d.kind = static_cast<JointDrive::Kind>(kind);
   switch (d.kind) {
@@ -485,7 +484,7 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
   JsonObjectReader sv = r.object("solver", Need::Optional);
   if (sv.valid()) {
-    const int m = sv.choice("method", {"bdf", "adams", "ida", "newmark", "dirk"}, Need::Optional, 0);
+    const int m = sv.choice("method", schema::methodNames(), Need::Optional, 0);
     if (m >= 0) s.method = static_cast<SimulationSettings::Method>(m);
     sv.number("rtol", s.rtol, Need::Optional, Range::Positive);
     sv.number("atol", s.atol, Need::Optional, Range::Positive);
@@ -504,7 +503,7 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
       else
         s.max_order = static_cast<int>(max_order);
     }
-    const int jac = sv.choice("jacobian", {"analytic", "difference"}, Need::Optional, 0);
+    const int jac = sv.choice("jacobian", schema::jacobianNames(), Need::Optional, 0);
     if (jac >= 0) s.jacobian = static_cast<SimulationSettings::Jacobian>(jac);
     sv.number("step", s.step, Need::Optional, Range::Positive);
     JsonObjectReader nm = sv.object("newmark", Need::Optional);
@@ -690,7 +689,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   root.string("name", project.name, Need::Optional);
   root.string("description", project.description, Need::Optional);
   Model& model = project.model;
-  const int coupling = root.choice("coupling", {"zero", "geometric", "high"}, Need::Optional, 2);
+  const int coupling = root.choice("coupling", schema::couplingNames(), Need::Optional, 2);
   if (coupling >= 0) project.coupling = static_cast<CouplingOrder>(coupling);
   root.vector3("gravity", model.gravity, Need::Optional);
 
@@ -1014,7 +1013,7 @@ Json projectToJson(const Project& project) {
                        {"initial_step", s.initial_step},
                        {"max_steps", s.max_steps},
                        {"max_order", s.max_order},
-                       {"jacobian", s.jacobian == SimulationSettings::Jacobian::Analytic ? "analytic" : "difference"},
+                       {"jacobian", jacobianName(s.jacobian)},
                        {"step", s.step},
                        {"newmark", {{"alpha", s.newmark_alpha}, {"delta", s.newmark_delta}}},
                        {"baumgarte", {{"gamma", s.baumgarte_gamma}, {"beta", s.baumgarte_beta}}}}}};

@@ -2,11 +2,14 @@
 // What a project file may hold, defined once, for the reader, the writer and the editor's forms.
 // This first part holds the time laws f(t) of drives, set-points and constraint values: each law's
 // name, its parameters in file order with unit, need, range and the value a new law starts with.
-// (Issue 16 item 1 extends it key by key to the whole project.)
+// The choices and defaults of the simulation settings are here too. (Issue 16 item 1 extends it
+// key by key to the whole project.)
 #include <string>
 #include <vector>
 
 #include "io/JsonReader.hpp"
+#include "model/JointDrive.hpp"
+#include "model/Project.hpp"
 #include "model/TimeFunction.hpp"
 
 namespace flexarm::schema {
@@ -38,5 +41,16 @@ std::vector<std::string> lawNames();      // file order
 std::vector<std::string> lawMenuNames();  // the editor's order
 // A new law of that name with every parameter at its initial value ({"law": name} when unknown).
 Json newLaw(const std::string& name);
+
+// The words of the keys that choose among an enum's values, in the enum's order (the index read is
+// the value), from the model's own names.
+std::vector<std::string> couplingNames();   // coupling: zero, geometric, high
+std::vector<std::string> methodNames();     // simulation.solver.method: bdf, adams, ida, newmark, dirk
+std::vector<std::string> jacobianNames();   // simulation.solver.jacobian: analytic, difference
+std::vector<std::string> driveTypeNames();  // joints[i].drive.type: free, effort, pd, prescribed
+
+// The values a project has where its file says nothing: the reader starts from them, the editor
+// shows them for absent keys.
+const SimulationSettings& simulationDefaults();
 
 }  // namespace flexarm::schema

@@ -58,4 +58,12 @@ const char* methodName(SimulationSettings::Method method) {
   }
   return "?";
 }
+
+const char* jacobianName(SimulationSettings::Jacobian jacobian) {
+  switch (jacobian) {
+    case SimulationSettings::Jacobian::Analytic: return "analytic";
+    case SimulationSettings::Jacobian::DifferenceQuotient: return "difference";
+  }
+  return "?";
+}
 }  // namespace flexarm

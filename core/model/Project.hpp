@@ -54,6 +54,7 @@ struct SimulationSettings {
 };
 
 const char* methodName(SimulationSettings::Method method);
+const char* jacobianName(SimulationSettings::Jacobian jacobian);  // "analytic", "difference"
 
 // Inverse dynamics along a desired end-effector path (seed 002 sec. 3): the world position of the
 // last link's distal frame as time laws; components without a law are not tracked.

@@ -66,3 +66,22 @@ TEST(ProjectSchema, RequiredParametersAreRequiredAndRangesHold) {
           << p.diagnostics.text();
     }
 }
+
+TEST(ProjectSchema, ChoicesAreTheModelsNamesInEnumOrder) {
+  const std::vector<std::string> methods = schema::methodNames();
+  ASSERT_EQ(methods, (std::vector<std::string>{"bdf", "adams", "ida", "newmark", "dirk"}));
+  for (std::size_t k = 0; k < methods.size(); ++k) EXPECT_EQ(methods[k], methodName(static_cast<SimulationSettings::Method>(k)));
+  EXPECT_EQ(schema::couplingNames(), (std::vector<std::string>{"zero", "geometric", "high"}));
+  EXPECT_EQ(schema::jacobianNames(), (std::vector<std::string>{"analytic", "difference"}));
+  EXPECT_EQ(schema::driveTypeNames(), (std::vector<std::string>{"free", "effort", "pd", "prescribed"}));
+  // A project that says nothing about the simulation gets the schema's defaults.
+  const LoadedProject p = parseProjectText(R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}]})",
+                                           ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const SimulationSettings& d = schema::simulationDefaults();
+  EXPECT_EQ(p.project->simulation.t_end, d.t_end);
+  EXPECT_EQ(p.project->simulation.rtol, d.rtol);
+  EXPECT_EQ(p.project->simulation.method, d.method);
+}

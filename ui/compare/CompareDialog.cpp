@@ -8,6 +8,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "io/ProjectSchema.hpp"
+
 namespace flexarm {
 
 CompareDialog::CompareDialog(const Project& project, const QString& base_dir, QWidget* parent)
@@ -42,9 +44,9 @@ CompareDialog::CompareDialog(const Project& project, const QString& base_dir, QW
   for (const Variant& v : project.variants) {
     if (const Result<StudyCase> c = variantCase(project, v.name)) entry(*c, "a variant the project defines");
   }
-  for (const char* order : {"zero", "geometric", "high"})
-    entry({std::string("coupling=") + order, {std::string("coupling=") + order}},
-          QString("%1-order rigid-flexible coupling").arg(order));
+  for (const std::string& order : schema::couplingNames())
+    entry({"coupling=" + order, {"coupling=" + order}},
+          QString("%1-order rigid-flexible coupling").arg(QString::fromStdString(order)));
   connect(list_, &QListWidget::itemChanged, this, [this] { update(); });
   connect(add, &QPushButton::clicked, this, [this] {
     const QString why = addSpec(spec_->text());

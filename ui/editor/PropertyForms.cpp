@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
+#include "io/ProjectSchema.hpp"
 #include "ui/document/ConstraintEdits.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "ui/document/VariantEdits.hpp"
@@ -85,19 +86,27 @@ void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   out.push_back(numbers("gravity", "gravity", "m/s²", 3, Json::array({0.0, 0.0, -9.81})));
 }
 
+QStringList words(const std::vector<std::string>& names) {
+  QStringList out;
+  for (const std::string& n : names) out << QString::fromStdString(n);
+  return out;
+}
+
+// The defaults shown for absent keys are the reader's (schema::simulationDefaults).
 void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
-  out.push_back(number("simulation.t_end", "end time", "s", 5.0));
-  out.push_back(number("simulation.output_rate", "output rate", "Hz", 100.0));
-  out.push_back(choice("coupling", "coupling order", {"zero", "geometric", "high"}, "high"));
-  out.push_back(choice("simulation.solver.method", "solver", {"bdf", "adams", "ida", "newmark", "dirk"}, "bdf"));
-  out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", 1e-6));
-  out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", 1e-8));
-  out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", 0.0));
-  out.push_back(number("simulation.solver.step", "Newmark step", "s", 1e-3));
-  out.push_back(integer("simulation.solver.max_steps", "step limit", 1000000));
-  out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", 0));
-  out.push_back(choice("simulation.solver.jacobian", "Newton matrix", {"analytic", "difference"}, "analytic"));
-  out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", 0.5));
+  const SimulationSettings& s = schema::simulationDefaults();
+  out.push_back(number("simulation.t_end", "end time", "s", s.t_end));
+  out.push_back(number("simulation.output_rate", "output rate", "Hz", s.output_rate));
+  out.push_back(choice("coupling", "coupling order", words(schema::couplingNames()), couplingName(Project{}.coupling)));
+  out.push_back(choice("simulation.solver.method", "solver", words(schema::methodNames()), methodName(s.method)));
+  out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", s.rtol));
+  out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", s.atol));
+  out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", s.max_step));
+  out.push_back(number("simulation.solver.step", "Newmark step", "s", s.step));
+  out.push_back(integer("simulation.solver.max_steps", "step limit", s.max_steps));
+  out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", s.max_order));
+  out.push_back(choice("simulation.solver.jacobian", "Newton matrix", words(schema::jacobianNames()), jacobianName(s.jacobian)));
+  out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", s.divergence_ratio));
 }
 
 void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {
