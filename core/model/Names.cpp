@@ -74,19 +74,6 @@ bool namesCoordinateOf(const std::string& name, const std::string& joint, const 
   return c->kind == CoordinateName::Kind::Elastic ? c->owner == link : c->owner == joint;
 }
 
-bool belongsToJoint(const std::string& channel, const std::string& joint) {
-  for (const std::string& name :
-       {jointCoordinate(joint), jointRate(joint), jointEffort(joint), motorCoordinate(joint), jointTorsion(joint)})
-    if (channel == name) return true;
-  return false;
-}
-
-bool belongsToLink(const std::string& channel, const std::string& link) {
-  if (startsWith(channel, kTipPrefix + link + ".")) return true;
-  const std::optional<CoordinateName> c = parseCoordinate(channel);
-  return c && c->kind == CoordinateName::Kind::Elastic && c->owner == link;
-}
-
 bool isTipDeflection(const std::string& channel) {
   return startsWith(channel, kTipPrefix) && (endsWith(channel, ".v") || endsWith(channel, ".w"));
 }

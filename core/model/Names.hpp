@@ -60,11 +60,6 @@ inline constexpr const char* kElasticPrefix = "e.";
 inline constexpr const char* kTipPrefix = "tip.";
 inline constexpr const char* kTorsionPrefix = "torsion.";
 
-// Named channels a joint or link owns (its coordinate, rate, effort, torsion; its tip and elastic
-// coordinates): true when `channel` belongs to joint `joint` or to link `link`.
-bool belongsToJoint(const std::string& channel, const std::string& joint);
-bool belongsToLink(const std::string& channel, const std::string& link);
-
 // Is `channel` a lateral tip deflection (tip.<link>.v or .w)?
 bool isTipDeflection(const std::string& channel);
 

@@ -26,11 +26,6 @@ TEST(Names, ParseReadsBackWhatTheBuildersWrite) {
   for (const char* not_a_coordinate :
        {"qd.shoulder", "tau.shoulder", "e.beam.0", "e.beam.x", "e.beam.", "e..3", "q.", "t", "ee.x"})
     EXPECT_FALSE(names::parseCoordinate(not_a_coordinate)) << not_a_coordinate;
-  EXPECT_TRUE(names::belongsToJoint("torsion.elbow", "elbow"));
-  EXPECT_FALSE(names::belongsToJoint("torsion.elbow2", "elbow"));
-  EXPECT_TRUE(names::belongsToLink("tip.beam.v", "beam"));
-  EXPECT_TRUE(names::belongsToLink("e.beam.3", "beam"));
-  EXPECT_FALSE(names::belongsToLink("e.beam2.3", "beam"));
   // Renaming a joint renames its q and qm, renaming a link its e; nothing else changes.
   EXPECT_EQ(names::renameOwner("qm.elbow", true, "elbow", "wrist"), "qm.wrist");
   EXPECT_EQ(names::renameOwner("q.elbow", false, "elbow", "wrist"), "q.elbow");  // a link named elbow
