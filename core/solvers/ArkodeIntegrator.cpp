@@ -55,10 +55,14 @@ Status ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, d
   if (flag != ARK_SUCCESS) return errorAt("tolerances", describe(flag));
   flag = ARKStepSetTableNum(m.mem, dirkTable(s.max_order), ARKODE_ERK_NONE);
   if (flag != ARK_SUCCESS) return errorAt("method table", describe(flag));
-  if (Status e = m.denseSolver(); !e) return e;
+  const bool analytic = s.jacobian == SimulationSettings::Jacobian::Analytic;
+  if (Status e = rhs.hasNewtonSolver() && analytic ? m.newtonSolver() : m.denseSolver(); !e) return e;
   flag = ARKStepSetLinearSolver(m.mem, m.LS, m.A);
   if (flag != ARK_SUCCESS) return errorAt("linear solver", describe(flag));
-  if (rhs.hasJacobian() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
+  if (rhs.hasNewtonSolver() && analytic) {
+    flag = ARKStepSetLinSysFn(m.mem, &SundialsOde::arkLinSysFn);
+    if (flag != ARK_SUCCESS) return errorAt("Newton system", describe(flag));
+  } else if (rhs.hasJacobian() && analytic) {
     flag = ARKStepSetJacFn(m.mem, &SundialsOde::jacFn);
     if (flag != ARK_SUCCESS) return errorAt("Jacobian", describe(flag));
   }

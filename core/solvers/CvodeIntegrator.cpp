@@ -35,7 +35,13 @@ Status CvodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, do
   CVodeSetUserData(m.mem, static_cast<SundialsOde*>(&m));
   flag = CVodeSStolerances(m.mem, s.rtol, s.atol);
   if (flag != CV_SUCCESS) return errorAt("tolerances", describe(flag));
-  if (m.bdf) {
+  if (m.bdf && rhs.hasNewtonSolver() && s.jacobian == SimulationSettings::Jacobian::Analytic) {
+    if (Status e = m.newtonSolver(); !e) return e;
+    flag = CVodeSetLinearSolver(m.mem, m.LS, m.A);
+    if (flag != CV_SUCCESS) return errorAt("linear solver", describe(flag));
+    flag = CVodeSetLinSysFn(m.mem, &SundialsOde::cvLinSysFn);
+    if (flag != CV_SUCCESS) return errorAt("Newton system", describe(flag));
+  } else if (m.bdf) {
     if (Status e = m.denseSolver(); !e) return e;
     flag = CVodeSetLinearSolver(m.mem, m.LS, m.A);
     if (flag != CV_SUCCESS) return errorAt("linear solver", describe(flag));

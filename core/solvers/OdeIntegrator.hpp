@@ -25,6 +25,19 @@ class OdeRhs {
     (void)t, (void)y, (void)J;
     return -1;
   }
+  // The Newton systems (I - gamma df/dy) x = b, when the right-hand side sets them up and solves them
+  // itself (cheaper than a dense matrix of the whole state): setupNewton at (t, y) for gamma,
+  // evaluating the Jacobian again unless `jacobian_ok` (*evaluated says whether it did); solveNewton
+  // overwrites b with x. Same return convention as rhs().
+  virtual bool hasNewtonSolver() const { return false; }
+  virtual int setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) {
+    (void)t, (void)y, (void)gamma, (void)jacobian_ok, (void)evaluated;
+    return -1;
+  }
+  virtual int solveNewton(double* x) {
+    (void)x;
+    return -1;
+  }
 };
 
 class OdeIntegrator {

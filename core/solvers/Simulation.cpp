@@ -9,44 +9,12 @@
 #include "dynamics/ForwardDynamics.hpp"
 #include "base/NumberFormat.hpp"
 #include "results/ChannelRecorder.hpp"
+#include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/OdeIntegrator.hpp"
 #include "solvers/Stepper.hpp"
 
 namespace flexarm {
 namespace {
-
-class ForwardDynamicsRhs final : public OdeRhs {
- public:
-  explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
-  int rhs(double t, const double* y, double* ydot) override {
-    for (int k = 0; k < fd_.stateSize(); ++k)
-      if (!std::isfinite(y[k])) return 1;  // recoverable: CVODE retries with a smaller step
-    if (fd_.evaluate(t, y, ydot)) return 0;
-    return fd_.error().find("not positive definite") != std::string::npos ? -1 : 1;
-  }
-  bool hasJacobian() const override { return true; }
-  // y = [q_f; v_f], f = [v_f; M^-1 (Q - b)]: df/dy = [0, I; -M^-1 K_t, -M^-1 C_t], the inertial
-  // terms' derivatives left out (TangentStiffness.hpp).
-  int jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) override {
-    ydot_.resize(fd_.stateSize());
-    const int r = rhs(t, y, ydot_.data());
-    if (r != 0) return r;
-    const int nf = fd_.stateSize() / 2;
-    fd_.tangent(K_, C_);
-    fd_.solveMass(K_);
-    fd_.solveMass(C_);
-    J.setZero();
-    J.topRightCorner(nf, nf).setIdentity();
-    J.bottomLeftCorner(nf, nf) = -K_;
-    J.bottomRightCorner(nf, nf) = -C_;
-    return J.allFinite() ? 0 : 1;
-  }
-
- private:
-  ForwardDynamics& fd_;
-  Eigen::VectorXd ydot_;
-  Eigen::MatrixXd K_, C_;
-};
 
 std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
 

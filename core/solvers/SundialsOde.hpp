@@ -56,6 +56,47 @@ struct SundialsOde {
     return {};
   }
 
+  // The right-hand side's own Newton solver (OdeRhs::setupNewton/solveNewton) behind a SUNDIALS
+  // linear solver: the integrator's linear-system callback (cvLinSysFn, arkLinSysFn) sets it up with
+  // the integrator's gamma and Jacobian-reuse decision, and this solver only solves. The matrix the
+  // integrator insists on is a 1 x 1 placeholder nothing reads.
+  Status newtonSolver() {
+    A = SUNDenseMatrix(1, 1, ctx);
+    LS = SUNLinSolNewEmpty(ctx);
+    if (!A || !LS) return error("cannot create the Newton solver");
+    LS->content = this;
+    LS->ops->gettype = [](SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; };
+    LS->ops->getid = [](SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; };
+    LS->ops->setup = [](SUNLinearSolver, SUNMatrix) { return 0; };
+    LS->ops->solve = [](SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
+      auto* self = static_cast<SundialsOde*>(S->content);
+      N_VScale(1.0, b, x);
+      const int r = self->rhs->solveNewton(N_VGetArrayPointer(x));
+      return r == 0 ? SUNLS_SUCCESS : (r > 0 ? SUNLS_PACKAGE_FAIL_REC : SUNLS_PACKAGE_FAIL_UNREC);
+    };
+    LS->ops->lastflag = [](SUNLinearSolver) -> sunindextype { return 0; };
+    LS->ops->free = [](SUNLinearSolver S) {
+      SUNLinSolFreeEmpty(S);
+      return 0;
+    };
+    return {};
+  }
+
+  int linSys(realtype t, N_Vector y, booleantype jok, booleantype* jcur, realtype gamma) {
+    bool evaluated = false;
+    const int r = rhs->setupNewton(t, N_VGetArrayPointer(y), gamma, jok, &evaluated);
+    *jcur = evaluated ? SUNTRUE : SUNFALSE;
+    return r;
+  }
+  static int cvLinSysFn(realtype t, N_Vector y, N_Vector, SUNMatrix, booleantype jok, booleantype* jcur, realtype gamma,
+                        void* user, N_Vector, N_Vector, N_Vector) {
+    return static_cast<SundialsOde*>(user)->linSys(t, y, jok, jcur, gamma);
+  }
+  static int arkLinSysFn(realtype t, N_Vector y, N_Vector, SUNMatrix, SUNMatrix, booleantype jok, booleantype* jcur,
+                         realtype gamma, void* user, N_Vector, N_Vector, N_Vector) {
+    return static_cast<SundialsOde*>(user)->linSys(t, y, jok, jcur, gamma);
+  }
+
   static int rhsFn(realtype t, N_Vector y, N_Vector ydot, void* user) {
     auto* self = static_cast<SundialsOde*>(user);
     return self->rhs->rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));

@@ -7,6 +7,9 @@
 #include <optional>
 
 #include "FlexTestModels.hpp"
+#include "dynamics/ForwardDynamics.hpp"
+#include "dynamics/MultibodySystem.hpp"
+#include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
@@ -55,6 +58,40 @@ TEST(ImplicitSolvers, CvodeAnalyticIterationMatrixSameMotionFewerEvaluations) {
   for (const char* c : {"ee.x", "ee.y", "ee.z"}) EXPECT_LE(relativeDifference(arm_an, arm_dq, c), 1e-5) << c;
   EXPECT_LT(arm_an.stats.rhs_evaluations, 0.6 * arm_dq.stats.rhs_evaluations)
       << arm_an.stats.rhs_evaluations << " vs " << arm_dq.stats.rhs_evaluations;
+}
+
+// The condensed Newton solve (ForwardDynamicsRhs.hpp) gives the solution of the dense 2n x 2n system
+// (I - gamma J) x = b built from the same Jacobian, on arms with rigid and flexible joints, in motion,
+// for small and large gamma, when the Jacobian is reused at a new gamma, and after a new evaluation.
+TEST(ImplicitSolvers, CondensedNewtonSolveEqualsTheDenseSystem) {
+  for (const char* name : {"spatial-rrr-flexible-seed004.flexarm.json", "spin-up-beam.flexarm.json",
+                           "two-link-flexible-arm.flexarm.json", "canadarm2-drop-seed000.flexarm.json"}) {
+    const Project p = test::loadShipped(name);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    ForwardDynamics fd(sys);
+    ForwardDynamicsRhs rhs(fd);
+    const int n = fd.stateSize();
+    ASSERT_GT(n, 0) << name;
+    Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -0.3, 0.4);  // a state away from rest
+    y.head(n / 2) *= 0.05;                                         // small deflections, finite rates
+    Eigen::MatrixXd J(n, n);
+    ASSERT_EQ(rhs.jacobian(0.2, y.data(), Eigen::Map<Eigen::MatrixXd>(J.data(), n, n)), 0) << name;
+    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, 1.0, -2.0).cwiseProduct(Eigen::VectorXd::LinSpaced(n, 0.5, 3.0));
+    bool evaluated = false;
+    for (double gamma : {1e-5, 1e-3, 0.05}) {
+      for (bool reuse : {false, true}) {
+        ASSERT_EQ(rhs.setupNewton(0.2, y.data(), gamma, reuse, &evaluated), 0) << name;
+        EXPECT_EQ(evaluated, !reuse) << name;  // reuse keeps the Jacobian of the first setup
+        Eigen::VectorXd x = b;
+        ASSERT_EQ(rhs.solveNewton(x.data()), 0) << name;
+        const Eigen::MatrixXd A = Eigen::MatrixXd::Identity(n, n) - gamma * J;
+        const Eigen::VectorXd dense = A.fullPivLu().solve(b);
+        EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << name << " gamma " << gamma;
+        // and it solves that system to round-off (normwise backward error; J holds stiffnesses over masses, ~1e8)
+        EXPECT_LE((A * x - b).norm() / (A.norm() * x.norm() + b.norm()), 1e-13) << name << " gamma " << gamma;
+      }
+    }
+  }
 }
 
 TEST(ImplicitSolvers, IdaAnalyticIterationMatrixSameMotion) {

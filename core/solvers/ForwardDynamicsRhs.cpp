@@ -1,0 +1,61 @@
+#include "solvers/ForwardDynamicsRhs.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace flexarm {
+
+int ForwardDynamicsRhs::rhs(double t, const double* y, double* ydot) {
+  for (int k = 0; k < fd_.stateSize(); ++k)
+    if (!std::isfinite(y[k])) return 1;  // recoverable: the integrator retries with a smaller step
+  if (fd_.evaluate(t, y, ydot)) return 0;
+  return fd_.error().find("not positive definite") != std::string::npos ? -1 : 1;
+}
+
+int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) {
+  ydot_.resize(fd_.stateSize());
+  const int r = rhs(t, y, ydot_.data());
+  if (r != 0) return r;
+  const int nf = fd_.stateSize() / 2;
+  fd_.tangent(K_, C_);
+  fd_.solveMass(K_);
+  fd_.solveMass(C_);
+  J.setZero();
+  J.topRightCorner(nf, nf).setIdentity();
+  J.bottomLeftCorner(nf, nf) = -K_;
+  J.bottomRightCorner(nf, nf) = -C_;
+  have_jacobian_ = false;  // K_ and C_ now hold M^-1 K_t, M^-1 C_t
+  return J.allFinite() ? 0 : 1;
+}
+
+int ForwardDynamicsRhs::setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) {
+  *evaluated = false;
+  if (!jacobian_ok || !have_jacobian_) {
+    ydot_.resize(fd_.stateSize());
+    const int r = rhs(t, y, ydot_.data());
+    if (r != 0) return r;
+    M_ = fd_.massMatrix();
+    fd_.tangent(K_, C_);
+    if (!M_.allFinite() || !K_.allFinite() || !C_.allFinite()) return 1;
+    have_jacobian_ = true;
+    *evaluated = true;
+  }
+  gamma_ = gamma;
+  S_ = M_;
+  S_.noalias() += gamma * C_;
+  S_.noalias() += (gamma * gamma) * K_;
+  lu_.compute(S_);
+  return 0;
+}
+
+int ForwardDynamicsRhs::solveNewton(double* x) {
+  const int nf = fd_.stateSize() / 2;
+  Eigen::Map<Eigen::VectorXd> xq(x, nf), xv(x + nf, nf);
+  rhs_v_.noalias() = M_ * xv;
+  rhs_v_.noalias() -= gamma_ * (K_ * xq);
+  xv = lu_.solve(rhs_v_);
+  xq += gamma_ * xv;
+  return xv.allFinite() && xq.allFinite() ? 0 : 1;
+}
+
+}  // namespace flexarm
