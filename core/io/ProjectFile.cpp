@@ -505,6 +505,8 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
     }
     const int jac = sv.choice("jacobian", schema::jacobianNames(), Need::Optional, 0);
     if (jac >= 0) s.jacobian = static_cast<SimulationSettings::Jacobian>(jac);
+    if (sv.number("rho_inf", s.rho_inf, Need::Optional, Range::NonNegative) && s.rho_inf > 1.0)
+      sv.diagnostics().error(sv.pathOf("rho_inf"), "must be between 0 and 1, got " + formatNumber(s.rho_inf));
     sv.number("step", s.step, Need::Optional, Range::Positive);
     JsonObjectReader nm = sv.object("newmark", Need::Optional);
     if (nm.valid()) {
@@ -1014,6 +1016,7 @@ Json projectToJson(const Project& project) {
                        {"max_steps", s.max_steps},
                        {"max_order", s.max_order},
                        {"jacobian", jacobianName(s.jacobian)},
+                       {"rho_inf", s.rho_inf},
                        {"step", s.step},
                        {"newmark", {{"alpha", s.newmark_alpha}, {"delta", s.newmark_delta}}},
                        {"baumgarte", {{"gamma", s.baumgarte_gamma}, {"beta", s.baumgarte_beta}}}}}};

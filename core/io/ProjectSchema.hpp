@@ -45,7 +45,7 @@ Json newLaw(const std::string& name);
 // The words of the keys that choose among an enum's values, in the enum's order (the index read is
 // the value), from the model's own names.
 std::vector<std::string> couplingNames();   // coupling: zero, geometric, high
-std::vector<std::string> methodNames();     // simulation.solver.method: bdf, adams, ida, newmark, dirk
+std::vector<std::string> methodNames();     // simulation.solver.method: bdf, adams, ida, newmark, dirk, galpha
 std::vector<std::string> jacobianNames();   // simulation.solver.jacobian: analytic, difference
 std::vector<std::string> driveTypeNames();  // joints[i].drive.type: free, effort, pd, prescribed
 

@@ -55,6 +55,7 @@ const char* methodName(SimulationSettings::Method method) {
     case SimulationSettings::Method::Ida: return "ida";
     case SimulationSettings::Method::Newmark: return "newmark";
     case SimulationSettings::Method::Dirk: return "dirk";
+    case SimulationSettings::Method::GeneralizedAlpha: return "galpha";
   }
   return "?";
 }

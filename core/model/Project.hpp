@@ -25,7 +25,9 @@ struct SimulationSettings {
   //          (seed 003 sec. 4), prescribed joints and constraints by multipliers.
   // dirk: ARKODE on the same ODE with an L-stable, stiffly accurate ESDIRK method of order max_order
   //       (3, 4 or 5; 0 = 4): high order for the slow modes, the unresolved stiff ones damped.
-  enum class Method { Bdf, Adams, Ida, Newmark, Dirk };
+  // galpha: adaptive generalized-alpha (Chung & Hulbert, Arnold & Bruls) on M(q) a = f with prescribed
+  //         joints eliminated: second order, unresolved vibrations damped to rho_inf per step.
+  enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha };
   double t_end = 5.0;          // [s]
   double output_rate = 100.0;  // [Hz] samples written to the results
   Method method = Method::Bdf;
@@ -42,6 +44,8 @@ struct SimulationSettings {
   // TangentStiffness.hpp) or SUNDIALS' difference quotients (2n evaluations of the equations each).
   enum class Jacobian { Analytic, DifferenceQuotient };
   Jacobian jacobian = Jacobian::Analytic;
+  // galpha: spectral radius at infinite frequency, 0-1 (1: no numerical damping, the trapezoidal rule).
+  double rho_inf = 0.8;
   // Newmark: fixed step [s] (made to divide the output interval), alpha and delta of the scheme
   // (0.25, 0.5: average acceleration, unconditionally stable), Baumgarte gamma and beta.
   double step = 1e-3;

@@ -28,24 +28,53 @@ int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::Ma
   return J.allFinite() ? 0 : 1;
 }
 
+int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) {
+  for (int k = 0; k < fd_.stateSize(); ++k)
+    if (!std::isfinite(y[k])) return 1;
+  fd_.evaluateTerms(t, y);
+  M_ = fd_.massMatrix();
+  fd_.tangent(K_, C_);
+  if (!M_.allFinite() || !K_.allFinite() || !C_.allFinite()) return 1;
+  have_jacobian_ = true;
+  return 0;
+}
+
+int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
+  if (!have_jacobian_) return -1;
+  S_ = M_;
+  S_.noalias() += c_v * C_;
+  S_.noalias() += c_q * K_;
+  lu_.compute(S_);
+  return 0;
+}
+
+int ForwardDynamicsRhs::solveIteration(double* x) {
+  Eigen::Map<Eigen::VectorXd> v(x, fd_.stateSize() / 2);
+  rhs_v_ = v;
+  v = lu_.solve(rhs_v_);
+  return v.allFinite() ? 0 : 1;
+}
+
+int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const double* a, double* r) {
+  for (int k = 0; k < fd_.stateSize(); ++k)
+    if (!std::isfinite(y[k])) return 1;
+  const int nf = fd_.stateSize() / 2;
+  fd_.evaluateTerms(t, y);
+  Eigen::Map<Eigen::VectorXd> res(r, nf);
+  res.noalias() = fd_.massMatrix() * Eigen::Map<const Eigen::VectorXd>(a, nf);
+  res -= fd_.residualForce();
+  return res.allFinite() ? 0 : 1;
+}
+
 int ForwardDynamicsRhs::setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) {
   *evaluated = false;
   if (!jacobian_ok || !have_jacobian_) {
-    ydot_.resize(fd_.stateSize());
-    const int r = rhs(t, y, ydot_.data());
+    const int r = evaluateIterationMatrices(t, y);
     if (r != 0) return r;
-    M_ = fd_.massMatrix();
-    fd_.tangent(K_, C_);
-    if (!M_.allFinite() || !K_.allFinite() || !C_.allFinite()) return 1;
-    have_jacobian_ = true;
     *evaluated = true;
   }
   gamma_ = gamma;
-  S_ = M_;
-  S_.noalias() += gamma * C_;
-  S_.noalias() += (gamma * gamma) * K_;
-  lu_.compute(S_);
-  return 0;
+  return factorIteration(gamma, gamma * gamma);
 }
 
 int ForwardDynamicsRhs::solveNewton(double* x) {

@@ -8,15 +8,17 @@
 //   (M + gamma C_t + gamma^2 K_t) x_v = M b_v - gamma K_t b_q,    x_q = b_q + gamma x_v,
 // a factorization eight times cheaper than the dense one, with M, K_t and C_t kept from the last
 // Jacobian evaluation while the integrator reuses it (modified Newton) and only the factorization
-// redone when gamma changes.
+// redone when gamma changes. The generalized-alpha method (GeneralizedAlpha.hpp) uses the same
+// matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t.
 #include <Eigen/Dense>
 
 #include "dynamics/ForwardDynamics.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/OdeIntegrator.hpp"
 
 namespace flexarm {
 
-class ForwardDynamicsRhs final : public OdeRhs {
+class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
   int rhs(double t, const double* y, double* ydot) override;
@@ -26,6 +28,10 @@ class ForwardDynamicsRhs final : public OdeRhs {
   bool hasNewtonSolver() const override { return true; }
   int setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) override;
   int solveNewton(double* x) override;
+  int accelerationResidual(double t, const double* y, const double* a, double* r) override;
+  int evaluateIterationMatrices(double t, const double* y) override;
+  int factorIteration(double c_v, double c_q) override;
+  int solveIteration(double* x) override;
 
  private:
   ForwardDynamics& fd_;

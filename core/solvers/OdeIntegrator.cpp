@@ -4,6 +4,7 @@
 
 #include "solvers/ArkodeIntegrator.hpp"
 #include "solvers/CvodeIntegrator.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/SundialsOde.hpp"
 
 namespace flexarm {
@@ -30,6 +31,7 @@ std::string odeFlagWords(int flag) {
 
 std::unique_ptr<OdeIntegrator> makeOdeIntegrator(const SimulationSettings& settings) {
   if (settings.method == SimulationSettings::Method::Dirk) return std::make_unique<ArkodeIntegrator>();
+  if (settings.method == SimulationSettings::Method::GeneralizedAlpha) return std::make_unique<GeneralizedAlphaIntegrator>();
   return std::make_unique<CvodeIntegrator>();
 }
 

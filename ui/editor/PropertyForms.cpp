@@ -106,6 +106,7 @@ void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   out.push_back(integer("simulation.solver.max_steps", "step limit", s.max_steps));
   out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", s.max_order));
   out.push_back(choice("simulation.solver.jacobian", "Newton matrix", words(schema::jacobianNames()), jacobianName(s.jacobian)));
+  out.push_back(number("simulation.solver.rho_inf", "galpha damping rho_inf (0-1; 1: none)", "-", s.rho_inf));
   out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", s.divergence_ratio));
 }
 

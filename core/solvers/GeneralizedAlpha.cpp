@@ -1,0 +1,180 @@
+#include "solvers/GeneralizedAlpha.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexarm {
+namespace {
+constexpr int kMaxNewtonIterations = 5;
+constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-evaluated at least this often
+constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
+}  // namespace
+
+Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
+                                        const SimulationSettings& s) {
+  rhs_ = &rhs;
+  ode_ = dynamic_cast<SecondOrderOde*>(&rhs);
+  if (!ode_ || n % 2 != 0) return error("the generalized-alpha method needs equations of motion in second-order form");
+  n_ = n / 2;
+  rtol_ = s.rtol;
+  atol_ = s.atol;
+  max_step_ = s.max_step;
+  t_stop_ = t_stop;
+  const double rho = s.rho_inf;
+  alpha_m_ = (2.0 * rho - 1.0) / (rho + 1.0);
+  alpha_f_ = rho / (rho + 1.0);
+  gamma_ = 0.5 + alpha_f_ - alpha_m_;
+  beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
+  error_constant_ = 0.5 * (alpha_m_ - alpha_f_) + beta_ - 1.0 / 6.0;
+  y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
+  y1_ = y_prev_ = ewt_ = y_;
+  Eigen::VectorXd ydot(n);
+  const int r = rhs.rhs(t0, y0, ydot.data());
+  if (r != 0) return error("the equations of motion cannot be evaluated at the initial state");
+  a_ = abar_ = a_prev_ = a1_ = abar1_ = r_ = work_ = ydot.tail(n_);
+  stats_ = SolverStats{};
+  stats_.rhs_evaluations = 1;
+  t_ = t_prev_ = t0;
+  h_ = s.initial_step > 0.0 ? s.initial_step : 1e-4 * std::max(t_stop - t0, 1e-3);
+  steps_since_matrices_ = kStepsPerIterationMatrix;  // evaluate them for the first step
+  return {};
+}
+
+double GeneralizedAlphaIntegrator::wrms(const Eigen::VectorXd& x, int offset) const {
+  if (n_ == 0) return 0.0;
+  return std::sqrt((x.array() * ewt_.segment(offset, n_).array()).square().mean());
+}
+
+int GeneralizedAlphaIntegrator::attempt(double h) {
+  const double ratio = (1.0 - alpha_f_) / (1.0 - alpha_m_);
+  const double c_q = h * h * beta_ * ratio, c_v = h * gamma_ * ratio;
+  const double t1 = t_stop_ - (t_ + h) < 1e-12 * h ? t_stop_ : t_ + h;
+  const auto q = y_.head(n_), v = y_.tail(n_);
+  for (int i = 0; i < 2 * n_; ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);
+
+  if (steps_since_matrices_ >= kStepsPerIterationMatrix) {
+    const int r = ode_->evaluateIterationMatrices(t_, y_.data());
+    if (r < 0) return kModelFailed;
+    if (r > 0) {
+      h_ = 0.25 * h;
+      return 1;
+    }
+    ++stats_.jacobian_evaluations;
+    steps_since_matrices_ = 0;
+    matrices_current_ = true;
+    factored_cv_ = factored_cq_ = -1.0;
+  }
+  if (c_v != factored_cv_ || c_q != factored_cq_) {
+    if (ode_->factorIteration(c_v, c_q) != 0) return kSingularMatrix;
+    factored_cv_ = c_v;
+    factored_cq_ = c_q;
+    ++stats_.linear_setups;
+  }
+
+  // Newton on a_{n+1}, from the last accelerations extrapolated; q_{n+1} and v_{n+1} follow it linearly.
+  if (stats_.steps > 0 && t_ > t_prev_)
+    a1_ = a_ + (h / (t_ - t_prev_)) * (a_ - a_prev_);  // linear extrapolation
+  else
+    a1_ = a_;
+  auto follow = [&] {
+    abar1_ = ((1.0 - alpha_f_) * a1_ + alpha_f_ * a_ - alpha_m_ * abar_) / (1.0 - alpha_m_);
+    y1_.head(n_) = q + h * v + (h * h * (0.5 - beta_)) * abar_ + (h * h * beta_) * abar1_;
+    y1_.tail(n_) = v + (h * (1.0 - gamma_)) * abar_ + (h * gamma_) * abar1_;
+  };
+  bool converged = false;
+  double previous = 0.0;
+  for (int it = 0; it < kMaxNewtonIterations; ++it) {
+    follow();
+    ++stats_.rhs_evaluations;
+    const int r = ode_->accelerationResidual(t1, y1_.data(), a1_.data(), r_.data());
+    if (r < 0) return kModelFailed;
+    if (r > 0) break;  // not finite: a smaller step
+    if (ode_->solveIteration(r_.data()) != 0) break;
+    a1_ -= r_;
+    ++stats_.nonlinear_iterations;
+    // The correction's size in the positions (the velocities follow them: c_v / c_q = gamma / (beta h)).
+    const double size = c_q * wrms(r_, 0);
+    if (size <= kNewtonTolerance) {
+      converged = true;
+      break;
+    }
+    if (it > 0 && size > 0.9 * previous) break;  // not contracting
+    previous = size;
+  }
+  if (!converged) {
+    ++stats_.nonlinear_convergence_failures;
+    if (!matrices_current_) {
+      steps_since_matrices_ = kStepsPerIterationMatrix;  // same step with fresh matrices
+      return 1;
+    }
+    h_ = 0.25 * h;
+    return 1;
+  }
+  follow();
+
+  // Local error of the positions; the step is accepted when its weighted norm is <= 1.
+  work_ = (error_constant_ * h * h) * (abar1_ - abar_);
+  const double err = wrms(work_, 0);
+  const double factor = 0.9 * std::pow(std::max(err, 1e-12), -1.0 / 3.0);
+  if (!(err <= 1.0)) {
+    ++stats_.error_test_failures;
+    h_ = h * std::clamp(factor, 0.2, 0.9);
+    return 1;
+  }
+  y_prev_ = y_;
+  a_prev_ = a_;
+  t_prev_ = t_;
+  y_ = y1_;
+  a_ = a1_;
+  abar_ = abar1_;
+  t_ = t1;
+  ++stats_.steps;
+  stats_.last_step = h;
+  ++steps_since_matrices_;
+  matrices_current_ = false;
+  // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %.
+  if (factor < 1.0 || factor >= 1.2) h_ = h * std::min(factor, 2.0);
+  return 0;
+}
+
+int GeneralizedAlphaIntegrator::step(double& t) {
+  for (;;) {
+    double h = std::min(h_, t_stop_ - t_);
+    if (max_step_ > 0.0) h = std::min(h, max_step_);
+    if (!(h > 1e-13 * std::max(1.0, std::abs(t_)))) return kStepTooSmall;
+    const int r = attempt(h);
+    if (r <= 0) {
+      t = t_;
+      return r;
+    }
+  }
+}
+
+bool GeneralizedAlphaIntegrator::interpolate(double t, double* y_out) {
+  Eigen::Map<Eigen::VectorXd> out(y_out, 2 * n_);
+  const double H = t_ - t_prev_;
+  if (stats_.steps == 0 || H <= 0.0 || t >= t_) {
+    out = y_;
+    return stats_.steps == 0 || std::abs(t - t_) <= 1e-9 * std::max(1.0, std::abs(t_));
+  }
+  if (t < t_prev_ - 1e-12 * H) return false;
+  // Cubic Hermite from both ends: positions with the rates, rates with the accelerations.
+  const double s = (t - t_prev_) / H, s2 = s * s, s3 = s2 * s;
+  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+  out.head(n_) = h00 * y_prev_.head(n_) + (h10 * H) * y_prev_.tail(n_) + h01 * y_.head(n_) + (h11 * H) * y_.tail(n_);
+  out.tail(n_) = h00 * y_prev_.tail(n_) + (h10 * H) * a_prev_ + h01 * y_.tail(n_) + (h11 * H) * a_;
+  return true;
+}
+
+std::string GeneralizedAlphaIntegrator::describe(int flag) const {
+  switch (flag) {
+    case kStepTooSmall:
+      return "the step size became too small (the error test or the Newton iteration kept failing: the motion may be "
+             "diverging or discontinuous)";
+    case kModelFailed: return "the equations of motion could not be evaluated";
+    case kSingularMatrix: return "the iteration matrix is singular";
+    default: return "generalized-alpha step failed";
+  }
+}
+
+}  // namespace flexarm

@@ -1,0 +1,68 @@
+#pragma once
+// The generalized-alpha method (Chung & Hulbert 1993) in the form of Arnold & Bruls (2007) for
+// M(q) a = f(t, q, v), with adaptive steps: second order, and a spectral radius rho_inf at infinite
+// frequency that sets how strongly the vibrations a step does not resolve are damped (1: none, the
+// trapezoidal rule; 0: annihilated in one step) while the slow modes that carry the motion keep
+// their amplitude and phase to second order. Each step solves for the acceleration a_{n+1}:
+//   q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) abar_n + h^2 beta abar_{n+1}
+//   v_{n+1} = v_n + h (1 - gamma) abar_n + h gamma abar_{n+1}
+//   (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
+//   M(q_{n+1}) a_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1})
+// by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp), kept
+// across steps. The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
+// with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
+#include <Eigen/Core>
+
+#include "solvers/OdeIntegrator.hpp"
+
+namespace flexarm {
+
+// A second-order ODE y = [q; v], y' = [v; a] with M(q) a = f(t, q, v), for the generalized-alpha
+// method. Return conventions as OdeRhs::rhs (0 success, > 0 recoverable, < 0 fatal).
+class SecondOrderOde {
+ public:
+  virtual ~SecondOrderOde() = default;
+  // r = M(q) a - f(t, q, v) at y = [q; v].
+  virtual int accelerationResidual(double t, const double* y, const double* a, double* r) = 0;
+  // Evaluates M, K_t and C_t at (t, y) and keeps them for factorIteration().
+  virtual int evaluateIterationMatrices(double t, const double* y) = 0;
+  // Factorizes S = M + c_v C_t + c_q K_t of the last evaluation.
+  virtual int factorIteration(double c_v, double c_q) = 0;
+  // x <- S^-1 x (half the state's size).
+  virtual int solveIteration(double* x) = 0;
+};
+
+class GeneralizedAlphaIntegrator final : public OdeIntegrator {
+ public:
+  // init() fails unless the OdeRhs is also a SecondOrderOde.
+  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  int step(double& t) override;
+  const double* state() const override { return y_.data(); }
+  bool interpolate(double t, double* y_out) override;
+  SolverStats stats() const override { return stats_; }
+  std::string describe(int flag) const override;
+  double currentTime() const override { return t_; }
+
+  enum Flag { kStepTooSmall = -1, kModelFailed = -2, kSingularMatrix = -3 };
+
+ private:
+  // One attempt of a step of size h from the current state: 0 accepted, > 0 to retry with the
+  // reduced h_, < 0 a Flag.
+  int attempt(double h);
+  double wrms(const Eigen::VectorXd& x, int offset) const;
+
+  OdeRhs* rhs_ = nullptr;
+  SecondOrderOde* ode_ = nullptr;
+  int n_ = 0;  // coordinates: the state has 2 n_
+  double rtol_ = 1e-6, atol_ = 1e-8, max_step_ = 0.0, t_stop_ = 0.0;
+  double alpha_m_ = 0.0, alpha_f_ = 0.0, gamma_ = 0.5, beta_ = 0.25, error_constant_ = 1.0 / 12.0;
+  double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
+  double factored_cv_ = -1.0, factored_cq_ = -1.0;
+  long steps_since_matrices_ = 0;
+  bool matrices_current_ = false;  // evaluated in the step being attempted
+  Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
+  Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
+  SolverStats stats_;
+};
+
+}  // namespace flexarm
