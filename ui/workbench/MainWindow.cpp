@@ -33,6 +33,7 @@
 #include "ui/editor/ModelTree.hpp"
 #include "ui/editor/NewProjectWizard.hpp"
 #include "ui/editor/PropertyEditor.hpp"
+#include "ui/editor/WheelGuard.hpp"
 #include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
@@ -54,6 +55,7 @@ QString MainWindow::examplesDirectory() {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  WheelGuard::install();  // scrolling over a field never edits it, in every form and dialog
   setWindowTitle("FlexArm");
   setAcceptDrops(true);
   setObjectName("FlexArmMainWindow");
