@@ -419,7 +419,12 @@ void MainWindow::showModePreview() {
 }
 
 void MainWindow::onDocumentChanged() {
-  modes_->documentChanged();  // before the view takes the new model: the animation gives the view back
+  // Before the view takes the new model: the animation gives the view back. Another project (opened,
+  // new) keeps nothing of the one before; an edit leaves the modes, out of date, until Compute.
+  if (document_->wasReplaced())
+    modes_->projectReplaced();
+  else
+    modes_->documentChanged();
   const Project* p = document_->project();
   project_path_ = document_->path();
   // The run's project and system are the document's; the results of the model before the change go.
@@ -429,8 +434,10 @@ void MainWindow::onDocumentChanged() {
     session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
   view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
+  // No results of the model before: no times, no curves, no progress.
   timeline_->setTimes({});
   plots_->setChannels({}, {});
+  progress_->reset();
   properties_->refresh(system());
   model_tree_->refresh();
   if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
