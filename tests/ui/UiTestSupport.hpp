@@ -69,6 +69,16 @@ inline bool choose(MainWindow& w, const QString& path, const QString& text) {
   return w.propertyEditor()->fieldError(path).isEmpty();
 }
 
+// Saves the window as the user sees it to $FLEXARM_SCREENSHOT_DIR/name.png when that variable is set
+// (screenshots to look at; the tests assert what they show).
+inline void saveScreenshot(MainWindow& w, const QString& name) {
+  const QString dir = qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  const QString file = dir + "/" + name + ".png";
+  QTest::qWait(300);  // the queued replots and renders first
+  if (w.screenshot().save(file)) qInfo("screenshot %s", qPrintable(file));
+}
+
 // Runs the Qt Test class T in a QApplication set up for the 3D view.
 template <class T>
 int runUiTests(int argc, char** argv) {

@@ -1033,6 +1033,25 @@ class EditorTest : public QObject {
     QVERIFY(!doc.json()["links"][0]["flex"].contains("initial_load"));
   }
 
+  // A group header of the tree (Links, Joints, Variants) has no fields: selected after an item, the
+  // form empties (it indexed the item's fields beyond the header's none and crashed).
+  void groupHeaderAfterAnItemShowsNoFields() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(example("two-link-flexible-arm.flexarm.json")));
+    QTreeWidget* tree = w.modelTree()->tree();
+    for (int top = 0; top < tree->topLevelItemCount(); ++top) {
+      QTreeWidgetItem* group = tree->topLevelItem(top);
+      if (group->childCount() == 0) continue;
+      tree->setCurrentItem(group->child(0));
+      QVERIFY(!w.propertyEditor()->paths().isEmpty());
+      tree->setCurrentItem(group);
+      QVERIFY2(w.propertyEditor()->paths().isEmpty(), qPrintable(group->text(0)));
+      tree->setCurrentItem(group->child(0));
+      QVERIFY(!w.propertyEditor()->paths().isEmpty());
+    }
+  }
+
   void cameraStaysWhileEditing() {
     QTemporaryDir dir;
     MainWindow w;

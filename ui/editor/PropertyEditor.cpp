@@ -145,7 +145,8 @@ void PropertyEditor::refresh(const MultibodySystem* system) {
   QStringList signature;
   for (const FieldSpec& f : specs) signature << rowSignature(f);
   title_->setText(titleOf(*doc_, item_));
-  if (signature == signature_ && !rows_.empty()) {
+  // The same fields (not after showItem, which clears the signature; a group header has none): new values.
+  if (signature == signature_ && !rows_.empty() && rows_.size() == specs.size()) {
     for (std::size_t r = 0; r < rows_.size(); ++r) rows_[r].spec = specs[r];  // Info texts change
     fill();
   } else {

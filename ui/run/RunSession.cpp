@@ -48,6 +48,7 @@ double RunSession::simulatedTime() const { return controller_->simulatedTime(); 
 double RunSession::endTime() const { return controller_->endTime(); }
 double RunSession::secondsLeft() const { return controller_->secondsLeft(); }
 double RunSession::realTimeFactor() const { return controller_->realTimeFactor(); }
+double RunSession::workingSeconds() const { return controller_->workingSeconds(); }
 
 std::size_t RunSession::poll(std::vector<double>* rows) {
   std::vector<double> taken;

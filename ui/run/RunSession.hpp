@@ -45,8 +45,9 @@ class RunSession : public QObject {
   bool isRunning() const { return running_; }
   double simulatedTime() const;   // [s]
   double endTime() const;         // of the run [s]
-  double secondsLeft() const;     // wall time, estimated; negative: unknown
-  double realTimeFactor() const;  // -1 before the first step
+  double secondsLeft() const;     // wall time, estimated; negative: unknown; frozen while paused
+  double realTimeFactor() const;  // -1 before the first step; pauses excluded
+  double workingSeconds() const;  // wall time of the run so far, pauses excluded [s]
 
   // Moves the rows recorded since the last poll into live(); returns their count and, when rows is
   // given, them (row-major, every channel). After finished() the last rows can still be polled.

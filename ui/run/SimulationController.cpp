@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <QMetaObject>
+#include <algorithm>
 
 #include "solvers/Simulation.hpp"
 
@@ -30,11 +31,13 @@ bool SimulationController::start(const Project& project) {
   paused_ = false;
   t_ = 0.0;
   t_end_ = project.simulation.t_end;
-  started_ = std::chrono::steady_clock::now();
+  started_ = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     channels_.clear();
     pending_.clear();
+    held_ = {};
+    holding_.reset();
   }
   running_ = true;
   worker_ = std::thread([this, project] {
@@ -42,8 +45,11 @@ bool SimulationController::start(const Project& project) {
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     RunControl control;
     control.cancel = &cancel_;
-    control.pause = &paused_;
-    control.progress = [this](double t, double) { t_ = t; };
+    // The pause is held here rather than by RunControl::pause, to time it: the run's wall time leaves it out.
+    control.progress = [this](double t, double) {
+      t_ = t;
+      holdWhilePaused();
+    };
     control.started = [this](const std::vector<Channel>& channels) {
       std::lock_guard<std::mutex> lock(mutex_);
       channels_ = channels;
@@ -54,7 +60,12 @@ bool SimulationController::start(const Project& project) {
       for (std::size_t row = first; row < r.rows(); ++row)
         for (std::size_t c = 0; c < n; ++c) pending_.push_back(r.value(row, c));
     };
-    auto results = std::make_shared<const Results>(simulate(project, control));
+    Results done = simulate(project, control);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done.stats.wall_time = std::max(0.0, done.stats.wall_time - std::chrono::duration<double>(held_).count());
+    }
+    auto results = std::make_shared<const Results>(std::move(done));
     running_ = false;
     QMetaObject::invokeMethod(
         this, [this, results] { emit finished(results); }, Qt::QueuedConnection);
@@ -66,16 +77,36 @@ void SimulationController::stop() { cancel_ = true; }
 
 void SimulationController::setPaused(bool paused) { paused_ = paused; }
 
+void SimulationController::holdWhilePaused() {
+  if (!paused_.load()) return;
+  const Clock::time_point from = Clock::now();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    holding_ = from;
+  }
+  while (paused_.load() && !cancel_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::lock_guard<std::mutex> lock(mutex_);
+  held_ += Clock::now() - from;
+  holding_.reset();
+}
+
+double SimulationController::workingSeconds() const {
+  const Clock::time_point now = Clock::now();
+  std::lock_guard<std::mutex> lock(mutex_);
+  Clock::duration working = now - started_ - held_;
+  if (holding_) working -= now - *holding_;
+  return std::chrono::duration<double>(working).count();
+}
+
 double SimulationController::secondsLeft() const {
   const double t = t_.load();
   if (t <= 0.0 || !running_.load()) return -1.0;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  return wall * (t_end_ - t) / t;
+  return workingSeconds() * (t_end_ - t) / t;
 }
 
 double SimulationController::realTimeFactor() const {
   const double t = t_.load();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  const double wall = workingSeconds();
   if (t <= 0.0 || wall <= 0.0 || !running_.load()) return -1.0;
   return t / wall;
 }

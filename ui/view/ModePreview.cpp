@@ -25,6 +25,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kCycleSeconds = 1.5;  // one animation cycle, whatever the mode's frequency
 const char* const kIdle = "Select a mode to animate it";
+const char* const kPrompt = "Press Compute to find the natural frequencies.";
 
 QString num(double x, int digits = 4) { return QString::number(x, 'g', digits); }
 
@@ -120,7 +121,7 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
   buttons->addWidget(busy_, 1);
   layout->addLayout(buttons);
 
-  status_ = new QLabel("Press Compute to find the natural frequencies.", this);
+  status_ = new QLabel(kPrompt, this);
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   configuration_ = new QLabel(this);
@@ -240,6 +241,12 @@ void ModePreview::compute() {
 void ModePreview::onComputed() {
   std::shared_ptr<Outcome> o = watcher_->result();
   busy_->setVisible(false);
+  if (requested_generation_ < replaced_generation_) {  // the modes of a project no longer open
+    setStatus(kPrompt, false);
+    updateControls();
+    emit finished();
+    return;
+  }
   data_.reset();  // before the system it refers to
   outcome_ = o;
   if (o->system && o->result.message.empty() && o->error.empty()) data_ = std::make_unique<DynamicsData>(*o->system);
@@ -439,6 +446,19 @@ void ModePreview::documentChanged() {
     out_of_date_ = true;
     setStatus("Out of date: the model changed after these modes were computed. Press Compute to update them.", true);
   }
+  refreshSource();
+  updateControls();
+}
+
+void ModePreview::projectReplaced() {
+  replaced_generation_ = ++generation_;
+  stopAnimation();
+  data_.reset();  // before the system it refers to
+  outcome_.reset();
+  out_of_date_ = false;
+  fillTable();
+  setStatus(isComputing() ? "Another project was opened: the modes being computed are dropped. Press Compute again." : kPrompt,
+            false);
   refreshSource();
   updateControls();
 }

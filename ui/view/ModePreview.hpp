@@ -79,6 +79,7 @@ class ModePreview : public QWidget {
 
   // Events of the window.
   void documentChanged();                   // stops the animation; the modes become out of date
+  void projectReplaced();                   // another project (opened, new): no modes, none computing
   void setSimulationRunning(bool running);  // stops the animation, which waits for the run to end
   void refreshSource();                     // a run finished or the timeline moved: the run option's label
 
@@ -111,6 +112,7 @@ class ModePreview : public QWidget {
   std::shared_ptr<const Outcome> outcome_;
   std::unique_ptr<DynamicsData> data_;                  // kinematics of outcome_->system for the amplitude
   unsigned generation_ = 0, requested_generation_ = 0;  // document changes; the one being computed
+  unsigned replaced_generation_ = 0;                    // the generation of the last project replaced
   bool out_of_date_ = false, running_ = false;
   int animated_ = -1;
   double amplitude_ = 0.0, amplitude_view_scale_ = 0.0, paused_phase_ = 0.0;

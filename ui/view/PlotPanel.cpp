@@ -19,7 +19,7 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
   plot_->xAxis->setLabel("t [s]");
-  plot_->legend->setVisible(true);
+  plot_->legend->setVisible(false);  // shown with the first curve
   plot_->legend->setFont(QFont(font().family(), 8));
   plot_->setMinimumSize(320, 200);
   // The time cursor lives on its own buffered layer: moving it (timeline playback) redraws that
@@ -52,13 +52,24 @@ void PlotPanel::clear() {
   data_.clear();
   rows_ = 0;
   for (int g = 0; g < plot_->graphCount(); ++g) plot_->graph(g)->data()->clear();
+  resetView();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Nothing of the rows before: no read-out, the cursor at t = 0, the axes at their initial ranges.
+void PlotPanel::resetView() {
+  readout_->clear();
+  cursor_->point1->setCoords(0, 0);
+  cursor_->point2->setCoords(0, 1);
+  plot_->xAxis->setRange(0, 1);
+  plot_->yAxis->setRange(0, 1);
 }
 
 void PlotPanel::setChannels(const std::vector<Channel>& channels, const std::vector<std::string>& selected) {
   channels_ = channels;
   data_.clear();
   rows_ = 0;
+  resetView();
   const std::set<std::string> chosen(selected.begin(), selected.end());
   QSignalBlocker block(list_);
   list_->clear();
@@ -87,6 +98,7 @@ void PlotPanel::rebuildGraphs() {
       plotted_.push_back(static_cast<int>(c));
     }
   }
+  plot_->legend->setVisible(!plotted_.empty());  // no empty legend box
   const std::size_t n = channels_.size();
   for (std::size_t g = 0; g < plotted_.size(); ++g) {
     QVector<double> t(static_cast<int>(rows_)), v(static_cast<int>(rows_));
@@ -151,6 +163,14 @@ void PlotPanel::showReadout(double t) {
 }
 
 int PlotPanel::graphCount() const { return plot_->graphCount(); }
+
+QStringList PlotPanel::channelNames() const {
+  QStringList names;
+  for (int i = 0; i < list_->count(); ++i) names << list_->item(i)->data(Qt::UserRole).toString();
+  return names;
+}
+
+QString PlotPanel::readout() const { return readout_->text(); }
 
 int PlotPanel::pointCount() const { return plot_->graphCount() > 0 ? plot_->graph(0)->dataCount() : 0; }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Live plots of chosen result channels (QCustomPlot). Curves grow by appending the new rows only;
 // a vertical cursor marks the timeline's time; hovering reads the values off.
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -19,20 +20,24 @@ class PlotPanel : public QWidget {
  public:
   explicit PlotPanel(QWidget* parent = nullptr);
 
-  // New run: the channels it records; `selected` are plotted (others can be ticked by the user).
+  // New run: the channels it records; `selected` are plotted (others can be ticked by the user). The
+  // rows and the read-out of the run before go.
   void setChannels(const std::vector<Channel>& channels, const std::vector<std::string>& selected);
   void appendRows(const std::vector<double>& rows, std::size_t count);  // row-major, all channels
   void setTimeCursor(double t);
-  void clear();
+  void clear();  // the rows go, the channels stay
 
   int graphCount() const;
-  int pointCount() const;  // points in the first plotted graph
+  int pointCount() const;            // points in the first plotted graph
+  QStringList channelNames() const;  // those offered, plotted or not
+  QString readout() const;           // the values read off at the cursor or the pointer
   QCustomPlot* plot() { return plot_; }
 
  private:
   void rebuildGraphs();
   void refreshAxes();
   void showReadout(double t);
+  void resetView();
   QCustomPlot* plot_;
   QListWidget* list_;
   QLabel* readout_;

@@ -58,7 +58,9 @@ Timeline::Timeline(QWidget* parent) : QWidget(parent) {
 
 void Timeline::setTimes(std::vector<double> times) {
   times_ = std::move(times);
+  if (times_.empty()) setPlaying(false);
   slider_->setRange(0, std::max(0, static_cast<int>(times_.size()) - 1));
+  label_->setText(QString("t = %1 s").arg(time(), 0, 'f', 3));  // also when the row stays
 }
 
 void Timeline::appendTimes(const std::vector<double>& times) {
@@ -72,6 +74,7 @@ int Timeline::row() const { return slider_->value(); }
 double Timeline::time() const { return times_.empty() ? 0.0 : times_[static_cast<std::size_t>(row())]; }
 void Timeline::setRow(int r) { slider_->setValue(std::clamp(r, 0, slider_->maximum())); }
 bool Timeline::isPlaying() const { return timer_->isActive(); }
+QString Timeline::timeText() const { return label_->text(); }
 
 void Timeline::setPlaying(bool on) {
   if (on && !times_.empty()) {

@@ -18,6 +18,8 @@ class Timeline : public QWidget {
  public:
   explicit Timeline(QWidget* parent = nullptr);
   void setTimes(std::vector<double> times);  // output times of the current results
+  std::size_t size() const { return times_.size(); }
+  QString timeText() const;  // the time shown beside the slider ("t = 1.250 s")
   void appendTimes(const std::vector<double>& times);
   int row() const;
   double time() const;

@@ -33,6 +33,7 @@
 #include "ui/editor/ModelTree.hpp"
 #include "ui/editor/NewProjectWizard.hpp"
 #include "ui/editor/PropertyEditor.hpp"
+#include "ui/editor/WheelGuard.hpp"
 #include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
@@ -54,6 +55,7 @@ QString MainWindow::examplesDirectory() {
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  WheelGuard::install();  // scrolling over a field never edits it, in every form and dialog
   setWindowTitle("FlexArm");
   setAcceptDrops(true);
   setObjectName("FlexArmMainWindow");
@@ -196,6 +198,8 @@ void MainWindow::buildActions() {
   edit->addSeparator();
   edit->addActions(model_tree_->actions());
 
+  buildRunActions(menuBar()->addMenu("&Simulation"));
+
   QMenu* cmp = menuBar()->addMenu("&Compare");
   cmp->addAction("&Zero vs high order", this, [this] { compareZeroVsHigh(); })
       ->setToolTip("Run the project with zero- and high-order rigid-flexible coupling side by side");
@@ -213,14 +217,7 @@ void MainWindow::buildActions() {
 
   QToolBar* tb = addToolBar("Run");
   tb->setObjectName("toolbar.run");
-  run_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Run", this, [this] { runSimulation(); });
-  run_action_->setShortcut(Qt::Key_F5);
-  pause_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaPause), "Pause", this,
-                                [this] { session_->setPaused(!session_->isPaused()); });
-  pause_action_->setCheckable(true);
-  stop_action_ = tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this, [this] { stopSimulation(); });
-  pause_action_->setEnabled(false);
-  stop_action_->setEnabled(false);
+  tb->addActions({run_action_, pause_action_, stop_action_});
   tb->addSeparator();
   tb->addWidget(new QLabel(" deformation x ", this));
   scale_ = new QDoubleSpinBox(this);
@@ -248,6 +245,50 @@ void MainWindow::buildActions() {
   tb->addAction("Iso", this, [this] { view_->viewPreset(ArmView::Preset::Iso); });
   tb->addAction("Fit", this, [this] { view_->fitArm(); });
 }
+
+// Run, Pause and Stop: in the Simulation menu and the run toolbar, each with its key (F5, F6, Shift+F5)
+// in the menu and the tooltip.
+void MainWindow::buildRunActions(QMenu* menu) {
+  auto action = [this, menu](QStyle::StandardPixmap icon, const QString& text, const char* name, const QKeySequence& key,
+                             const QString& tip) {
+    auto* a = menu->addAction(style()->standardIcon(icon), text);
+    a->setObjectName(name);
+    a->setShortcut(key);
+    a->setToolTip(QString("%1 (%2): %3").arg(QString(text).remove('&'), key.toString(QKeySequence::NativeText), tip));
+    a->setStatusTip(tip);
+    return a;
+  };
+  run_action_ = action(QStyle::SP_MediaPlay, "&Run", "action.run", Qt::Key_F5, "simulate the project, or resume a paused run");
+  pause_action_ = action(QStyle::SP_MediaPause, "&Pause", "action.pause", Qt::Key_F6,
+                         "hold the running simulation between two steps; F6 again or Run resumes it");
+  pause_action_->setCheckable(true);
+  stop_action_ = action(QStyle::SP_MediaStop, "&Stop", "action.stop", QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                        "end the run; the results so far are kept");
+  connect(run_action_, &QAction::triggered, this, [this] { runSimulation(); });
+  connect(pause_action_, &QAction::triggered, this, [this](bool on) { setSimulationPaused(on); });
+  connect(stop_action_, &QAction::triggered, this, [this] { stopSimulation(); });
+}
+
+// Run is offered without a run going or to resume a paused one; Pause and Stop while a run goes.
+void MainWindow::updateRunActions() {
+  const bool running = isRunning(), paused = running && session_->isPaused();
+  run_action_->setEnabled(project() != nullptr && (!running || paused));
+  pause_action_->setEnabled(running);
+  pause_action_->setChecked(paused);
+  stop_action_->setEnabled(running);
+}
+
+void MainWindow::setSimulationPaused(bool paused) {
+  if (!isRunning() || paused == session_->isPaused()) return updateRunActions();
+  session_->setPaused(paused);
+  log(paused ? QString("run paused at t = %1 s").arg(num(session_->simulatedTime())) : QString("run resumed"));
+  updateRunActions();
+  showProgress();  // the status says so at once
+}
+
+bool MainWindow::isPaused() const { return isRunning() && session_->isPaused(); }
+QString MainWindow::statusText() const { return stats_->text(); }
+QString MainWindow::progressText() const { return progress_->text(); }
 
 bool MainWindow::newProject() {
   if (refusedWhileRunning("starting a new project")) return false;
@@ -378,7 +419,12 @@ void MainWindow::showModePreview() {
 }
 
 void MainWindow::onDocumentChanged() {
-  modes_->documentChanged();  // before the view takes the new model: the animation gives the view back
+  // Before the view takes the new model: the animation gives the view back. Another project (opened,
+  // new) keeps nothing of the one before; an edit leaves the modes, out of date, until Compute.
+  if (document_->wasReplaced())
+    modes_->projectReplaced();
+  else
+    modes_->documentChanged();
   const Project* p = document_->project();
   project_path_ = document_->path();
   // The run's project and system are the document's; the results of the model before the change go.
@@ -388,12 +434,14 @@ void MainWindow::onDocumentChanged() {
     session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
   view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
+  // No results of the model before: no times, no curves, no progress.
   timeline_->setTimes({});
   plots_->setChannels({}, {});
+  progress_->reset();
   properties_->refresh(system());
   model_tree_->refresh();
   if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
-  run_action_->setEnabled(p != nullptr && !isRunning());
+  updateRunActions();
   stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system()->nq).arg(num(p->simulation.t_end))
                     : QString("no links yet: add one with + Link in the Model dock"));
   updateTitle();
@@ -402,6 +450,7 @@ void MainWindow::onDocumentChanged() {
 void MainWindow::updateTitle() { setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm"); }
 
 void MainWindow::runSimulation() {
+  if (isPaused()) return setSimulationPaused(false);  // Run resumes a paused run
   if (!project() || isRunning()) return;
   banner_->setVisible(false);
   plot_backlog_.clear();
@@ -419,9 +468,7 @@ void MainWindow::runSimulation() {
   document_->setLocked(true);  // the run, the view and the plots follow this model until it ends
   model_tree_->setEnabled(false);
   properties_->setEnabled(false);
-  run_action_->setEnabled(false);
-  pause_action_->setEnabled(true);
-  stop_action_->setEnabled(true);
+  updateRunActions();
   log("run started: " + QString::fromStdString(describeRun(*project())));
   poll_timer_->start();
 }
@@ -537,19 +584,28 @@ void MainWindow::poll() {
     shown_row_ = live.rows() - 1;
     showRow(static_cast<int>(shown_row_));
   }
+  showProgress();
+}
+
+// The run's progress in the status bar: simulated time, working wall time and real-time factor (pauses
+// excluded), the time left; while paused it says so, and the estimate stands still.
+void MainWindow::showProgress() {
+  const bool paused = session_->isPaused();
   const double t = session_->simulatedTime(), t_end = session_->endTime();
   progress_->setValue(static_cast<int>(1000.0 * t / std::max(t_end, 1e-12)));
-  progress_->setFormat(QString("t = %1 / %2 s").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2));
+  progress_->setFormat(QString("t = %1 / %2 s%3").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2).arg(paused ? " (paused)" : ""));
   const double left = session_->secondsLeft();
   const double speed = session_->realTimeFactor();
-  QString running = "running";
-  if (speed > 0) running += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
-  if (left >= 0) running += QString(", about %1 s left").arg(left, 0, 'f', 1);
-  stats_->setText(running);
+  QString text = paused ? QString("Paused at t = %1 s (Run F5 or Pause F6 resumes)").arg(num(t)) : QString("running");
+  text += QString(", %1 s wall").arg(session_->workingSeconds(), 0, 'f', 1);
+  if (speed > 0) text += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
+  if (left >= 0) text += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  stats_->setText(text);
 }
 
 void MainWindow::onFinished() {
-  poll();  // the last rows, still paced by poll(): the timeline follows them without redrawing
+  session_->setPaused(false);  // a run stopped while paused: the next one starts unpaused
+  poll();                      // the last rows, still paced by poll(): the timeline follows them without redrawing
   poll_timer_->stop();
   const std::size_t n = session_->live().channels().size();
   if (!plot_backlog_.empty() && n > 0) plots_->appendRows(plot_backlog_, plot_backlog_.size() / n);
@@ -559,10 +615,7 @@ void MainWindow::onFinished() {
   document_->setLocked(false);
   model_tree_->setEnabled(true);
   properties_->setEnabled(true);
-  run_action_->setEnabled(true);
-  pause_action_->setEnabled(false);
-  pause_action_->setChecked(false);
-  stop_action_->setEnabled(false);
+  updateRunActions();
   std::vector<double> times = r->column("t");
   timeline_->setTimes(times);
   const SolverStats& st = r->stats;

@@ -70,9 +70,15 @@ class MainWindow : public QMainWindow, private ExportSource {
   // Answers the window's questions (unsaved changes, recovery) instead of a QMessageBox, for tests:
   // gets title, text and the QMessageBox::StandardButtons offered; returns the button chosen.
   void setQuestionHandler(std::function<int(const QString&, const QString&, int)> handler);
+  // Run (F5) starts the simulation, or resumes a paused one; Pause (F6) holds it between two steps;
+  // Stop (Shift+F5) ends it with the results so far.
   void runSimulation();
   void stopSimulation();
+  void setSimulationPaused(bool paused);
   bool isRunning() const;
+  bool isPaused() const;
+  QString statusText() const;    // the status bar's text: the project, the run's progress or its statistics
+  QString progressText() const;  // the progress bar's ("t = 1.20 / 30.00 s"; empty before a run)
 
   const Results* results() const;  // the last finished run, or null
   std::size_t liveRows() const;
@@ -113,6 +119,9 @@ class MainWindow : public QMainWindow, private ExportSource {
 
  private:
   void buildActions();
+  void buildRunActions(QMenu* menu);
+  void updateRunActions();
+  void showProgress();
   // ExportSource: what the File > Export reactions take from this window.
   QWidget* exportWindow() override;
   bool exportReady() override;

@@ -1,0 +1,176 @@
+// Pause says so (issue 20, item 6), under xvfb-run and from the keyboard: Run F5, Pause F6, Stop
+// Shift+F5, each in the Simulation menu and its tooltip, no key taken twice; while paused the status
+// reads "Paused", the simulated time, the estimate of the time left, the wall time and the real-time
+// factor stand still; Run resumes; the run's wall time and real-time factor leave the pause out.
+#include <QAction>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/ui/UiTestSupport.hpp"
+#include "ui/run/RunSession.hpp"
+#include "ui/workbench/MainWindow.hpp"
+
+using namespace flexarm;
+
+namespace {
+// The spin-up beam simulated for 2000 s: a run that goes on for as long as a test needs it.
+QString longRun(const QTemporaryDir& dir) {
+  QFile in(QString(FLEXARM_PROJECTS_DIR) + "/spin-up-beam.flexarm.json");
+  if (!in.open(QIODevice::ReadOnly)) return {};
+  QByteArray text = in.readAll();
+  if (!text.contains("\"t_end\": 30.0")) return {};
+  text.replace("\"t_end\": 30.0", "\"t_end\": 2000.0");
+  const QString path = dir.filePath("long-spin-up.flexarm.json");
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly) || out.write(text) != text.size()) return {};
+  return path;
+}
+
+QAction* action(MainWindow& w, const char* name) { return w.findChild<QAction*>(name); }
+
+// The window shown, active (keys reach its shortcuts) and showing the long run's project.
+bool openActive(MainWindow& w, const QString& path) {
+  w.resize(1500, 950);
+  w.show();
+  w.activateWindow();
+  return QTest::qWaitForWindowActive(&w) && w.openProject(path);
+}
+}  // namespace
+
+class RunControlsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void keysAreShownAndTakenOnce() {
+    MainWindow w;
+    QAction* run = action(w, "action.run");
+    QAction* pause = action(w, "action.pause");
+    QAction* stop = action(w, "action.stop");
+    QVERIFY(run && pause && stop);
+    QCOMPARE(run->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(pause->shortcut(), QKeySequence(Qt::Key_F6));
+    QCOMPARE(stop->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    QVERIFY2(run->toolTip().contains("F5"), qPrintable(run->toolTip()));
+    QVERIFY2(pause->toolTip().contains("F6"), qPrintable(pause->toolTip()));
+    QVERIFY2(stop->toolTip().contains("Shift+F5"), qPrintable(stop->toolTip()));
+    // In the Simulation menu, which shows their keys.
+    QMenu* simulation = nullptr;
+    for (QAction* m : w.menuBar()->actions())
+      if (m->menu() && m->text().remove('&') == "Simulation") simulation = m->menu();
+    QVERIFY(simulation);
+    QCOMPARE(simulation->actions(), QList<QAction*>({run, pause, stop}));
+    // No key is taken by two actions of the window.
+    QMap<QString, QString> taken;
+    for (QAction* a : w.findChildren<QAction*>())
+      for (const QKeySequence& key : a->shortcuts()) {
+        const QString k = key.toString();
+        QVERIFY2(!taken.contains(k), qPrintable(k + " is taken by " + taken.value(k) + " and " + a->text()));
+        taken.insert(k, a->text());
+      }
+    QVERIFY(taken.contains("F5") && taken.contains("F6") && taken.contains("Shift+F5"));
+  }
+
+  void pauseSaysSoAndRunResumes() {
+    QTemporaryDir dir;
+    MainWindow w;
+    QVERIFY(openActive(w, longRun(dir)));
+    QAction* run = action(w, "action.run");
+    QAction* pause = action(w, "action.pause");
+    QVERIFY(!pause->isEnabled());
+    QElapsedTimer total;
+    total.start();
+    QTest::keyClick(&w, Qt::Key_F5);
+    QVERIFY(w.isRunning());
+    QVERIFY(!run->isEnabled());
+    QTRY_VERIFY(w.session()->realTimeFactor() > 0);
+    QTest::qWait(700);
+    QVERIFY2(w.statusText().startsWith("running"), qPrintable(w.statusText()));
+
+    // F6: paused, and the status says so at once.
+    QElapsedTimer paused;
+    paused.start();
+    QTest::keyClick(&w, Qt::Key_F6);
+    QVERIFY(w.isPaused());
+    QVERIFY(pause->isChecked());
+    QVERIFY(run->isEnabled());  // Run resumes
+    QVERIFY2(w.statusText().startsWith("Paused at t = "), qPrintable(w.statusText()));
+    QVERIFY2(w.progressText().endsWith("(paused)"), qPrintable(w.progressText()));
+    QTest::qWait(300);  // the solver holds after the step it was taking
+    const double t = w.session()->simulatedTime();
+    const double left = w.session()->secondsLeft(), speed = w.session()->realTimeFactor();
+    const double wall = w.session()->workingSeconds();
+    const QString status = w.statusText(), progress = w.progressText();
+    QVERIFY(left > 0 && speed > 0 && wall > 0.5);
+    test::saveScreenshot(w, "run-paused");
+    QTest::qWait(1500);
+    // Nothing moves while paused: simulated time, time left, wall time, real-time factor, the texts.
+    QCOMPARE(w.session()->simulatedTime(), t);
+    QCOMPARE(w.session()->secondsLeft(), left);
+    QCOMPARE(w.session()->realTimeFactor(), speed);
+    QCOMPARE(w.session()->workingSeconds(), wall);
+    QCOMPARE(w.statusText(), status);
+    QCOMPARE(w.progressText(), progress);
+    QVERIFY2(status.contains(QString("%1 s wall").arg(wall, 0, 'f', 1)), qPrintable(status));
+    QVERIFY2(status.contains(QString("about %1 s left").arg(left, 0, 'f', 1)), qPrintable(status));
+
+    // F5 resumes.
+    QTest::keyClick(&w, Qt::Key_F5);
+    const double pause_seconds = paused.elapsed() * 1e-3;
+    QVERIFY(w.isRunning());
+    QVERIFY(!w.isPaused());
+    QVERIFY(!pause->isChecked());
+    QVERIFY(!run->isEnabled());
+    QTRY_VERIFY(w.session()->simulatedTime() > t);
+    QTRY_VERIFY2(w.statusText().startsWith("running"), qPrintable(w.statusText()));
+    QVERIFY2(!w.progressText().contains("paused"), qPrintable(w.progressText()));
+    QTest::qWait(500);
+    test::saveScreenshot(w, "run-resumed");
+
+    // Shift+F5 stops; the run's wall time and real-time factor leave the pause out.
+    QTest::keyClick(&w, Qt::Key_F5, Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 5000);
+    const double elapsed = total.elapsed() * 1e-3;
+    const Results& r = *w.results();
+    QCOMPARE(r.status, RunStatus::Cancelled);
+    qInfo("run of %.2f s with a pause of %.2f s: wall time %.2f s", elapsed, pause_seconds, r.stats.wall_time);
+    QVERIFY(r.stats.wall_time > 1.0);
+    QVERIFY2(r.stats.wall_time < elapsed - pause_seconds + 0.2, qPrintable(QString::number(r.stats.wall_time)));
+    QVERIFY2(w.statusText().contains(QString("%1 s wall").arg(r.stats.wall_time, 0, 'f', 2)), qPrintable(w.statusText()));
+    QVERIFY2(w.statusText().contains(QString::number(r.end_time / r.stats.wall_time, 'g', 3) + " x real time"),
+             qPrintable(w.statusText()));
+    QVERIFY(!w.progressText().contains("paused"));
+  }
+
+  void stopWhilePausedEndsTheRunAndTheNextStartsUnpaused() {
+    QTemporaryDir dir;
+    MainWindow w;
+    QVERIFY(openActive(w, longRun(dir)));
+    w.runSimulation();
+    QTRY_VERIFY(w.session()->simulatedTime() > 0);
+    w.setSimulationPaused(true);
+    QVERIFY(w.isPaused());
+    QTest::qWait(200);
+    QElapsedTimer stop;
+    stop.start();
+    QTest::keyClick(&w, Qt::Key_F5, Qt::ShiftModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 2000);
+    QVERIFY(stop.elapsed() < 500);
+    QCOMPARE(w.results()->status, RunStatus::Cancelled);
+    QVERIFY(!w.isPaused());
+    QVERIFY(!action(w, "action.pause")->isChecked());
+    QVERIFY2(!w.progressText().contains("paused"), qPrintable(w.progressText()));
+    QVERIFY2(!w.statusText().startsWith("Paused"), qPrintable(w.statusText()));
+    // The next run goes from its start, unpaused.
+    w.runSimulation();
+    QVERIFY(!w.isPaused());
+    QTRY_VERIFY(w.session()->simulatedTime() > 0);
+    w.stopSimulation();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 2000);
+  }
+};
+
+int main(int argc, char** argv) { return flexarm::test::runUiTests<RunControlsTest>(argc, argv); }
+#include "test_run_controls.moc"
