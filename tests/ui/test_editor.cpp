@@ -322,6 +322,19 @@ class EditorTest : public QObject {
     QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("bdf"));
     QVERIFY(type(w, "simulation.solver.rtol", "1e-7"));
     QVERIFY(type(w, "simulation.solver.atol", "1e-9"));
+    // The generalized-alpha method and its damping, then back to the paper's BDF.
+    QVERIFY(choose(w, "simulation.solver.method", "galpha"));
+    QVERIFY(type(w, "simulation.solver.rho_inf", "0.6"));
+    QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::GeneralizedAlpha);
+    QCOMPARE(w.document()->project()->simulation.rho_inf, 0.6);
+    test::saveScreenshot(w, "editor-simulation-galpha");
+    QVERIFY(!type(w, "simulation.solver.rho_inf", "1.5"));  // refused with the loader's message
+    QVERIFY2(w.propertyEditor()->fieldError("simulation.solver.rho_inf").contains("must be between 0 and 1"),
+             qPrintable(w.propertyEditor()->fieldError("simulation.solver.rho_inf")));
+    QVERIFY(type(w, "simulation.solver.rho_inf", "0.8"));
+    QVERIFY(choose(w, "simulation.solver.method", "bdf"));
+    QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::Bdf);
+    QCOMPARE(w.document()->project()->simulation.rho_inf, 0.8);
     QCOMPARE(combo(w, "coupling")->currentText(), QString("high"));
 
     // The variants (rigid links and joints, flexible links on rigid joints, all flexible) and the study.
