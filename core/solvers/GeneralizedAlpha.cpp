@@ -83,7 +83,9 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   };
   bool converged = false;
   double previous = 0.0;
+  int iterations = 0;
   for (int it = 0; it < kMaxNewtonIterations; ++it) {
+    iterations = it + 1;
     follow();
     ++stats_.rhs_evaluations;
     const int r = ode_->accelerationResidual(t1, y1_.data(), a1_.data(), r_.data());
@@ -131,6 +133,9 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   ++stats_.steps;
   stats_.last_step = h;
   ++steps_since_matrices_;
+  // Slow convergence means the matrices no longer describe the motion (fast rotations change the
+  // inertial terms the tangent leaves out): fresh ones for the next step.
+  if (iterations > 2) steps_since_matrices_ = kStepsPerIterationMatrix;
   matrices_current_ = false;
   // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %.
   if (factor < 1.0 || factor >= 1.2) h_ = h * std::min(factor, 2.0);

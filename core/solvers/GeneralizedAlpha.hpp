@@ -9,7 +9,9 @@
 //   (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
 //   M(q_{n+1}) a_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1})
 // by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp), kept
-// across steps. The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
+// across steps while the iteration converges within two iterations (the inertial terms the tangent
+// leaves out change quickly on fast-turning arms: seed 004 re-evaluates it about every second step).
+// The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
 #include <Eigen/Core>
 
