@@ -20,6 +20,8 @@ PACKAGES=(
   libgtest-dev googletest libbenchmark-dev liborocos-kdl-dev xvfb xauth
   # export: SVG plots (Qt SVG), PDF checks in the tests (pdfinfo), MP4 animations (ffmpeg; optional at run time)
   qt6-svg-dev poppler-utils ffmpeg
+  # the Python module (pybind11) and its tests and examples: NumPy, pandas, pytest, matplotlib
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
 )
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -10,16 +10,18 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 bash packaging/install-deps.sh
 
-configure_and_build() {  # build-dir, target (or "all"), extra cmake args...
-  local dir="$1" target="$2"
+configure_and_build() {  # build-dir, targets ("all", or several separated by spaces), extra cmake args...
+  local dir="$1" targets="$2"
   shift 2
   cmake -S . -B "$dir" -G Ninja "$@"
-  cmake --build "$dir" -j "$jobs" --target "$target"
+  # shellcheck disable=SC2086  # the targets are words
+  cmake --build "$dir" -j "$jobs" --target $targets
 }
 
 case "$mode" in
   run)
-    configure_and_build build flexarm -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_UI=ON
+    # The workbench, and the Python module beside it (PYTHONPATH=build/python python3 -c "import flexarm").
+    configure_and_build build "flexarm flexarm_python" -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_UI=ON
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
       echo "setup: no display; starting the workbench under xvfb-run (it will not be visible)." >&2
       exec xvfb-run -a -s "-screen 0 1600x1000x24" ./build/app/flexarm projects/spin-up-beam.flexarm.json --run

@@ -40,6 +40,8 @@ class Results {
   std::size_t rows() const { return channels_.empty() ? 0 : data_.size() / channels_.size(); }
   double value(std::size_t row, std::size_t channel) const { return data_[row * channels_.size() + channel]; }
   std::vector<double> column(const std::string& name) const;  // empty when absent
+  // All values, row after row (rows() x channels().size()), for views without a copy (the Python module).
+  const double* data() const { return data_.data(); }
 
   RunStatus status = RunStatus::Completed;
   std::string message;    // why the run ended early, in words

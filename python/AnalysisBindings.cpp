@@ -1,0 +1,155 @@
+// flexarm.modes, flexarm.study, flexarm.compare: the linearization, and many runs in parallel
+// threads inside the engine (the GIL released while they go).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "Bindings.hpp"
+#include "analysis/Linearization.hpp"
+#include "solvers/Simulation.hpp"
+#include "solvers/Study.hpp"
+
+namespace flexarm::python {
+
+namespace {
+
+py::dict modes(const PyProject& p, std::optional<double> spin, bool lock_joints, double time) {
+  LinearizationOptions options;
+  options.lock_joints = lock_joints;
+  options.spin_rate = spin;
+  options.time = time;
+  LinearizationResult r;
+  {
+    py::gil_scoped_release release;
+    r = linearize(p.project, options);
+  }
+  if (!r.message.empty()) throw std::runtime_error(r.message);
+  const auto n = static_cast<py::ssize_t>(r.modes.size());
+  const auto nf = static_cast<py::ssize_t>(r.free_coordinates.size());
+  py::array_t<double> f(n), omega(n), zeta(n), growth(n);
+  py::array_t<bool> unstable(n);
+  py::array_t<double> shapes({n, nf});
+  auto s = shapes.mutable_unchecked<2>();
+  for (py::ssize_t k = 0; k < n; ++k) {
+    const LinearMode& m = r.modes[static_cast<std::size_t>(k)];
+    f.mutable_at(k) = m.frequency_hz;
+    omega.mutable_at(k) = m.omega;
+    zeta.mutable_at(k) = m.damping_ratio;
+    growth.mutable_at(k) = m.growth_rate;
+    unstable.mutable_at(k) = m.unstable;
+    for (py::ssize_t c = 0; c < nf; ++c) s(k, c) = m.shape(c);
+  }
+  return py::dict(py::arg("frequency_hz") = f, py::arg("omega") = omega, py::arg("damping_ratio") = zeta,
+                  py::arg("unstable") = unstable, py::arg("growth_rate") = growth, py::arg("shapes") = shapes,
+                  py::arg("coordinates") = r.coordinate_names, py::arg("descriptions") = r.coordinate_descriptions,
+                  py::arg("rigid_body_modes") = r.rigid_body_modes, py::arg("joint_residual") = r.joint_residual,
+                  py::arg("equilibrium_residual") = r.equilibrium_residual);
+}
+
+// Runs the cases on `workers` threads (0: the machine's cores) with the GIL released; every 50 ms the
+// calling thread takes the GIL back to let Python handle Ctrl-C, which cancels the runs left.
+py::dict runCasesPy(const PyProject& p, const std::vector<StudyCase>& cases, unsigned workers, std::optional<double> t_end) {
+  struct Slot {
+    Result<Project> project = Project{};
+    Results results;
+  };
+  std::vector<Slot> slots(cases.size());
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    slots[k].project = caseProject(p.project, p.base_dir, cases[k]);
+    if (slots[k].project && t_end) slots[k].project.value().simulation.t_end = *t_end;
+  }
+  std::atomic<bool> cancel{false};
+  std::atomic<std::size_t> next{0}, done{0};
+  RunControl control;
+  control.cancel = &cancel;
+  const unsigned n = std::max(
+      1u, std::min<unsigned>(workers ? workers : std::thread::hardware_concurrency(), static_cast<unsigned>(cases.size())));
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < n; ++w)
+      pool.emplace_back([&] {
+        for (std::size_t k; (k = next++) < slots.size(); ++done)
+          if (slots[k].project) {
+            slots[k].results = simulate(slots[k].project.value(), control);
+            labelCaseResults(slots[k].results, p.project.name, cases[k].name);
+          }
+      });
+    while (done < slots.size()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();
+        interrupted = true;
+        cancel = true;
+      }
+    }
+    for (std::thread& t : pool) t.join();
+  }
+  py::list out_cases, summary;
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    py::dict c(py::arg("name") = cases[k].name, py::arg("overrides") = cases[k].overrides);
+    py::dict row(py::arg("case") = cases[k].name);
+    if (!slots[k].project) {
+      c["error"] = slots[k].project.error().text();
+      c["results"] = py::none();
+      row["status"] = "invalid";
+    } else {
+      c["error"] = py::none();
+      const Results& r = slots[k].results;
+      c["results"] = py::cast(PyResults{std::make_shared<const Results>(r), slots[k].project.value()});
+      row["status"] = runStatusName(r.status);
+      row["end_time"] = r.end_time;
+      row["diverged"] = r.status == RunStatus::Diverged;
+      row["message"] = r.message;
+      row["wall_time"] = r.stats.wall_time;
+      for (const ScalarMetric& m : scalarMetrics(slots[k].project.value().model, &r)) row[py::str(m.name)] = m.value;
+    }
+    out_cases.append(c);
+    summary.append(row);
+  }
+  if (interrupted) throw py::error_already_set((PyErr_SetNone(PyExc_KeyboardInterrupt), py::error_already_set()));
+  return py::dict(py::arg("cases") = out_cases, py::arg("summary") = summary);
+}
+
+}  // namespace
+
+void bindAnalyses(py::module_& m) {
+  m.def("modes", &modes, py::arg("project"), py::kw_only(), py::arg("spin") = py::none(), py::arg("lock_joints") = false,
+        py::arg("time") = 0.0,
+        "Natural modes of the arm linearized about its initial configuration (elastic coordinates at their static\n"
+        "equilibrium), as flexarm-cli modes computes them: with every joint held (lock_joints), or about a steady\n"
+        "spin of joint 1 at `spin` rad/s. Returns a dict of NumPy arrays: frequency_hz, omega, damping_ratio,\n"
+        "unstable, growth_rate, shapes (modes x free coordinates, largest component 1), and the coordinates' names.");
+  m.def(
+      "study",
+      [](const PyProject& p, unsigned workers, std::optional<double> t_end) {
+        const std::vector<StudyCase> cases = studyCases(p.project);
+        if (cases.empty()) throw ProjectRefused("the project has no study (a \"study\" with variants or a grid)");
+        return runCasesPy(p, cases, workers, t_end);
+      },
+      py::arg("project"), py::kw_only(), py::arg("workers") = 0, py::arg("t_end") = py::none(),
+      "Runs the project's study (its variants, or every point of its grid) in parallel threads (workers=0: every\n"
+      "core). Returns {'cases': [{'name', 'overrides', 'results', 'error'}], 'summary': [one dict per case with\n"
+      "its status and the metrics of flexarm-cli study's summary.csv]}.");
+  m.def(
+      "compare",
+      [](const PyProject& p, const std::vector<std::string>& variants, unsigned workers, std::optional<double> t_end) {
+        std::vector<StudyCase> cases;
+        for (const std::string& spec : variants) {
+          Result<StudyCase> c = variantCase(p.project, spec);
+          if (!c) throw ProjectRefused(c.error().text());
+          cases.push_back(c.value());
+        }
+        return runCasesPy(p, cases, workers, t_end);
+      },
+      py::arg("project"), py::arg("variants"), py::kw_only(), py::arg("workers") = 0, py::arg("t_end") = py::none(),
+      "Runs variants side by side: each a variant of the project ('zero-order') or overrides joined by ';'\n"
+      "('coupling=zero;joints[0].drive.omega0=8'). Same return value as study().");
+}
+
+}  // namespace flexarm::python

@@ -1,0 +1,236 @@
+"""The flexarm Python module against flexarm-cli: same runs, same messages, same studies and modes."""
+import csv
+import math
+import os
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import flexarm
+
+PROJECTS = os.environ["FLEXARM_PROJECTS_DIR"]
+CLI = os.environ["FLEXARM_CLI"]
+
+
+def shipped(name):
+    return os.path.join(PROJECTS, name + ".flexarm.json")
+
+
+def data_rows(path):
+    """The CSV's rows after its '#' metadata, header first."""
+    with open(path, newline="") as f:
+        return [row for row in csv.reader(line for line in f if not line.startswith("#"))]
+
+
+def test_a_run_equals_the_cli_csv_to_the_last_digit(tmp_path):
+    p = flexarm.load(shipped("two-link-flexible-arm"))
+    r = flexarm.simulate(p, t_end=0.5)
+    assert r.status == "completed" and not r.diverged
+    r.to_csv(tmp_path / "py.csv")
+    subprocess.run([CLI, "run", shipped("two-link-flexible-arm"), "--t-end", "0.5", "-q", "-o", str(tmp_path / "cli.csv")],
+                   check=True, capture_output=True)
+    cli = data_rows(tmp_path / "cli.csv")
+    assert data_rows(tmp_path / "py.csv") == cli
+    # and the arrays hold exactly the CSV's numbers
+    header = cli[0]
+    for name in ("t", "tip.link2.v", "q.shoulder"):
+        if name in header:
+            k = header.index(name)
+            assert np.array_equal(r[name], np.array([float(row[k]) for row in cli[1:]])), name
+
+
+def test_arrays_are_views_of_the_engines_rows():
+    r = flexarm.simulate(flexarm.load(shipped("spin-up-beam")), t_end=1.0)
+    v = r["tip.beam.v"]
+    assert v.base is not None and not v.flags.writeable
+    assert np.shares_memory(v, r.data)
+    assert r.data.shape == (len(r), len(r.channels))
+    assert r.units["tip.beam.v"] == "m" and r.units["t"] == "s"
+    assert r.stats["steps"] > 0
+    assert list(r.to_pandas().columns) == r.channels
+    with pytest.raises(KeyError, match="tip.beam.v"):
+        r["tip.beam.vv"]
+
+
+def test_refused_values_name_the_json_path_as_the_cli_does():
+    p = flexarm.load(shipped("spin-up-beam"))
+    with pytest.raises(flexarm.ProjectError) as e:
+        p.set("links[0].length", -2)
+    cli = subprocess.run([CLI, "check", shipped("spin-up-beam"), "--set", "links[0].length=-2"], capture_output=True, text=True)
+    assert cli.returncode == 2
+    assert "links[0].length" in str(e.value)
+    for line in str(e.value).splitlines():
+        assert line in cli.stderr + cli.stdout
+    assert p.get("links[0].length") == 8.0  # unchanged
+    with pytest.raises(flexarm.ProjectError, match="no_such_key|nothing|no such"):
+        p.get("links[0].no_such_key")
+    with pytest.raises(flexarm.ProjectError):
+        flexarm.load(os.path.join(os.environ["FLEXARM_TEST_DATA_DIR"], "bad", "negative-length.json"))
+
+
+def test_save_is_the_canonical_file(tmp_path):
+    p = flexarm.load(shipped("spatial-rrr-flexible-seed004"))
+    p.save(tmp_path / "a.flexarm.json")
+    with open(os.path.join(os.environ["FLEXARM_TEST_DATA_DIR"], "canonical", "spatial-rrr-flexible-seed004.flexarm.json"), "rb") as f:
+        assert (tmp_path / "a.flexarm.json").read_bytes() == f.read()
+    q = flexarm.Project.from_dict(p.to_dict(), base_dir=PROJECTS)
+    assert q.to_dict() == p.to_dict()
+
+
+def test_templates_and_new():
+    ids = [t["id"] for t in flexarm.templates()]
+    assert "single-flexible-link" in ids
+    p = flexarm.new("single-flexible-link", name="rod", **{"links[0].length": 3.0})
+    assert p.name == "rod" and p.get("links[0].length") == 3.0
+    with pytest.raises(flexarm.ProjectError, match="links\\[0\\].length"):
+        flexarm.new("single-flexible-link", **{"links[0].length": -1})
+    with pytest.raises(flexarm.ProjectError, match="single-flexible-link"):
+        flexarm.new("no-such-template")
+
+
+def test_a_diverged_run_is_a_result_not_an_exception():
+    p = flexarm.load(shipped("spin-up-beam"))
+    p.set("coupling", "zero")
+    p.set("joints[0].drive.omega0", 8)
+    r = flexarm.simulate(p, t_end=30)
+    assert r.diverged and r.status == "diverged"
+    assert "diverged at t =" in r.message and 0 < r.end_time < 30
+    assert np.all(np.isfinite(r.data))
+
+
+def test_an_exception_from_progress_stops_a_long_run_and_keeps_its_rows():
+    p = flexarm.load(shipped("spatial-rrr-flexible-seed004"))  # about 3 s of CPU for its 1 s
+    p.set("simulation.t_end", 20)
+    started = time.monotonic()
+    raised_at = []
+
+    def progress(t, t_end):
+        if time.monotonic() - started > 0.3:
+            raised_at.append(time.monotonic())
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as e:
+        flexarm.simulate(p, progress=progress)
+    stopped = time.monotonic()
+    assert stopped - raised_at[0] < 0.2
+    r = e.value.result
+    assert r.status == "cancelled" and len(r) > 1 and r.end_time < 20
+
+
+def test_the_gil_is_released_during_a_run():
+    p = flexarm.load(shipped("spatial-rrr-flexible-seed004"))
+    p.set("simulation.t_end", 0.3)
+    ticks = []
+    running = threading.Event()
+
+    def other():
+        while not running.is_set():
+            time.sleep(0.001)
+        while running.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    running.set()
+    t0 = time.monotonic()
+    r = flexarm.simulate(p, progress=None)
+    wall = time.monotonic() - t0
+    running.clear()
+    thread.join()
+    assert r.status == "completed"
+    assert wall > 0.05 and len(ticks) > 0.3 * wall / 0.002  # the other thread ran during most of the run
+
+
+def test_a_study_matches_the_cli_summary(tmp_path):
+    p = flexarm.load(shipped("spin-up-beam"))
+    p.set("study.grid", {"joints[0].drive.omega0": [0.6, 2.0, 8.0], "coupling": ["zero", "high"]})
+    p.save(tmp_path / "study.flexarm.json")
+    s = flexarm.study(p, workers=2, t_end=4.0)
+    assert len(s["cases"]) == 6
+    subprocess.run([CLI, "study", str(tmp_path / "study.flexarm.json"), "--t-end", "4", "-o", str(tmp_path / "out")],
+                   capture_output=True)
+    with open(tmp_path / "out" / "summary.csv", newline="") as f:
+        cli = list(csv.DictReader(f))
+    assert [row["case"] for row in cli] == [row["case"] for row in s["summary"]]
+    for mine, theirs in zip(s["summary"], cli):
+        assert mine["status"] == theirs["status"]
+        metrics = [k for k in mine if k.startswith(("peak_", "final."))]
+        assert metrics
+        for k in metrics:
+            if theirs[k] == "":
+                assert math.isnan(mine[k])
+            else:
+                assert mine[k] == float(theirs[k]), (mine["case"], k)
+
+
+def test_compare_runs_variants_side_by_side():
+    p = flexarm.load(shipped("spin-up-beam"))
+    c = flexarm.compare(p, ["zero-order", "high-order"], t_end=2.0)
+    assert [x["name"] for x in c["cases"]] == ["zero-order", "high-order"]
+    assert all(x["results"].status == "completed" for x in c["cases"])
+    with pytest.raises(flexarm.ProjectError):
+        flexarm.compare(p, ["no-such-variant"])
+
+
+def test_modes_match_the_cli():
+    p = flexarm.load(shipped("cantilever"))
+    m = flexarm.modes(p, lock_joints=True)
+    out = subprocess.run([CLI, "modes", shipped("cantilever"), "--lock-joints", "--count", "4"], capture_output=True,
+                         text=True, check=True).stdout
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 4
+    for k, row in enumerate(rows):
+        assert float(row[1]) == pytest.approx(m["frequency_hz"][k], rel=1e-5)
+        assert float(row[2]) == pytest.approx(m["omega"][k], rel=1e-5)
+    assert m["shapes"].shape == (len(m["frequency_hz"]), len(m["coordinates"]))
+    assert np.allclose(np.max(np.abs(m["shapes"]), axis=1), 1.0)
+
+
+def test_centreline_of_a_straight_link_at_rest():
+    p = flexarm.load(shipped("cantilever"))
+    r = flexarm.simulate(p, t_end=0.05)
+    pts = r.centreline(0, 0.0, samples=11)
+    assert pts.shape == (11, 3)
+    length = p.get("links[0].length")
+    assert np.linalg.norm(pts[-1] - pts[0]) == pytest.approx(length, rel=1e-3)
+
+
+def test_ctrl_c_stops_a_run_within_200_ms_and_keeps_its_rows():
+    import signal
+    import sys
+    script = (
+        "import sys, flexarm\n"
+        "p = flexarm.load(sys.argv[1]); p.set('simulation.t_end', 50)\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    flexarm.simulate(p)\n"
+        "except KeyboardInterrupt as e:\n"
+        "    print('interrupted', e.result.status, len(e.result), flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script, shipped("spatial-rrr-flexible-seed004")], stdout=subprocess.PIPE,
+                            text=True, env=os.environ)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    elapsed = time.monotonic() - sent
+    words = out.split()
+    assert words[:2] == ["interrupted", "cancelled"], out
+    assert int(words[2]) > 1
+    assert elapsed < 0.2 + 0.1  # the run stops within 200 ms (plus the interpreter's exit)
+
+
+@pytest.mark.parametrize("script, png", [("spin_up_zero_vs_high.py", "spin_up_zero_vs_high.png"),
+                                         ("seed004_end_effector.py", "seed004_end_effector.png")])
+def test_the_examples_run_headless(tmp_path, script, png):
+    import sys
+    examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python")
+    env = dict(os.environ, MPLBACKEND="Agg")
+    done = subprocess.run([sys.executable, os.path.join(examples, script), str(tmp_path)], env=env, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / png).stat().st_size > 10000
