@@ -5,11 +5,25 @@
 #include <QApplication>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
+
+#include "Version.hpp"
 
 #include "ui/view/ArmView.hpp"
 #include "ui/workbench/MainWindow.hpp"
 
 int main(int argc, char** argv) {
+  // Answered before Qt starts, so that they work without a display.
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--version")) {
+      std::printf("flexarm %s\n", flexarm::kVersion);
+      return 0;
+    }
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::printf("usage: flexarm [PROJECT] [--run] [--screenshot FILE.png] [--quit]\n       flexarm --version | --help\n");
+      return 0;
+    }
+  }
   flexarm::ArmView::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setOrganizationName("FlexArm");
@@ -24,10 +38,7 @@ int main(int argc, char** argv) {
       quit = true;
     else if (args[i] == "--screenshot" && i + 1 < args.size())
       screenshot = args[++i];
-    else if (args[i] == "--help" || args[i] == "-h") {
-      std::printf("usage: flexarm [PROJECT] [--run] [--screenshot FILE.png] [--quit]\n");
-      return 0;
-    } else if (args[i].startsWith("-")) {
+    else if (args[i].startsWith("-")) {
       std::fprintf(stderr, "flexarm: unknown option %s\n", qPrintable(args[i]));
       return 2;
     } else

@@ -22,6 +22,8 @@ PACKAGES=(
   qt6-svg-dev poppler-utils ffmpeg
   # the Python module (pybind11) and its tests and examples: NumPy, pandas, pytest, matplotlib
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
+  # the Debian package (cpack -G DEB) and its checks: dpkg-shlibdeps, desktop-file-validate, lintian
+  dpkg-dev file desktop-file-utils lintian
 )
 
 if [ "$(id -u)" -eq 0 ]; then

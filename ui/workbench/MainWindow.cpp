@@ -51,6 +51,9 @@ QString MainWindow::examplesDirectory() {
   if (!env.isEmpty()) return QString::fromLocal8Bit(env);
   const QString beside = QCoreApplication::applicationDirPath() + "/../../projects";
   if (QDir(beside).exists()) return QDir(beside).canonicalPath();
+  // Installed (the Debian package): <prefix>/bin/flexarm and <prefix>/share/flexarm/projects.
+  const QString installed = QCoreApplication::applicationDirPath() + "/../share/flexarm/projects";
+  if (QDir(installed).exists()) return QDir(installed).canonicalPath();
   return QStringLiteral(FLEXARM_PROJECTS_DIR);
 }
 
