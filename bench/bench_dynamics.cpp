@@ -47,6 +47,28 @@ void BM_RightHandSide3R(benchmark::State& state) {
 }
 BENCHMARK(BM_RightHandSide3R);
 
+// Seed 004's spatial arm (42 coordinates: 3 flexible joints, 3 links of 2 spatial elements, high-order
+// coupling) in motion: the terms of M a = f that an implicit step evaluates (mass matrix, bias, internal
+// forces), the same with the Cholesky solve (the ODE right-hand side), and the tangent of the iteration matrix.
+void BM_Seed004(benchmark::State& state) {
+  const Project p = load("spatial-rrr-flexible-seed004.flexarm.json");
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  ForwardDynamics fd(sys);
+  std::vector<double> y(fd.stateSize()), ydot(fd.stateSize());
+  for (std::size_t k = 0; k < y.size(); ++k) y[k] = 1e-3 * static_cast<double>(k % 7) - 2e-3;
+  for (std::size_t k = 0; k < 3; ++k) y[y.size() / 2 + k * 14] = 2.0;  // joints turning
+  Eigen::MatrixXd K, C;
+  for (auto _ : state) {
+    switch (state.range(0)) {
+      case 0: fd.evaluateTerms(0.5, y.data()); break;
+      case 1: fd.evaluate(0.5, y.data(), ydot.data()); break;
+      default: fd.evaluateTerms(0.5, y.data()); fd.tangent(K, C);
+    }
+    benchmark::DoNotOptimize(fd.residualForce().data());
+  }
+}
+BENCHMARK(BM_Seed004)->ArgName("terms0_rhs1_tangent2")->DenseRange(0, 2);
+
 void BM_DoublePendulum10s(benchmark::State& state) {
   Project p = load("double-pendulum.flexarm.json");
   for (auto _ : state) {
