@@ -26,6 +26,7 @@ Command checkCommand();
 Command runCommand();
 Command inverseCommand();
 Command modesCommand();
+Command campbellCommand();
 Command studyCommand();
 Command compareCommand();
 Command plotCommand();

@@ -17,8 +17,9 @@ using namespace flexarm::cli;
 namespace {
 
 const std::vector<Command>& commands() {
-  static const std::vector<Command> table = {checkCommand(),   runCommand(),  modesCommand(),    inverseCommand(), studyCommand(),
-                                             compareCommand(), plotCommand(), validateCommand(), newCommand()};
+  static const std::vector<Command> table = {checkCommand(),    runCommand(),   modesCommand(),   campbellCommand(),
+                                             inverseCommand(),  studyCommand(), compareCommand(), plotCommand(),
+                                             validateCommand(), newCommand()};
   return table;
 }
 

@@ -167,6 +167,30 @@ TEST(Cli, ModesPrintsTheClampedFreeFrequencyAndStiffening) {
   EXPECT_EQ(runCli("modes " + beam + " --spin abc").exit_code, 2);
 }
 
+TEST(Cli, CampbellWritesTheSweepAndNamesWhereAModeTurnsUnstable) {
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const fs::path out = fs::temp_directory_path() / "flexarm-campbell.csv";
+  fs::remove(out);
+  CliRun r = runCli("campbell " + beam + " --spin 0:4:0.5 --coupling zero,high --count 2 --out " + quote(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("zero-order: curve 1 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("is unstable from 3 rad/s"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("high-order: curve"), std::string::npos) << r.output;  // high order stays stable
+  std::ifstream in(out);
+  std::string line;
+  int rows = 0;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("coupling,curve,dominant,spin [rad/s],frequency [Hz]", 0), 0u) << line;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 2 * 2 * 9);  // orders x curves x rates
+  for (const char* bad : {"--spin 3:1:0.5", "--spin 0:4:0", "--spin x", "--spin 1:2", "--coupling medium --spin 1"}) {
+    r = runCli("campbell " + beam + " " + bad + " --out " + quote(out.string()));
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+  }
+  EXPECT_EQ(runCli("campbell " + beam + " --out " + quote(out.string())).exit_code, 2);  // --spin is required
+  fs::remove(out);
+}
+
 TEST(Cli, InverseDynamicsAlongAPathAndAlongTrajectories) {
   const fs::path out = fs::temp_directory_path() / "flexarm-inverse.csv";
   CliRun r = runCli("inverse " + quote(projectsDir() + "/pr-arm-inverse-dynamics.flexarm.json") + " --quiet --out " +

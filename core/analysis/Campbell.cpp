@@ -1,0 +1,81 @@
+#include "analysis/Campbell.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/NumberFormat.hpp"
+
+namespace flexarm {
+
+double modalAssurance(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  const double aa = a.squaredNorm(), bb = b.squaredNorm();
+  if (aa == 0.0 || bb == 0.0 || a.size() != b.size()) return 0.0;
+  const double ab = a.dot(b);
+  return ab * ab / (aa * bb);
+}
+
+namespace {
+
+CampbellPoint pointOf(double spin, const LinearMode& m, double match) {
+  CampbellPoint p;
+  p.spin = spin;
+  p.frequency_hz = m.frequency_hz;
+  p.omega = m.omega;
+  p.damping_ratio = m.damping_ratio;
+  p.unstable = m.unstable;
+  p.growth_rate = m.growth_rate;
+  p.match = match;
+  return p;
+}
+
+}  // namespace
+
+Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count) {
+  if (spins.empty()) return error("no spin rates to sweep");
+  if (count < 1) return error("the number of modes to follow must be at least 1, got " + std::to_string(count));
+  CampbellResult out;
+  out.spins = spins;
+  std::vector<Eigen::VectorXd> last_shapes;
+  for (std::size_t k = 0; k < spins.size(); ++k) {
+    LinearizationOptions options;
+    options.spin_rate = spins[k];
+    const LinearizationResult r = linearize(project, options);
+    if (!r.message.empty()) return errorAt("spin " + formatNumber(spins[k]) + " rad/s", r.message);
+    if (k == 0) {
+      const int n = std::min<int>(count, static_cast<int>(r.modes.size()));
+      if (n == 0) return error("the arm has no elastic or joint modes to follow");
+      for (int c = 0; c < n; ++c) {
+        const LinearMode& m = r.modes[static_cast<std::size_t>(c)];
+        Eigen::Index largest = 0;
+        m.shape.cwiseAbs().maxCoeff(&largest);
+        out.curves.push_back({r.coordinate_descriptions[static_cast<std::size_t>(largest)], {pointOf(spins[k], m, 1.0)}});
+        last_shapes.push_back(m.shape);
+      }
+      continue;
+    }
+    // Greedy assignment by decreasing modal assurance: every curve takes the free mode most like its
+    // shape at the previous rate, the best-matching pairs first.
+    struct Pair {
+      double mac;
+      std::size_t curve, mode;
+    };
+    std::vector<Pair> pairs;
+    for (std::size_t c = 0; c < out.curves.size(); ++c)
+      for (std::size_t m = 0; m < r.modes.size(); ++m) pairs.push_back({modalAssurance(last_shapes[c], r.modes[m].shape), c, m});
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.mac > b.mac; });
+    std::vector<bool> curve_done(out.curves.size(), false), mode_taken(r.modes.size(), false);
+    for (const Pair& p : pairs) {
+      if (curve_done[p.curve] || mode_taken[p.mode]) continue;
+      curve_done[p.curve] = mode_taken[p.mode] = true;
+      out.curves[p.curve].points.push_back(pointOf(spins[k], r.modes[p.mode], p.mac));
+      last_shapes[p.curve] = r.modes[p.mode].shape;
+    }
+    for (std::size_t c = 0; c < out.curves.size(); ++c)
+      if (!curve_done[c])
+        return errorAt("spin " + formatNumber(spins[k]) + " rad/s",
+                       "fewer modes than curves to follow (" + std::to_string(r.modes.size()) + ")");
+  }
+  return out;
+}
+
+}  // namespace flexarm
