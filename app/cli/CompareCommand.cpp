@@ -118,6 +118,9 @@ Command compareCommand() {
                "--variant",
                [o](const std::string& spec) {
                  if (spec.empty()) throw CLI::ValidationError("--variant needs a variant name or path=value[;path=value...]");
+                 // The spec names the variant's columns in compare.csv: a newline would break its header.
+                 if (hasControlCharacter(spec) || !isValidUtf8(spec))
+                   throw CLI::ValidationError("--variant must be one line of UTF-8 text, got " + inQuotes(spec));
                  o->variants.push_back(spec);
                },
                "a variant the project defines, or path=value overrides joined by ';' (repeatable)")

@@ -647,6 +647,22 @@ TEST(Cli, EchoedValuesAreCutToALine) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ANewlineNeverReachesACsvHeader) {
+  const fs::path dir = scratch("newline");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  CliRun r = runCli("compare " + beam + " --variant 'coupling=zero' --variant " + quote("description=\"a\nb\"") +
+                    " --t-end 0.1 --out " + quote(dir.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--variant must be one line of UTF-8 text, got \"description=\"a?b\"\""), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "compare.csv"));
+  r = runCli("run " + beam + " --set " + quote("name=two\nlines") + " --t-end 0.1 --quiet --out " +
+             quote((dir / "x.csv").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("name: must be one line of text without control characters"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, OutputIsCheckedBeforeTheRun) {
   const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
   CliRun r = runCli("run " + dp + " --out /nonexistent-flexarm-folder/x.csv");
