@@ -663,6 +663,22 @@ TEST(Cli, ANewlineNeverReachesACsvHeader) {
   fs::remove_all(dir);
 }
 
+#ifdef FLEXARM_CLI_PLOTS
+TEST(Cli, PlotRefusesCellsThatAreNotFiniteDecimalNumbers) {
+  const fs::path dir = scratch("plot-cells");
+  for (const std::string& cell : {std::string("nan"), std::string("inf"), std::string("0x10"), std::string("1\0", 2)}) {
+    const fs::path csv = dir / "r.csv";
+    writeFile(csv, "t,a\n0,1\n0.1," + cell + "\n0.2,3\n");
+    const CliRun r = runCli("plot " + quote(csv.string()) + " --channels a --out " + quote((dir / "a.png").string()));
+    EXPECT_EQ(r.exit_code, 2) << cell << "\n" << r.output;
+    EXPECT_NE(r.output.find("r.csv: line 3, column a: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("is not a number"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "a.png"));
+  }
+  fs::remove_all(dir);
+}
+#endif
+
 TEST(Cli, OutputIsCheckedBeforeTheRun) {
   const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
   CliRun r = runCli("run " + dp + " --out /nonexistent-flexarm-folder/x.csv");
