@@ -24,6 +24,8 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   # the Debian package (cpack -G DEB) and its checks: dpkg-shlibdeps, desktop-file-validate, lintian
   dpkg-dev file desktop-file-utils lintian
+  # a German locale (decimal comma) for the test that the CLI writes '.' decimals under any locale
+  locales
 )
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -35,6 +37,13 @@ else
   exit 1
 fi
 
+# de_DE.UTF-8 for the CLI's locale test (skipped, with a message, when it is missing).
+make_locale() {
+  if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+    "${SUDO[@]}" localedef -i de_DE -f UTF-8 de_DE.UTF-8 || echo "install-deps: could not generate de_DE.UTF-8" >&2
+  fi
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -44,6 +53,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  make_locale
   exit 0
 fi
 
@@ -51,3 +61,4 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -q
 "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+make_locale

@@ -6,8 +6,12 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "base/Files.hpp"
+#include "base/NumberFormat.hpp"
+#include "base/Text.hpp"
 #include "io/ProjectFile.hpp"
 
 namespace flexarm::cli {
@@ -87,8 +91,40 @@ std::optional<Project> loadProject(const ProjectInput& in) {
     fail(in.path + " has errors; nothing was run");
     return std::nullopt;
   }
-  if (in.t_end) loaded.project->simulation.t_end = *in.t_end;
+  if (in.t_end) {  // the loader's limits hold for --t-end too
+    loaded.project->simulation.t_end = *in.t_end;
+    if (const Status length = checkRunLength(loaded.project->simulation); !length) {
+      fail("--t-end " + formatNumber(*in.t_end) + ": " + length.error().text());
+      return std::nullopt;
+    }
+  }
   return loaded.project;
+}
+
+CLI::Validator nonEmptyPath() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? std::string("needs a name, got an empty one") : std::string();
+      },
+      "");
+}
+
+bool checkOutputFile(const std::string& file) {
+  if (const Status writable = checkWritable(file); !writable) {
+    fail("--out: " + writable.error().text());
+    return false;
+  }
+  return true;
+}
+
+bool checkOutputFolder(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    fail("--out: cannot create the folder " + inQuotes(dir, 200) + (ec ? ": " + ec.message() : std::string()));
+    return false;
+  }
+  return checkOutputFile((std::filesystem::path(dir) / "summary.csv").string());
 }
 
 CLI::Validator integerBetween(long lo, long hi) {

@@ -46,6 +46,14 @@ void addEndTimeOption(CLI::App& app, std::optional<double>& t_end);
 // Loads the project, printing every diagnostic; empty on errors (they have been printed).
 std::optional<Project> loadProject(const ProjectInput& in);
 
+// --out for a file or folder: an empty name is refused (it is not "the default").
+CLI::Validator nonEmptyPath();
+
+// Fails (exit 2, naming --out) when `file` cannot be written, before anything long is run.
+bool checkOutputFile(const std::string& file);
+// The same for a folder: created when missing, and refused when it cannot be written to.
+bool checkOutputFolder(const std::string& dir);
+
 // Accepts whole numbers from lo to hi only ("2.5" is refused, not rounded).
 CLI::Validator integerBetween(long lo, long hi);
 

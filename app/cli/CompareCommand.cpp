@@ -6,6 +6,7 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "base/NumberFormat.hpp"
+#include "base/Text.hpp"
 #include "results/Comparison.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Study.hpp"
@@ -62,12 +63,13 @@ int compare(const CompareOptions& o) {
   std::vector<StudyCase> cases;
   for (const std::string& spec : o.variants) {
     Result<StudyCase> c = variantCase(*project, spec);
-    if (!c) return fail("--variant " + spec + ": " + c.error().text());
+    if (!c) return fail("--variant " + excerpt(spec) + ": " + c.error().text());
     cases.push_back(std::move(*c));
   }
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
-      if (cases[i].name == cases[j].name) return fail("variant \"" + cases[i].name + "\" is given twice");
+      if (cases[i].name == cases[j].name) return fail("variant " + inQuotes(cases[i].name) + " is given twice");
+  if (!checkOutputFolder(o.out)) return kExitBadInput;
   stopOnSignals();
   const Result<StudyOutcome> ran =
       runCases(o.project.path, o.project.sets, &cases, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
@@ -96,47 +98,51 @@ int compare(const CompareOptions& o) {
 }  // namespace
 
 Command compareCommand() {
-  return {"compare",
-          "PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels NAME,NAME...] [--t-end T] [--set PATH=VALUE ...]",
-          "Run two or more variants of the project concurrently and set them side by side.\n"
-          "SPEC is a variant the project defines, or overrides joined by ';' (e.g.\n"
-          "'coupling=zero;joints[0].drive.omega0=8'); --zero-vs-high compares coupling=zero with\n"
-          "coupling=high. Writes DIR/<variant>.csv, DIR/summary.csv, and DIR/compare.csv: each\n"
-          "channel (default: all) of every variant on one time grid, then each later variant\n"
-          "minus the first; a variant that stopped early (diverged) has empty cells after.\n"
-          "Also a report bundle in DIR: plots/<channel>.png|svg (variants overlaid) and\n"
-          "plots/<channel>-difference.png|svg for the --channels (default: tip deflections and\n"
-          "joint torsions), project.flexarm.json, and summary.md (settings, outcomes, metrics).",
-          [](CLI::App& app) {
-            auto o = std::make_shared<CompareOptions>();
-            addProjectArguments(app, o->project, true);
-            app.add_option("--out,-o", o->out, "the folder for the comparison")->type_name("DIR")->required();
-            app.add_option_function<std::string>(
-                   "--variant",
-                   [o](const std::string& spec) {
-                     if (spec.empty()) throw CLI::ValidationError("--variant needs a variant name or path=value[;path=value...]");
-                     o->variants.push_back(spec);
-                   },
-                   "a variant the project defines, or path=value overrides joined by ';' (repeatable)")
-                ->type_name("SPEC")
-                ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-                ->allow_extra_args(false)
-                ->trigger_on_parse();
-            app.add_flag_callback(
-                   "--zero-vs-high",
-                   [o] {
-                     o->variants.push_back("coupling=zero");
-                     o->variants.push_back("coupling=high");
-                   },
-                   "compare coupling=zero with coupling=high")
-                ->trigger_on_parse();
-            app.add_option("--channels", o->channels, "channels to compare and plot, separated by commas")
-                ->type_name("NAME,NAME...")
-                ->delimiter(',')
-                ->allow_extra_args(false);
-            addFigureSizeOptions(app, o->size);
-            return CommandAction([o] { return compare(*o); });
-          }};
+  return {
+      "compare",
+      "PROJECT (--variant SPEC ... | --zero-vs-high) --out DIR [--channels NAME,NAME...] [--t-end T] [--set PATH=VALUE ...]",
+      "Run two or more variants of the project concurrently and set them side by side.\n"
+      "SPEC is a variant the project defines, or overrides joined by ';' (e.g.\n"
+      "'coupling=zero;joints[0].drive.omega0=8'); --zero-vs-high compares coupling=zero with\n"
+      "coupling=high. Writes DIR/<variant>.csv, DIR/summary.csv, and DIR/compare.csv: each\n"
+      "channel (default: all) of every variant on one time grid, then each later variant\n"
+      "minus the first; a variant that stopped early (diverged) has empty cells after.\n"
+      "Also a report bundle in DIR: plots/<channel>.png|svg (variants overlaid) and\n"
+      "plots/<channel>-difference.png|svg for the --channels (default: tip deflections and\n"
+      "joint torsions), project.flexarm.json, and summary.md (settings, outcomes, metrics).",
+      [](CLI::App& app) {
+        auto o = std::make_shared<CompareOptions>();
+        addProjectArguments(app, o->project, true);
+        app.add_option("--out,-o", o->out, "the folder for the comparison")->type_name("DIR")->required()->check(nonEmptyPath());
+        app.add_option_function<std::string>(
+               "--variant",
+               [o](const std::string& spec) {
+                 if (spec.empty()) throw CLI::ValidationError("--variant needs a variant name or path=value[;path=value...]");
+                 // The spec names the variant's columns in compare.csv: a newline would break its header.
+                 if (hasControlCharacter(spec) || !isValidUtf8(spec))
+                   throw CLI::ValidationError("--variant must be one line of UTF-8 text, got " + inQuotes(spec));
+                 o->variants.push_back(spec);
+               },
+               "a variant the project defines, or path=value overrides joined by ';' (repeatable)")
+            ->type_name("SPEC")
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+            ->allow_extra_args(false)
+            ->trigger_on_parse();
+        app.add_flag_callback(
+               "--zero-vs-high",
+               [o] {
+                 o->variants.push_back("coupling=zero");
+                 o->variants.push_back("coupling=high");
+               },
+               "compare coupling=zero with coupling=high")
+            ->trigger_on_parse();
+        app.add_option("--channels", o->channels, "channels to compare and plot, separated by commas")
+            ->type_name("NAME,NAME...")
+            ->delimiter(',')
+            ->allow_extra_args(false);
+        addFigureSizeOptions(app, o->size);
+        return CommandAction([o] { return compare(*o); });
+      }};
 }
 
 }  // namespace flexarm::cli

@@ -6,6 +6,8 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "base/Files.hpp"
+#include "base/Text.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "io/ProjectTemplates.hpp"
@@ -46,6 +48,7 @@ int listTemplates() {
 int newProject(const NewOptions& a) {
   if (a.source.empty()) return listTemplates();
   if (a.out.empty()) return fail("new needs --out FILE.flexarm.json");
+  if (!checkOutputFile(a.out)) return kExitBadInput;
   Diagnostics diag;
   std::optional<Json> doc;
   if (const ProjectTemplate* t = findTemplate(a.source)) {
@@ -62,16 +65,15 @@ int newProject(const NewOptions& a) {
     std::string names;
     for (const ProjectTemplate& t : projectTemplates())
       if (!t.parameters.empty()) names += (names.empty() ? "" : ", ") + t.id;
-    return fail("\"" + a.source + "\" is neither a template (" + names + ") nor a project file");
+    return fail(inQuotes(a.source) + " is neither a template (" + names + ") nor a project file");
   }
   const fs::path out = a.out;
   if (doc && !diag.hasErrors()) projectFromJson(*doc, fs::absolute(out).parent_path(), diag);
   for (const Diagnostic& d : diag.all()) std::cerr << a.source << ": " << d.text() << "\n";
   if (!doc || diag.hasErrors()) return fail("nothing was written");
-  std::ofstream file(out, std::ios::binary | std::ios::trunc);
-  file << doc->dump(2) << "\n";
-  file.flush();
-  if (!file) return fail("cannot write \"" + out.string() + "\"");
+  // Through a temporary file: a failure (e.g. text nlohmann cannot dump) leaves an existing file as it was.
+  if (const Status written = writeFileAtomically(out, [&doc](std::ostream& f) { f << doc->dump(2) << "\n"; }); !written)
+    return fail(written.error().text());
   std::cout << "project: " << fs::absolute(out).string() << "\n";
   return kExitOk;
 }
@@ -86,7 +88,7 @@ Command newCommand() {
           [](CLI::App& app) {
             auto o = std::make_shared<NewOptions>();
             app.add_option("TEMPLATE", o->source, "a template's name or an example project file");
-            app.add_option("--out,-o", o->out, "the new project file")->type_name("FILE.flexarm.json");
+            app.add_option("--out,-o", o->out, "the new project file")->type_name("FILE.flexarm.json")->check(nonEmptyPath());
             app.add_option_function<std::string>(
                    "--name",
                    [o](const std::string& name) {

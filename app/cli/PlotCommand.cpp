@@ -60,7 +60,8 @@ Command plotCommand() {
                 ->required();
             app.add_option("--out,-o", o->out, "the figure; its extension (.png, .pdf, .svg) chooses the format")
                 ->type_name("FILE")
-                ->required();
+                ->required()
+                ->check(nonEmptyPath());
             app.add_option("--title", o->title, "the figure's title")->type_name("TEXT");
             addFigureSizeOptions(app, o->size);
             return CommandAction([o] { return plot(*o); });

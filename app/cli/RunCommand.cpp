@@ -2,6 +2,7 @@
 // of) a project and write every result channel to CSV (--out - : standard output).
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -35,6 +36,15 @@ int exitCodeOf(const Results& results) {
   return kExitSolverFailure;
 }
 
+// "channel X at t = T" for the first value that is not a finite number, or empty.
+std::string firstNonFinite(const Results& r) {
+  for (std::size_t row = 0; row < r.rows(); ++row)
+    for (std::size_t c = 0; c < r.channels().size(); ++c)
+      if (!std::isfinite(r.value(row, c)))
+        return "channel " + r.channels()[c].name + " at t = " + formatShort(r.value(row, 0), 6) + " s";
+  return {};
+}
+
 int execute(const RunOptions& o, bool inverse) {
   std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
@@ -44,6 +54,7 @@ int execute(const RunOptions& o, bool inverse) {
     if (const Status followable = checkInverseDynamics(*project); !followable)
       return fail(o.project.path + ": " + followable.error().text());
   }
+  if (!to_stdout && !checkOutputFile(out.string())) return kExitBadInput;  // before the run, not after it
   stopOnSignals();
   ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
   RunControl control;
@@ -72,6 +83,8 @@ int execute(const RunOptions& o, bool inverse) {
   report << "\n";
   report << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
          << (to_stdout ? std::string("standard output") : fs::absolute(out).string()) << "\n";
+  if (const std::string bad = firstNonFinite(results); !bad.empty() && results.status == RunStatus::Completed)
+    return fail("the results are not finite: " + bad, kExitSolverFailure);  // never a NaN with exit 0
   return exitCodeOf(results);
 }
 
@@ -82,7 +95,8 @@ Command runLike(const std::string& name, const std::string& summary, bool invers
             app.add_option("--out,-o", o->out,
                            "where to write the CSV results; - writes them to standard output\n"
                            "(default: PROJECT's name with .csv, in the current directory)")
-                ->type_name("FILE");
+                ->type_name("FILE")
+                ->check(nonEmptyPath());
             app.add_flag("--quiet,-q", o->quiet, "no progress bar");
             return CommandAction([o, inverse] { return execute(*o, inverse); });
           }};

@@ -20,6 +20,10 @@ struct StudyOptions {
 };
 
 int study(const StudyOptions& o) {
+  // Everything that can be refused is refused before the cases run: the project with --set and
+  // --t-end, and the output folder.
+  if (!loadProject(o.project)) return kExitBadInput;
+  if (!checkOutputFolder(o.out)) return kExitBadInput;
   stopOnSignals();
   const Result<StudyOutcome> ran =
       runStudy(o.project.path, o.project.sets, o.project.t_end.value_or(0.0), o.out, 0, &cancelFlag());
@@ -53,7 +57,10 @@ Command studyCommand() {
           [](CLI::App& app) {
             auto o = std::make_shared<StudyOptions>();
             addProjectArguments(app, o->project, true);
-            app.add_option("--out,-o", o->out, "the folder for the cases' CSVs and summary.csv")->type_name("DIR")->required();
+            app.add_option("--out,-o", o->out, "the folder for the cases' CSVs and summary.csv")
+                ->type_name("DIR")
+                ->required()
+                ->check(nonEmptyPath());
             return CommandAction([o] { return study(*o); });
           }};
 }

@@ -7,6 +7,7 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "validation/SeedValidation.hpp"
+#include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
 #ifdef FLEXARM_WITH_PLOTS
 #include "ui/plots/PlotExport.hpp"
@@ -71,9 +72,8 @@ int validate(const ValidateOptions& a) {
       if (!why.empty()) std::cerr << "flexarm-cli: figure " << plot.stem << " not drawn: " << why << "\n";
     }
 #endif
-  std::ofstream out(a.out, std::ios::binary | std::ios::trunc);
-  out << validationMarkdown(papers, o, commandLine());
-  if (!out) return fail("cannot write \"" + a.out + "\"");
+  if (const Status written = writeFileAtomically(a.out, validationMarkdown(papers, o, commandLine())); !written)
+    return fail(written.error().text());
   std::cout << "report: " << fs::absolute(a.out).string() << "\n";
   return exit_code;
 }
@@ -81,24 +81,26 @@ int validate(const ValidateOptions& a) {
 }  // namespace
 
 Command validateCommand() {
-  return {
-      "validate", "--out FILE.md [--quick] [--projects DIR] [--work DIR]",
-      "Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
-      "write the validation report: one table per paper, the paper's value or claim next to\n"
-      "FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
-      "shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
-      "folder in the system's temporary directory). docs/validation.md is made this way.",
-      [](CLI::App& app) {
-        auto o = std::make_shared<ValidateOptions>();
-        app.add_option("--out,-o", o->out, "the report (Markdown); its figures go beside it")->type_name("FILE.md")->required();
-        app.add_flag("--quick", o->quick, "shortened studies (the test form)");
-        app.add_option("--projects", o->projects_dir, "the folder of the shipped projects (default ./projects)")
-            ->type_name("DIR");
-        app.add_option("--work", o->work_dir, "where the runs' CSVs go (default: the system's temporary folder)")
-            ->type_name("DIR");
-        app.add_option("PROJECT", o->stray)->group("");  // refused with a message in validate()
-        return CommandAction([o] { return validate(*o); });
-      }};
+  return {"validate", "--out FILE.md [--quick] [--projects DIR] [--work DIR]",
+          "Run every seed paper's example from the shipped projects (DIR, default ./projects) and\n"
+          "write the validation report: one table per paper, the paper's value or claim next to\n"
+          "FlexArm's, with the verdict computed from the runs (agree / differ and why). --quick\n"
+          "shortens the studies (the test form). The runs' CSVs go below --work DIR (default: a\n"
+          "folder in the system's temporary directory). docs/validation.md is made this way.",
+          [](CLI::App& app) {
+            auto o = std::make_shared<ValidateOptions>();
+            app.add_option("--out,-o", o->out, "the report (Markdown); its figures go beside it")
+                ->type_name("FILE.md")
+                ->required()
+                ->check(nonEmptyPath());
+            app.add_flag("--quick", o->quick, "shortened studies (the test form)");
+            app.add_option("--projects", o->projects_dir, "the folder of the shipped projects (default ./projects)")
+                ->type_name("DIR");
+            app.add_option("--work", o->work_dir, "where the runs' CSVs go (default: the system's temporary folder)")
+                ->type_name("DIR");
+            app.add_option("PROJECT", o->stray)->group("");  // refused with a message in validate()
+            return CommandAction([o] { return validate(*o); });
+          }};
 }
 
 }  // namespace flexarm::cli

@@ -73,13 +73,27 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
       Eigen::VectorXd yp = y, ym = y, rp, rm;
       yp(eq[c]) += h;
       ym(eq[c]) -= h;
-      residual(yp, rp);
-      residual(ym, rm);
+      // A residual that cannot be evaluated leaves rp or rm empty: stop, never difference them.
+      if (!residual(yp, rp) || !residual(ym, rm)) {
+        out.message =
+            "no equilibrium of the elastic and motor coordinates was found: the equations cannot be evaluated "
+            "near the configuration: " +
+            fd.error();
+        return out;
+      }
       Jr.col(c) = (rp - rm) / (2 * h);
+    }
+    if (!Jr.allFinite() || !r.allFinite()) {
+      out.message = "no equilibrium of the elastic and motor coordinates was found: the residual is not finite";
+      return out;
     }
     const Eigen::VectorXd step = Jr.colPivHouseholderQr().solve(r);
     for (int c = 0; c < ne; ++c) y(eq[c]) -= step(c);
-    residual(y, r);
+    if (!residual(y, r) || !step.allFinite()) {
+      out.message = "no equilibrium of the elastic and motor coordinates was found: " +
+                    (fd.error().empty() ? std::string("the Newton iteration left the finite numbers") : fd.error());
+      return out;
+    }
     if (step.cwiseAbs().maxCoeff() < 1e-13 * std::max(1.0, y.head(nf).cwiseAbs().maxCoeff())) break;
   }
   out.equilibrium_residual = ne > 0 ? r.cwiseAbs().maxCoeff() : 0.0;
@@ -101,8 +115,10 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     Eigen::VectorXd yp = y, ym = y;
     yp(c) += h;
     ym(c) -= h;
-    fd.evaluate(0.0, yp.data(), fp.data());
-    fd.evaluate(0.0, ym.data(), fm.data());
+    if (!fd.evaluate(0.0, yp.data(), fp.data()) || !fd.evaluate(0.0, ym.data(), fm.data())) {
+      out.message = "the linearized equations cannot be evaluated near the equilibrium: " + fd.error();
+      return out;
+    }
     A.col(c) = (fp - fm) / (2 * h);
   }
   if (!A.allFinite()) {

@@ -1,23 +1,27 @@
 #include "base/NumberFormat.hpp"
 
-#include <cstdio>
-#include <cstdlib>
+#include <charconv>
+#include <system_error>
 
 namespace flexarm {
 
+// std::to_chars and std::from_chars, not printf and strtod: they ignore the C locale, which a Qt
+// application sets from the environment (under LC_ALL=de_DE.UTF-8 printf would write "0,5").
+
 std::string formatNumber(double x) {
   char buf[64];
+  char* end = buf;
   for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
+    end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, precision).ptr;
+    double back = 0.0;
+    if (std::from_chars(buf, end, back).ec == std::errc() && back == x) break;
   }
-  return buf;
+  return std::string(buf, end);
 }
 
 std::string formatShort(double x, int digits) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-  return buf;
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, digits).ptr);
 }
 
 }  // namespace flexarm

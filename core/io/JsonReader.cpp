@@ -4,16 +4,166 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/Text.hpp"
+
 namespace flexarm {
+
+namespace {
+
+// "line L, column C" of a byte offset in text.
+std::string lineColumn(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t k = 0; k < byte && k < text.size(); ++k) {
+    if (text[k] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+// nlohmann's DOM builder, with every key checked against the others of its object. On a key given
+// twice it stops the parse and keeps the key's JSON path.
+class StrictDomParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<Json>;
+
+ public:
+  explicit StrictDomParser(Json& result) : Base(result, true) {}
+
+  bool null() { return value() && Base::null(); }
+  bool boolean(bool v) { return value() && Base::boolean(v); }
+  bool number_integer(number_integer_t v) { return value() && Base::number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return value() && Base::number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) { return value() && Base::number_float(v, s); }
+  bool string(string_t& v) { return value() && Base::string(v); }
+  bool binary(binary_t& v) { return value() && Base::binary(v); }
+  bool start_object(std::size_t n) {
+    if (!value()) return false;
+    frames_.push_back({false, 0, {}, {}});
+    return Base::start_object(n);
+  }
+  bool end_object() {
+    frames_.pop_back();
+    return Base::end_object();
+  }
+  bool start_array(std::size_t n) {
+    if (!value()) return false;
+    frames_.push_back({true, 0, {}, {}});
+    return Base::start_array(n);
+  }
+  bool end_array() {
+    frames_.pop_back();
+    return Base::end_array();
+  }
+  bool key(string_t& k) {
+    Frame& f = frames_.back();
+    f.key = k;
+    if (!f.keys.insert(k).second) {
+      duplicate_ = path();
+      return false;
+    }
+    return Base::key(k);
+  }
+
+  const std::string& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    bool array;
+    std::size_t count;  // values seen in an array
+    std::string key;    // the current key of an object
+    std::set<std::string> keys;
+  };
+
+  // A value starts: it is the next element of an enclosing array.
+  bool value() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
+    return true;
+  }
+
+  std::string path() const {
+    std::string p;
+    for (const Frame& f : frames_) {
+      if (f.array)
+        p += "[" + std::to_string(f.count == 0 ? 0 : f.count - 1) + "]";
+      else
+        p += (p.empty() ? "" : ".") + excerpt(f.key);
+    }
+    return p;
+  }
+
+  std::vector<Frame> frames_;
+  std::string duplicate_;
+};
+
+}  // namespace
+
+Status checkJsonNesting(const std::string& text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return error("not valid JSON at " + lineColumn(text, k) + ": arrays and objects nested more than " +
+                     std::to_string(kMaxJsonDepth) + " levels deep");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return {};
+}
+
+Result<Json> parseJsonText(const std::string& text) {
+  if (Status nesting = checkJsonNesting(text); !nesting) return nesting.error();
+  Json doc;
+  try {
+    StrictDomParser sax(doc);
+    const bool complete = Json::sax_parse(text, &sax);
+    if (!sax.duplicate().empty())
+      return errorAt(sax.duplicate(), "this key is given twice in the same object (each key may appear once)");
+    if (!complete) return error("not valid JSON");
+  } catch (const Json::parse_error& e) {
+    // e.byte is the 1-based position of the error; keep nlohmann's explanation after its own position.
+    std::string what = e.what();
+    const std::size_t pos = what.find(": ", what.find("parse error"));
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    return error("not valid JSON at " + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": " + what);
+  } catch (const Json::exception& e) {
+    // e.g. a number too large for a double ("1e999"): nlohmann names the token, find where it is.
+    std::string what = e.what();
+    const std::size_t q0 = what.find('\''), q1 = what.rfind('\'');
+    std::string where;
+    if (q0 != std::string::npos && q1 > q0) {
+      const std::size_t at_byte = text.find(what.substr(q0 + 1, q1 - q0 - 1));
+      if (at_byte != std::string::npos) where = " at " + lineColumn(text, at_byte);
+    }
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    return error("not valid JSON" + where + ": " + excerpt(what, 200));
+  }
+  return doc;
+}
 
 std::string describeJson(const Json& j) {
   switch (j.type()) {
     case Json::value_t::null: return "null";
     case Json::value_t::boolean: return std::string("boolean ") + (j.get<bool>() ? "true" : "false");
     case Json::value_t::string: {
-      std::string s = j.get<std::string>();
-      if (s.size() > 40) s = s.substr(0, 40) + "...";
-      return "string \"" + s + "\"";
+      return "string " + inQuotes(j.get<std::string>(), 40);
     }
     case Json::value_t::number_integer:
     case Json::value_t::number_unsigned:
@@ -93,6 +243,10 @@ bool JsonObjectReader::string(const std::string& key, std::string& out, Need nee
     diag_.error(pathOf(key), "must be a string, got " + describeJson(*j));
     return false;
   }
+  if (!isValidUtf8(j->get_ref<const std::string&>())) {
+    diag_.error(pathOf(key), "is not valid UTF-8 text");
+    return false;
+  }
   out = j->get<std::string>();
   return true;
 }
@@ -139,7 +293,7 @@ int JsonObjectReader::choice(const std::string& key, const std::vector<std::stri
     if (choices[k] == s) return static_cast<int>(k);
   std::string list;
   for (std::size_t k = 0; k < choices.size(); ++k) list += (k ? ", " : "") + choices[k];
-  diag_.error(pathOf(key), "unknown value \"" + s + "\" (expected one of: " + list + ")");
+  diag_.error(pathOf(key), "unknown value " + inQuotes(s) + " (expected one of: " + list + ")");
   return -1;
 }
 
@@ -161,7 +315,7 @@ const Json* JsonObjectReader::array(const std::string& key, Need need) {
 void JsonObjectReader::finish() {
   if (!obj_) return;
   for (auto it = obj_->begin(); it != obj_->end(); ++it) {
-    if (!known_.count(it.key())) diag_.warning(pathOf(it.key()), "unknown key ignored (it will not be saved)");
+    if (!known_.count(it.key())) diag_.warning(pathOf(excerpt(it.key())), "unknown key ignored (it will not be saved)");
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/NumberFormat.hpp"
+#include "base/Result.hpp"
 #include "io/Diagnostics.hpp"
 
 namespace flexarm {
@@ -18,6 +19,19 @@ enum class Need { Required, Optional };
 enum class Range { Any, Positive, NonNegative };
 
 std::string describeJson(const Json& j);  // "string \"abc\"", "number -2", "null", ...
+
+// The deepest nesting of arrays and objects a project file (or a --set value) may have: far below
+// what overflows the stack in any build, far above what a project needs (about 6).
+constexpr int kMaxJsonDepth = 200;
+
+// An error when `text` nests arrays and objects deeper than kMaxJsonDepth ("not valid JSON at line
+// L, column C: ..."); checked before parsing, so nothing deep is built.
+Status checkJsonNesting(const std::string& text);
+
+// Parses JSON text as FlexArm reads project files: the nesting is limited (checkJsonNesting) and a
+// key given twice in one object is an error naming its JSON path (nlohmann would keep the last one).
+// Syntax errors say where: "not valid JSON at line 3, column 7: ...".
+Result<Json> parseJsonText(const std::string& text);
 
 class JsonObjectReader {
  public:

@@ -1,5 +1,6 @@
 #include "io/Overrides.hpp"
 #include "base/Result.hpp"
+#include "base/Text.hpp"
 
 #include <cctype>
 #include <variant>
@@ -10,28 +11,40 @@ namespace {
 
 using Token = std::variant<std::string, std::size_t>;
 
-// The keys and indices of a path such as links[2].flex.E.
+// The keys and indices of a path such as links[2].flex.E: keys are separated by '.', an index in
+// [] follows a key or another index, and nothing else may follow a ']' ("links[0]length",
+// "links[0]]" and "links[0]." are refused, not guessed at).
 Result<std::vector<Token>> tokenize(const std::string& path) {
   std::vector<Token> out;
   std::size_t i = 0;
   while (i < path.size()) {
     if (path[i] == '[') {
+      if (out.empty()) return error("an index [] must follow a key");
       const std::size_t close = path.find(']', i);
       if (close == std::string::npos || close == i + 1) return error("unbalanced or empty [] in the path");
       const std::string digits = path.substr(i + 1, close - i - 1);
       for (char c : digits)
-        if (!std::isdigit(static_cast<unsigned char>(c))) return error("index \"" + digits + "\" is not a non-negative integer");
-      if (digits.size() > 9) return error("index " + digits + " is out of range");  // no list is that long
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+          return error("index " + inQuotes(digits) + " is not a non-negative integer");
+      if (digits.size() > 9) return error("index " + excerpt(digits) + " is out of range");  // no list is that long
       out.emplace_back(static_cast<std::size_t>(std::stoul(digits)));
       i = close + 1;
-      if (i < path.size() && path[i] == '.') ++i;
+      if (i == path.size() || path[i] == '[') continue;
+      if (path[i] == ']') return error("']' without '[' in the path");
+      if (path[i] != '.') return error("expected '.', '[' or the end of the path after ']' at " + inQuotes(path.substr(i)));
+      ++i;
+      if (i == path.size()) return error("empty key at the end of the path");
     } else {
       std::size_t end = i;
-      while (end < path.size() && path[end] != '.' && path[end] != '[') ++end;
+      while (end < path.size() && path[end] != '.' && path[end] != '[' && path[end] != ']') ++end;
+      if (end < path.size() && path[end] == ']') return error("']' without '[' in the path");
       if (end == i) return error("empty key in the path");
       out.emplace_back(path.substr(i, end - i));
       i = end;
-      if (i < path.size() && path[i] == '.') ++i;
+      if (i < path.size() && path[i] == '.') {
+        ++i;
+        if (i == path.size()) return error("empty key at the end of the path");
+      }
     }
   }
   if (out.empty()) return error("the path is empty");
@@ -39,6 +52,11 @@ Result<std::vector<Token>> tokenize(const std::string& path) {
 }
 
 }  // namespace
+
+Status checkOverridePath(const std::string& path) {
+  if (const Result<std::vector<Token>> tokens = tokenize(path); !tokens) return tokens.error();
+  return {};
+}
 
 const Json* valueAtPath(const Json& doc, const std::string& path) {
   const Result<std::vector<Token>> tokens = tokenize(path);
@@ -65,15 +83,31 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
   }
   const std::string path = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  const std::string where = "--set " + path;
+  const std::string where = "--set " + excerpt(path);
   const Result<std::vector<Token>> parsed = tokenize(path);
   if (!parsed) {
     diag.error(where, parsed.error().text());
     return false;
   }
   const std::vector<Token>& tokens = *parsed;
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;  // a bare word is a string
+  if (!isValidUtf8(text)) {
+    diag.error(where, "the value is not valid UTF-8 text");
+    return false;
+  }
+  Json value;
+  if (Result<Json> json = parseJsonText(text)) {
+    value = std::move(*json);
+  } else {
+    if (const Status nesting = checkJsonNesting(text); !nesting) {
+      diag.error(where, nesting.error().text());
+      return false;
+    }
+    if (!json.error().where.empty()) {  // a key given twice
+      diag.error(where, json.error().text());
+      return false;
+    }
+    value = text;  // a bare word is a string
+  }
 
   Json* node = &doc;
   std::string walked;
@@ -85,12 +119,12 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
         return false;
       }
       if (!node->contains(*key) && !last) {
-        diag.error(where, "\"" + *key + "\" does not exist" + (walked.empty() ? std::string() : " in " + walked));
+        diag.error(where, inQuotes(*key) + " does not exist" + (walked.empty() ? std::string() : " in " + excerpt(walked)));
         return false;
       }
       if (last && value.is_null()) {  // "path=null" removes the key
         if (!node->contains(*key)) {
-          diag.error(where, "\"" + *key + "\" does not exist" + (walked.empty() ? std::string() : " in " + walked) +
+          diag.error(where, inQuotes(*key) + " does not exist" + (walked.empty() ? std::string() : " in " + excerpt(walked)) +
                                 ", so it cannot be removed");
           return false;
         }

@@ -4,6 +4,7 @@
 // The value is parsed as JSON when it can be (8, true, [0,0,-9.81], "x"), otherwise taken as a string.
 #include <string>
 
+#include "base/Result.hpp"
 #include "io/Diagnostics.hpp"
 #include "io/JsonReader.hpp"
 
@@ -11,6 +12,10 @@ namespace flexarm {
 
 // Applies one override "path=value". Reports problems to diag (path "--set <path>") and returns false.
 bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag);
+
+// Whether a path is well formed (keys separated by '.', indices in [] of at most 9 digits); it may
+// still name nothing in a given project.
+Status checkOverridePath(const std::string& path);
 
 // The value at a path of that form; nullptr when the path is malformed or names nothing.
 const Json* valueAtPath(const Json& doc, const std::string& path);

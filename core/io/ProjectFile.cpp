@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "base/Files.hpp"
+#include "base/Text.hpp"
 #include "dynamics/Constraints.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectSchema.hpp"
@@ -13,6 +15,13 @@
 
 namespace flexarm {
 namespace {
+
+// Beyond these the arm is no robot and its numbers leave double precision (a length of 1e300 has no
+// clamped-free frequency, a gear ratio of 1e300 no energy).
+constexpr double kMaxLinkLength = 1e3;  // [m]
+constexpr double kMaxGravity = 981.0;   // [m/s^2], 100 g
+constexpr double kMinGearRatio = 1e-3;
+constexpr double kMaxGearRatio = 1e5;
 
 const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
 
@@ -32,7 +41,7 @@ void readName(JsonObjectReader& r, std::string& name, const std::string& fallbac
   }
   if (!validName(name))
     r.diagnostics().error(r.pathOf("name"),
-                          "\"" + name + "\" may contain only letters, digits, '_' and '-' (it names result channels)");
+                          inQuotes(name) + " may contain only letters, digits, '_' and '-' (it names result channels)");
 }
 
 bool readInertiaComponents(JsonObjectReader& r, const std::string& key, Eigen::Matrix3d& out, Need need) {
@@ -305,7 +314,11 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
 
 void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
   readName(r, link.name, "link" + std::to_string(i + 1));
-  r.number("length", link.length, Need::Required, Range::NonNegative);
+  if (r.number("length", link.length, Need::Required, Range::NonNegative) && link.length > kMaxLinkLength) {
+    r.diagnostics().error(r.pathOf("length"),
+                          "must be at most " + formatNumber(kMaxLinkLength) + " m, got " + formatNumber(link.length));
+    link.length = 1.0;  // the rest of the link is still checked
+  }
   if (r.has("flex")) {
     for (const char* key : {"mass", "shape", "com", "inertia"}) {
       if (r.has(key)) {
@@ -387,7 +400,10 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
     fx.number("stiffness", jf.stiffness, Need::Required, Range::Positive);
     fx.number("damping", jf.damping, Need::Optional, Range::NonNegative);
     fx.number("rotor_inertia", jf.rotor_inertia, Need::Required, Range::Positive);
-    fx.number("gear_ratio", jf.gear_ratio, Need::Optional, Range::Positive);
+    if (fx.number("gear_ratio", jf.gear_ratio, Need::Optional, Range::Positive) &&
+        (jf.gear_ratio < kMinGearRatio || jf.gear_ratio > kMaxGearRatio))
+      fx.diagnostics().error(fx.pathOf("gear_ratio"), "must be between " + formatNumber(kMinGearRatio) + " and " +
+                                                          formatNumber(kMaxGearRatio) + ", got " + formatNumber(jf.gear_ratio));
     joint.flex = jf;
     fx.finish();
   }
@@ -405,7 +421,7 @@ int readLinkRef(JsonObjectReader& r, const char* key, const Model& model) {
     return -1;
   }
   const int index = model.linkIndex(link->get<std::string>());
-  if (index < 0) r.diagnostics().error(r.pathOf(key), "no link is named \"" + link->get<std::string>() + "\"");
+  if (index < 0) r.diagnostics().error(r.pathOf(key), "no link is named " + inQuotes(link->get<std::string>()));
   return index;
 }
 
@@ -451,7 +467,7 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
         c.axes = {{false, false, false}};
         for (char a : axes) {
           if (a < 'x' || a > 'z') {
-            r.diagnostics().error(r.pathOf("axes"), "must be letters among x, y, z (e.g. \"xy\"), got \"" + axes + "\"");
+            r.diagnostics().error(r.pathOf("axes"), "must be letters among x, y, z (e.g. \"xy\"), got " + inQuotes(axes));
             break;
           }
           c.axes[static_cast<std::size_t>(a - 'x')] = true;
@@ -479,8 +495,11 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
 
 void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
-  r.number("t_end", s.t_end, Need::Optional, Range::Positive);
-  r.number("output_rate", s.output_rate, Need::Optional, Range::Positive);
+  const bool t_end = r.number("t_end", s.t_end, Need::Optional, Range::Positive);
+  const bool rate = r.number("output_rate", s.output_rate, Need::Optional, Range::Positive);
+  if (t_end || rate) {
+    if (const Status length = checkRunLength(s); !length) r.diagnostics().error(length.error().where, length.error().message);
+  }
   r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
   JsonObjectReader sv = r.object("solver", Need::Optional);
   if (sv.valid()) {
@@ -529,7 +548,7 @@ void checkUniqueNames(const std::vector<T>& items, const std::string& path, Diag
   std::set<std::string> seen;
   for (std::size_t i = 0; i < items.size(); ++i)
     if (!seen.insert(items[i].name).second)
-      diag.error(at(path, i) + ".name", "\"" + items[i].name + "\" is used twice in " + path);
+      diag.error(at(path, i) + ".name", inQuotes(items[i].name) + " is used twice in " + path);
 }
 
 // Overrides by path: an object {"path": value, ...}; the values are kept as JSON text. An empty object
@@ -553,6 +572,11 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
       Variant v;
       if (r.valid()) {
         readName(r, v.name, "variant" + std::to_string(i + 1));
+        // A study writes DIR/<variant>.csv beside summary.csv, and a comparison compare.csv.
+        for (const char* reserved : {"summary", "compare"})
+          if (v.name == reserved)
+            diag.error(r.pathOf("name"), "\"" + v.name + "\" is reserved: a study or comparison writes its own " + reserved +
+                                             ".csv (choose another name)");
         v.sets = readSets(r, "set");
       }
       r.finish();
@@ -575,7 +599,7 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
       }
       bool known = false;
       for (const Variant& v : project.variants) known = known || v.name == n.get<std::string>();
-      if (!known) diag.error(path, "no variant is named \"" + n.get<std::string>() + "\"");
+      if (!known) diag.error(path, "no variant is named " + inQuotes(n.get<std::string>()));
       study.variants.push_back(n.get<std::string>());
     }
     if (names->empty()) diag.error(st.pathOf("variants"), "list at least one variant");
@@ -675,7 +699,34 @@ Json flexToJson(const FlexibleLink& f) {
   return fj;
 }
 
+// Every path a variant or the study's grid sets is well formed (as --set reads it): `check` finds
+// what would otherwise fail only in a study's worker. Whether the path names a field is known only
+// against the document the case starts from (a variant may remove what another sets), so at run time.
+void checkVariantPaths(const Project& project, Diagnostics& diag) {
+  auto check = [&](const std::string& where, const std::string& path) {
+    if (const Status ok = checkOverridePath(path); !ok) diag.error(where + "." + excerpt(path), ok.error().text());
+  };
+  for (std::size_t i = 0; i < project.variants.size(); ++i)
+    for (const auto& set : project.variants[i].sets) check(at("variants", i) + ".set", set.first);
+  if (project.study)
+    for (const auto& grid : project.study->grid) check("study.grid", grid.first);
+}
+
 }  // namespace
+
+Status checkRunLength(const SimulationSettings& s) {
+  if (s.t_end > kMaxEndTime)
+    return errorAt("simulation.t_end", "must be at most " + formatNumber(kMaxEndTime) + " s, got " + formatNumber(s.t_end));
+  if (s.output_rate > kMaxOutputRate)
+    return errorAt("simulation.output_rate",
+                   "must be at most " + formatNumber(kMaxOutputRate) + " Hz, got " + formatNumber(s.output_rate));
+  const double rows = s.t_end * s.output_rate;
+  if (rows > kMaxOutputRows)
+    return errorAt("simulation.t_end x simulation.output_rate",
+                   formatNumber(s.t_end) + " s x " + formatNumber(s.output_rate) + " Hz = " + formatShort(rows, 3) +
+                       " output rows, at most " + formatShort(kMaxOutputRows, 3) + " (shorten t_end or lower output_rate)");
+  return {};
+}
 
 std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::path& base_dir, Diagnostics& diag) {
   JsonObjectReader root(&doc, "", diag);
@@ -683,17 +734,21 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   Project project;
   std::string format;
   if (root.string("format", format, Need::Required) && format != "flexarm-project")
-    diag.error("format", "must be \"flexarm-project\", got \"" + format + "\"");
+    diag.error("format", "must be \"flexarm-project\", got " + inQuotes(format));
   long version = 0;
   if (root.integer("schema_version", version, Need::Required, 1) && version > Project::kSchemaVersion)
     diag.error("schema_version", "this FlexArm reads schema version " + std::to_string(Project::kSchemaVersion) +
                                      " and older, the file has " + std::to_string(version) + " (written by a newer FlexArm?)");
-  root.string("name", project.name, Need::Optional);
+  if (root.string("name", project.name, Need::Optional) && hasControlCharacter(project.name))
+    diag.error("name", "must be one line of text without control characters (it heads every results file), got " +
+                           inQuotes(project.name));
   root.string("description", project.description, Need::Optional);
   Model& model = project.model;
   const int coupling = root.choice("coupling", schema::couplingNames(), Need::Optional, 2);
   if (coupling >= 0) project.coupling = static_cast<CouplingOrder>(coupling);
-  root.vector3("gravity", model.gravity, Need::Optional);
+  if (root.vector3("gravity", model.gravity, Need::Optional) && !(model.gravity.norm() <= kMaxGravity))
+    diag.error("gravity", "must be at most " + formatNumber(kMaxGravity) + " m/s^2 in magnitude (100 g), got " +
+                              formatShort(model.gravity.norm(), 3));
 
   const Json* links = root.array("links", Need::Required);
   if (links) {
@@ -764,6 +819,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
     project.inverse = spec;
   }
   readVariantsAndStudy(root, project, diag);
+  checkVariantPaths(project, diag);
   JsonObjectReader sim = root.object("simulation", Need::Optional);
   readSimulation(sim, project.simulation);
   sim.finish();
@@ -784,42 +840,12 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
 LoadedProject parseProjectText(const std::string& text, const std::filesystem::path& base_dir,
                                const std::vector<std::string>& overrides) {
   LoadedProject out;
-  Json doc;
-  auto lineColumn = [&](std::size_t byte) {
-    std::size_t line = 1, col = 1;
-    for (std::size_t k = 0; k < byte && k < text.size(); ++k) {
-      if (text[k] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(col);
-  };
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // e.byte is the 1-based position of the error; keep nlohmann's explanation after its own position.
-    std::string what = e.what();
-    const std::size_t pos = what.find(": ", what.find("parse error"));
-    if (pos != std::string::npos) what = what.substr(pos + 2);
-    out.diagnostics.error("", "not valid JSON at " + lineColumn(e.byte > 0 ? e.byte - 1 : 0) + ": " + what);
-    return out;
-  } catch (const Json::exception& e) {
-    // e.g. a number too large for a double ("1e999"): nlohmann names the token, find where it is.
-    std::string what = e.what();
-    const std::size_t q0 = what.find('\''), q1 = what.rfind('\'');
-    std::string where;
-    if (q0 != std::string::npos && q1 > q0) {
-      const std::size_t at_byte = text.find(what.substr(q0 + 1, q1 - q0 - 1));
-      if (at_byte != std::string::npos) where = " at " + lineColumn(at_byte);
-    }
-    const std::size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    out.diagnostics.error("", "not valid JSON" + where + ": " + what);
+  Result<Json> parsed = parseJsonText(text);
+  if (!parsed) {
+    out.diagnostics.error(parsed.error().where, parsed.error().message);
     return out;
   }
+  Json& doc = *parsed;
   for (const std::string& o : overrides) applyOverride(doc, o, out.diagnostics);
   if (out.diagnostics.hasErrors()) return out;
   out.project = projectFromJson(doc, base_dir, out.diagnostics);
@@ -827,22 +853,13 @@ LoadedProject parseProjectText(const std::string& text, const std::filesystem::p
 }
 
 LoadedProject loadProjectFile(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
+  Result<std::string> text = readRegularFile(file);
+  if (!text) {
     LoadedProject out;
-    out.diagnostics.error("", "cannot open project file \"" + file.string() +
-                                  "\": " + (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+    out.diagnostics.error("", "cannot open project file " + inQuotes(file.string(), 200) + ": " + text.error().message);
     return out;
   }
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (!in && !in.eof()) {
-    LoadedProject out;
-    out.diagnostics.error("", "cannot read project file \"" + file.string() + "\"");
-    return out;
-  }
-  return parseProjectText(ss.str(), file.parent_path(), overrides);
+  return parseProjectText(*text, file.parent_path(), overrides);
 }
 
 Json projectToJson(const Project& project) {
@@ -1026,17 +1043,7 @@ Json projectToJson(const Project& project) {
 std::string projectToText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
 
 Status saveProjectFile(const Project& project, const std::filesystem::path& file) {
-  const std::filesystem::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return error("cannot write \"" + tmp.string() + "\"");
-    out << projectToText(project);
-    if (!out) return error("writing \"" + tmp.string() + "\" failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) return errorAt("cannot replace \"" + file.string() + "\"", ec.message());
-  return {};
+  return writeFileAtomically(file, projectToText(project));
 }
 
 }  // namespace flexarm

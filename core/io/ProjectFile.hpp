@@ -28,6 +28,14 @@ LoadedProject parseProjectText(const std::string& text, const std::filesystem::p
 // Interprets an already parsed document.
 std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::path& base_dir, Diagnostics& diag);
 
+// What a run may ask for: t_end at most kMaxEndTime seconds, output_rate at most kMaxOutputRate Hz,
+// and no more than kMaxOutputRows output rows (t_end x output_rate). Larger values allocate without
+// end or are lost in round-off (t + 1/rate == t); the error names the fields.
+constexpr double kMaxEndTime = 1e6;
+constexpr double kMaxOutputRate = 1e6;
+constexpr double kMaxOutputRows = 1e7;
+Status checkRunLength(const SimulationSettings& s);
+
 // Canonical JSON of a project: save -> load -> save gives the same bytes.
 Json projectToJson(const Project& project);
 std::string projectToText(const Project& project);

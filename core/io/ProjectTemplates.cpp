@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/Files.hpp"
+#include "base/Text.hpp"
 #include "io/Overrides.hpp"
 #include "model/Project.hpp"
 
@@ -169,16 +171,19 @@ std::optional<Json> instantiateTemplate(const ProjectTemplate& t, const std::str
 }
 
 std::optional<Json> projectFromExample(const std::filesystem::path& example, Diagnostics& diag) {
-  std::ifstream in(example, std::ios::binary);
-  if (!in) {
-    diag.error("", "cannot read \"" + example.string() + "\"");
+  const Result<std::string> text = readRegularFile(example);
+  if (!text) {
+    diag.error("", "cannot read " + inQuotes(example.string(), 200) + ": " + text.error().message);
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  Json doc = Json::parse(text.str(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    diag.error("", "\"" + example.string() + "\" is not a JSON object");
+  Result<Json> parsed = parseJsonText(*text);
+  if (!parsed) {
+    diag.error(parsed.error().where, inQuotes(example.string(), 200) + ": " + parsed.error().message);
+    return std::nullopt;
+  }
+  Json doc = std::move(*parsed);
+  if (!doc.is_object()) {
+    diag.error("", inQuotes(example.string(), 200) + " is not a JSON object");
     return std::nullopt;
   }
   absoluteTables(doc, std::filesystem::absolute(example).parent_path());

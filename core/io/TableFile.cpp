@@ -1,14 +1,33 @@
 #include "io/TableFile.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
+
+#include "base/Files.hpp"
+#include "base/Text.hpp"
 
 namespace flexarm {
 
+namespace {
+
+// A whole token as a number; std::from_chars, not strtod, which follows the C locale (a Qt
+// application sets it from the environment: under de_DE strtod would stop at the '.').
+bool parseNumber(const std::string& token, double& x) {
+  const char* first = token.data();
+  const char* last = first + token.size();
+  if (first != last && *first == '+') ++first;
+  const std::from_chars_result r = std::from_chars(first, last, x);
+  return first != last && r.ec == std::errc() && r.ptr == last;
+}
+
+}  // namespace
+
 Result<Table> readTableFile(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return error("cannot open table file \"" + file.string() + "\"");
+  const Result<std::string> text = readRegularFile(file);
+  if (!text) return error("cannot open table file " + inQuotes(file.string(), 200) + ": " + text.error().message);
+  std::istringstream in(*text);
   Table table;
   std::string line;
   int line_no = 0;
@@ -19,13 +38,11 @@ Result<Table> readTableFile(const std::filesystem::path& file) {
     if (start == std::string::npos || line[start] == '#') continue;
     for (char& c : line)
       if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
-    const char* p = line.c_str();
-    char* end = nullptr;
-    const double a = std::strtod(p, &end);
-    const bool ok_a = end != p;
-    p = end;
-    const double b = std::strtod(p, &end);
-    const bool ok_b = end != p;
+    std::istringstream tokens(line);
+    std::string ta, tb;
+    tokens >> ta >> tb;
+    double a = 0.0, b = 0.0;
+    const bool ok_a = parseNumber(ta, a), ok_b = parseNumber(tb, b);
     if (!ok_a || !ok_b) {
       if (first_data_line) {  // a header line
         first_data_line = false;

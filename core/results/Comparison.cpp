@@ -1,5 +1,7 @@
 #include "results/Comparison.hpp"
 
+#include "base/NumberFormat.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,11 +21,7 @@ double at(const std::vector<double>& t, const std::vector<double>& y, double s) 
   return y[k - 1] + w * (y[k] - y[k - 1]);
 }
 
-std::string formatTime(double t) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", t);
-  return buf;
-}
+std::string formatTime(double t) { return formatShort(t, 6); }
 
 }  // namespace
 

@@ -1,10 +1,15 @@
 #include "results/CsvReader.hpp"
 
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "base/Files.hpp"
+#include "base/Text.hpp"
 
 namespace flexarm {
 namespace {
@@ -39,6 +44,18 @@ RunStatus statusFromName(const std::string& s) {
   return RunStatus::Completed;
 }
 
+// A decimal number as FlexArm writes it ("-1.5e-07"), read in full and finite: "nan", "inf", "0x10",
+// "1,5" and a cell cut by a NUL byte are not numbers. std::from_chars ignores the C locale.
+bool parseCell(const std::string& cell, double& x) {
+  const char* first = cell.data();
+  const char* last = first + cell.size();
+  if (first != last && *first == '+') ++first;
+  if (first == last || !(std::isdigit(static_cast<unsigned char>(*first)) || *first == '-' || *first == '.')) return false;
+  if (cell.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+  const std::from_chars_result r = std::from_chars(first, last, x, std::chars_format::general);
+  return r.ec == std::errc() && r.ptr == last && std::isfinite(x);
+}
+
 }  // namespace
 
 Result<Results> readCsv(std::istream& in) {
@@ -63,7 +80,11 @@ Result<Results> readCsv(std::istream& in) {
       else if (commentValue(line, "status", value)) {
         r.status = statusFromName(value);
         const std::size_t at = value.find(" at t = ");
-        if (at != std::string::npos) r.end_time = std::strtod(value.c_str() + at + 8, nullptr);
+        if (at != std::string::npos) {
+          const std::string rest = value.substr(at + 8);
+          double t = 0.0;
+          if (parseCell(rest.substr(0, rest.find(' ')), t)) r.end_time = t;
+        }
         const std::size_t open = value.find(" (");
         if (open != std::string::npos && value.back() == ')') r.message = value.substr(open + 2, value.size() - open - 3);
       }
@@ -87,10 +108,9 @@ Result<Results> readCsv(std::istream& in) {
     row.assign(names.size(), std::nan(""));
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (cells[c].empty()) continue;  // no value
-      char* end = nullptr;
-      row[c] = std::strtod(cells[c].c_str(), &end);
-      if (end == cells[c].c_str() || *end != '\0') {
-        return errorAt("line " + std::to_string(line_no) + ", column " + names[c], "\"" + cells[c] + "\" is not a number");
+      if (!parseCell(cells[c], row[c])) {
+        return errorAt("line " + std::to_string(line_no) + ", column " + excerpt(names[c]),
+                       inQuotes(cells[c]) + " is not a number");
       }
     }
     if (std::isnan(row[0])) {
@@ -103,8 +123,9 @@ Result<Results> readCsv(std::istream& in) {
 }
 
 Result<Results> readCsvFile(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return error("cannot read \"" + file.string() + "\"");
+  const Result<std::string> text = readRegularFile(file);
+  if (!text) return error("cannot read " + inQuotes(file.string(), 200) + ": " + text.error().message);
+  std::istringstream in(*text);
   Result<Results> r = readCsv(in);
   if (!r) {
     const Error& e = r.error();

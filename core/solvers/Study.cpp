@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/Files.hpp"
 #include "io/JsonReader.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
@@ -208,9 +209,7 @@ Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const s
     sum << "\n";
   }
   out.summary_csv = (out_dir / "summary.csv").string();
-  std::ofstream s(out.summary_csv, std::ios::binary | std::ios::trunc);
-  s << sum.str();
-  if (!s) out.summary_written = error("cannot write \"" + out.summary_csv + "\"");
+  out.summary_written = writeFileAtomically(out.summary_csv, sum.str());  // the old summary stays if this fails
   return out;
 }
 

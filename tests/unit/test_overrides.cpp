@@ -1,6 +1,8 @@
 // --set path=value overrides.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 
@@ -57,4 +59,46 @@ TEST(Overrides, NullRemovesAKey) {
   EXPECT_FALSE(missing.project);
   EXPECT_NE(missing.diagnostics.text().find("\"flex\" does not exist in joints[1], so it cannot be removed"), std::string::npos)
       << missing.diagnostics.text();
+}
+
+TEST(Overrides, PathsAreReadAsWrittenNotGuessed) {
+  // Each was accepted before: links[0]length set links[0].length, links[0]]=1 was taken, and
+  // links[0].=1 replaced the whole link.
+  for (const char* bad : {"links[0]length=1", "links[0]]=1", "links[0].=1", "links.=1", "[0]=1", "links[0]x.mass=1"}) {
+    const LoadedProject p = parseProjectText(kBase, ".", {bad});
+    EXPECT_FALSE(p.project) << bad;
+    EXPECT_NE(p.diagnostics.text().find("error: --set "), std::string::npos) << bad << "\n" << p.diagnostics.text();
+  }
+  const LoadedProject p = parseProjectText(kBase, ".", {"links[1].mass=3", "joints[1].axis[1]=1"});
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->model.links[1].mass, 3.0);
+  EXPECT_NEAR(p.project->model.joints[1].axis.y(), std::sqrt(0.5), 1e-15);  // [0, 1, 1] normalized
+}
+
+TEST(Overrides, ValuesMustBeUtf8AndShallowJson) {
+  LoadedProject p = parseProjectText(kBase, ".", {"name=\xff"});
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("--set name: the value is not valid UTF-8 text"), std::string::npos)
+      << p.diagnostics.text();
+  p = parseProjectText(kBase, ".", {"gravity=" + std::string(250, '[') + std::string(250, ']')});
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("nested more than 200 levels deep"), std::string::npos) << p.diagnostics.text();
+  p = parseProjectText(kBase, ".", {R"(links[0]={"name": "a", "name": "b", "length": 1, "mass": 1})"});
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("name: this key is given twice"), std::string::npos) << p.diagnostics.text();
+}
+
+TEST(Overrides, VariantAndGridPathsAreCheckedByTheLoader) {
+  std::string text = kBase;
+  text.insert(text.rfind('}'), R"(, "variants": [{"name": "v", "set": {"links[1234567890].mass": 2}}])");
+  LoadedProject p = parseProjectText(text, ".");
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("variants[0].set.links[1234567890].mass: index 1234567890 is out of range"),
+            std::string::npos)
+      << p.diagnostics.text();
+  text = kBase;
+  text.insert(text.rfind('}'), R"(, "study": {"grid": {"links[0]]": [1, 2]}})");
+  p = parseProjectText(text, ".");
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("study.grid.links[0]]: ']' without '['"), std::string::npos) << p.diagnostics.text();
 }

@@ -10,6 +10,7 @@
 #include "FlexTestModels.hpp"
 #include "analysis/Linearization.hpp"
 #include "dynamics/Centreline.hpp"
+#include "io/ProjectFile.hpp"
 
 using namespace flexarm;
 using flexarm::test::cantilever;
@@ -198,4 +199,17 @@ TEST(LinearizationState, CoordinatesAreDescribedByWhatTheyAre) {
   EXPECT_EQ(modes.coordinate_descriptions[5], "e.beam.6 (torsion 1)");
   modes.modes.front().shape.cwiseAbs().maxCoeff(&imax);
   EXPECT_EQ(modes.coordinate_descriptions[imax], "e.beam.4 (bending_z 1)");
+}
+
+// Issue 21: with gravity 9.2e18 (or a 1e9 m link) seed 004's equations cannot be evaluated near the
+// configuration; the equilibrium Newton used to difference the residuals of failed evaluations (empty
+// vectors) and crashed. The loader refuses such values now; linearize() itself must still say why.
+TEST(LinearizationState, EquationsThatCannotBeEvaluatedGiveAMessageNotACrash) {
+  const LoadedProject loaded = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/spatial-rrr-flexible-seed004.flexarm.json");
+  ASSERT_TRUE(loaded.project) << loaded.diagnostics.text();
+  Project p = *loaded.project;
+  p.model.gravity = Eigen::Vector3d(0, 0, -9.2e18);
+  const LinearizationResult r = linearize(p, LinearizationOptions{});
+  EXPECT_NE(r.message.find("no equilibrium of the elastic and motor coordinates was found"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.modes.empty());
 }

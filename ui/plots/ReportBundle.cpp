@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "Version.hpp"
+#include "base/Files.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
@@ -17,9 +18,7 @@ namespace {
 
 std::string formatValue(double x) {
   if (std::isnan(x)) return "–";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
+  return formatShort(x, 6);  // not printf: the Qt application has set the C locale from the environment
 }
 
 std::string mdCell(std::string s) {
@@ -145,10 +144,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
   }
   if (!images.empty()) md << "\n## Plots\n\nPNG and SVG of each plot are in `plots/`.\n\n";
   for (const auto& [caption, file] : images) md << "### " << caption << "\n\n![" << caption << "](" << file << ")\n\n";
-  std::ofstream summary(req.dir / "summary.md", std::ios::binary | std::ios::trunc);
-  summary << md.str();
-  summary.flush();
-  if (!summary) return fail("cannot write \"" + (req.dir / "summary.md").string() + "\"");
+  if (const Status written = writeFileAtomically(req.dir / "summary.md", md.str()); !written) return fail(written.error().text());
   out.files.push_back("summary.md");
   return out;
 }

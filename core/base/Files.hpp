@@ -1,0 +1,32 @@
+#pragma once
+// Reading and writing whole files the way every part of FlexArm does: only regular files are read
+// (a FIFO would block forever, /dev/zero never ends) and never more than a limit; a file is written
+// to a temporary file beside it and renamed over the old one, so that a failure half-way (a full
+// disk, an exception while formatting) leaves the old file as it was.
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "base/Result.hpp"
+
+namespace flexarm {
+
+// The largest project, table or results file read (64 MiB).
+constexpr std::size_t kMaxInputFileBytes = std::size_t{64} << 20;
+
+// The content of a regular file of at most max_bytes; otherwise why not ("not a regular file",
+// "no such file", "larger than ..."), without the file's name (the caller names it).
+Result<std::string> readRegularFile(const std::filesystem::path& file, std::size_t max_bytes = kMaxInputFileBytes);
+
+// Writes `file` through a temporary file in the same folder and a rename. `write` fills the stream;
+// an exception it throws is turned into an error, and the old file stays untouched. Errors name the file.
+Status writeFileAtomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write);
+Status writeFileAtomically(const std::filesystem::path& file, const std::string& content);
+
+// Whether a file can be created or replaced at `file` (its folder exists and is writable, and it is
+// not a folder itself): checked before a long run rather than after. Errors name the file.
+Status checkWritable(const std::filesystem::path& file);
+
+}  // namespace flexarm
