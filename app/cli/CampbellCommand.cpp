@@ -3,7 +3,6 @@
 // coupling orders, written as CSV.
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include "CliSupport.hpp"
 #include "Command.hpp"
 #include "analysis/Campbell.hpp"
+#include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
 
 namespace fs = std::filesystem;
@@ -55,6 +55,7 @@ int campbell(const CampbellOptions& o) {
   if (!project) return kExitBadInput;
   const Result<std::vector<double>> rates = spinRates(o.spin);
   if (!rates) return fail(rates.error().text());
+  if (!checkOutputFile(o.out)) return kExitBadInput;  // before the sweep, not after it
   std::vector<CouplingOrder> orders;
   if (o.couplings.empty()) {
     orders.push_back(project->coupling);
@@ -93,15 +94,8 @@ int campbell(const CampbellOptions& o) {
       }
     }
   }
-  const fs::path out(o.out), tmp = o.out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << csv.str();
-    if (!f) return fail("cannot write \"" + tmp.string() + "\"");
-  }
-  std::error_code ec;
-  fs::rename(tmp, out, ec);
-  if (ec) return fail("cannot write \"" + out.string() + "\": " + ec.message());
+  const fs::path out(o.out);
+  if (const Status written = writeFileAtomically(out, csv.str()); !written) return fail(written.error().text());
   std::cout << "Campbell diagram: " << rates.value().size() << " spin rates x " << orders.size()
             << " coupling order(s) written to " << fs::absolute(out).string() << "\n";
   return kExitOk;
@@ -126,7 +120,7 @@ Command campbellCommand() {
             app.add_option("--count", o->count, "how many modes to follow (default 6)")
                 ->type_name("N")
                 ->check(integerBetween(1, 1000));
-            app.add_option("-o,--out", o->out, "the CSV file to write")->type_name("FILE.csv")->required();
+            app.add_option("-o,--out", o->out, "the CSV file to write")->type_name("FILE.csv")->required()->check(nonEmptyPath());
             return CommandAction([o] { return campbell(*o); });
           }};
 }

@@ -192,6 +192,9 @@ TEST(Cli, CampbellWritesTheSweepAndNamesWhereAModeTurnsUnstable) {
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
   }
   EXPECT_EQ(runCli("campbell " + beam + " --out " + quote(out.string())).exit_code, 2);  // --spin is required
+  r = runCli("campbell " + beam + " --spin 1 --out /nonexistent-dir/campbell.csv");      // refused before the sweep
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--out"), std::string::npos) << r.output;
   fs::remove(out);
 }
 
