@@ -629,6 +629,7 @@ void MainWindow::onFinished() {
                       .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
   progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));
   log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
+  plots_->setMarkers(earlyEndMarkers({{"", r}}));  // where it diverged or failed, as the README promises
   if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
     showBanner(QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
                    QString::fromStdString(r->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)),
