@@ -530,7 +530,7 @@ std::shared_ptr<const Results> MainWindow::csvTable(std::string& why) {
 }
 
 QCustomPlot* MainWindow::plotToExport() { return plots_->plot(); }
-QImage MainWindow::viewsImage() { return view_->grabFramebuffer(); }
+QImage MainWindow::viewsImage() { return grabWithViews(view_, {view_}); }  // the colour bar too
 
 std::vector<double> MainWindow::animationTimes(std::string& why) {
   if (!results() || isRunning() || results()->rows() == 0) {
@@ -543,7 +543,7 @@ std::vector<double> MainWindow::animationTimes(std::string& why) {
 
 QImage MainWindow::animationFrame(double t) {
   timeline_->setRow(static_cast<int>(session_->rowAt(t)));
-  return view_->grabFramebuffer();
+  return viewsImage();
 }
 
 std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
