@@ -11,6 +11,8 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -100,8 +102,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(progress_);
 
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
+  if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+    // First start: most of the screen (at most 1600 x 1000), the Properties dock wide enough for its forms.
+    const QSize screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableSize() : QSize(1366, 768);
+    resize(std::min(1600, screen.width() * 9 / 10), std::min(1000, screen.height() * 9 / 10));
+  }
+  if (!restoreState(settings.value("window/state").toByteArray()))
+    resizeDocks({findChild<QDockWidget*>("dock.model"), findChild<QDockWidget*>("dock.properties")}, {220, 440}, Qt::Horizontal);
   refreshRecentMenu();
   connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
   connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
@@ -134,6 +141,7 @@ void MainWindow::buildDocks() {
   dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
   dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
   properties_->setMinimumWidth(400);
+  model_tree_->setMinimumWidth(170);  // the item names stay readable when the Properties dock is widened
   // Natural modes about the edited configuration or the run's configuration at the timeline's time.
   modes_ = new ModePreview(
       view_,
