@@ -207,7 +207,8 @@ void ArmView::setProject(const Project& project, std::shared_ptr<const Multibody
   system_->initialState(project.model, q_, qd);
   reach_ = 0.0;
   for (const Body& b : system_->bodies) reach_ += std::max(b.length, 0.05);
-  reach_ = std::max(reach_, 0.2);
+  // No links yet (the empty chain): a 1 m scene, its grid and the small base where the first joint goes.
+  reach_ = system_->bodies.empty() ? 1.0 : std::max(reach_, 0.2);
   swept_radius_ = 0.0;
   colour_floor_ = 0.0;
   rebuildScene();

@@ -24,6 +24,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include "io/ProjectFile.hpp"
@@ -37,11 +38,13 @@
 #include "ui/editor/PropertyEditor.hpp"
 #include "ui/editor/WheelGuard.hpp"
 #include "ui/export/ExportReactions.hpp"
+#include "ui/run/RunAdvice.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/view/ModePreview.hpp"
 #include "ui/view/PlotPanel.hpp"
 #include "ui/view/Timeline.hpp"
+#include "ui/workbench/StartPage.hpp"
 
 namespace flexarm {
 namespace {
@@ -69,13 +72,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   banner_->setWordWrap(true);
   banner_->setVisible(false);
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* central = new QWidget(this);
-  auto* layout = new QVBoxLayout(central);
+  auto* work = new QWidget(this);
+  auto* layout = new QVBoxLayout(work);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(banner_);
   layout->addWidget(view_, 1);
   layout->addWidget(timeline_);
-  setCentralWidget(central);
+  start_ = new StartPage(examplesDirectory(), this);
+  connect(start_, &StartPage::newRequested, this, [this] { newProjectWizard(); });
+  connect(start_, &StartPage::openRequested, this, &MainWindow::openWithDialog);
+  connect(start_, &StartPage::openPath, this, [this](const QString& path) { openProject(path); });
+  central_ = new QStackedWidget(this);
+  central_->addWidget(start_);
+  central_->addWidget(work);
+  setCentralWidget(central_);
 
   session_ = new RunSession(this);
   connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
@@ -113,6 +123,33 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
   connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   onDocumentChanged();
+  showStartPage(true);  // until a project is opened or started
+}
+
+bool MainWindow::startPageShown() const { return central_->currentWidget() == start_; }
+
+// The start page stands alone (the docks would show an untitled project nobody started); the docks
+// shown before come back with the first project.
+void MainWindow::showStartPage(bool on) {
+  if (on == startPageShown()) return;
+  if (on) {
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+      if (!d->isHidden()) {
+        docks_behind_start_.push_back(d);
+        d->hide();
+      }
+    central_->setCurrentWidget(start_);
+  } else {
+    central_->setCurrentIndex(1);
+    for (QDockWidget* d : docks_behind_start_) d->show();
+    docks_behind_start_.clear();
+    findChild<QDockWidget*>("dock.plots")->raise();  // in front of the messages, as at the start
+  }
+}
+
+void MainWindow::openWithDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
+  if (!path.isEmpty()) openProject(path);
 }
 
 MainWindow::~MainWindow() = default;
@@ -171,10 +208,7 @@ void MainWindow::buildDocks() {
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); });
-  file->addAction("&Open...", QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
-    if (!path.isEmpty()) openProject(path);
-  });
+  file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openWithDialog);
   QMenu* examples = file->addMenu("Open &Example");
   for (const QFileInfo& fi : QDir(examplesDirectory()).entryInfoList({"*.flexarm.json"}, QDir::Files, QDir::Name)) {
     const QString path = fi.absoluteFilePath();
@@ -317,6 +351,7 @@ bool MainWindow::newEmptyProject() {
   if (!maybeSave()) return false;
   document_->resetEmpty();
   banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);  // the empty scene seen as every arm is first seen
   log("new empty project: add links with + Link in the Model dock");
   return true;
 }
@@ -435,6 +470,7 @@ void MainWindow::onDocumentChanged() {
     modes_->documentChanged();
   const Project* p = document_->project();
   project_path_ = document_->path();
+  showStartPage(false);  // a project (or the empty chain started on purpose): the view, not the start page
   // The run's project and system are the document's; the results of the model before the change go.
   if (p)
     session_->setProject(*p, document_->system());
@@ -478,6 +514,10 @@ void MainWindow::runSimulation() {
   properties_->setEnabled(false);
   updateRunActions();
   log("run started: " + QString::fromStdString(describeRun(*project())));
+  int elastic = 0;
+  for (CoordinateKind k : system()->coordinate_kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
+  advice_ = slowRunAdvice(*project(), elastic);
+  advice_logged_ = false;
   poll_timer_->start();
 }
 
@@ -608,7 +648,14 @@ void MainWindow::showProgress() {
   text += QString(", %1 s wall").arg(session_->workingSeconds(), 0, 'f', 1);
   if (speed > 0) text += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
   if (left >= 0) text += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  // Slower than real time (once the estimate has settled): why it may be, and what to try.
+  const bool slow = !paused && speed > 0 && speed < 1 && session_->workingSeconds() > 1.0 && !advice_.empty();
+  const QString why = "slower than real time; it may be slow because of " + advice_.causes + ". Try " + advice_.suggestions;
+  if (slow) text += " | " + why;
+  if (slow && !advice_logged_) log("run " + why);  // once per run, in full (the status bar may cut it)
+  advice_logged_ = advice_logged_ || slow;
   stats_->setText(text);
+  stats_->setToolTip(slow ? text : QString());
 }
 
 void MainWindow::onFinished() {
@@ -683,6 +730,7 @@ void MainWindow::refreshRecentMenu() {
   for (const QString& path : QSettings().value("recentFiles").toStringList())
     recent_menu_->addAction(path, this, [this, path] { openProject(path); });
   recent_menu_->setEnabled(!recent_menu_->isEmpty());
+  start_->setRecent(QSettings().value("recentFiles").toStringList());
 }
 
 bool MainWindow::saveAs() {
@@ -690,7 +738,9 @@ bool MainWindow::saveAs() {
   return !path.isEmpty() && saveProject(path);
 }
 
-bool MainWindow::saveProject(const QString& path) {
+bool MainWindow::saveProject(const QString& name) {
+  // A name without an extension gets the project's (the Open dialog lists *.json files).
+  const QString path = QFileInfo(name).suffix().isEmpty() ? name + ".flexarm.json" : name;
   QString why;
   if (!document_->save(path, &why)) {
     showBanner(why, true);
@@ -719,6 +769,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   }
   autosave_->removeCurrent();
   session_->stop();
+  showStartPage(false);  // the docks' state as the user left them, not hidden by the start page
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
