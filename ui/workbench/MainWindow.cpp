@@ -44,6 +44,7 @@
 #include "ui/view/ModePreview.hpp"
 #include "ui/view/PlotPanel.hpp"
 #include "ui/view/Timeline.hpp"
+#include "ui/workbench/HelpDialogs.hpp"
 #include "ui/workbench/StartPage.hpp"
 
 namespace flexarm {
@@ -207,17 +208,20 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); });
-  file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openWithDialog);
+  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); })
+      ->setToolTip("Start a project: an empty arm, a template with its first values, or a copy of an example");
+  file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openWithDialog)
+      ->setToolTip("Open a .flexarm.json project file");
   QMenu* examples = file->addMenu("Open &Example");
   for (const QFileInfo& fi : QDir(examplesDirectory()).entryInfoList({"*.flexarm.json"}, QDir::Files, QDir::Name)) {
     const QString path = fi.absoluteFilePath();
-    examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
+    examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); })->setToolTip(path);
   }
   recent_menu_ = file->addMenu("Open &Recent");
   file->addAction("&Save", QKeySequence::Save, this,
                   [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
-  file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
+  file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); })
+      ->setToolTip("Save under another name (.flexarm.json is added to a name without an extension)");
   QMenu* exports = file->addMenu("&Export");
   exports_ = new ExportReactions(
       *this,
@@ -285,7 +289,32 @@ void MainWindow::buildActions() {
   tb->addAction("Front", this, [this] { view_->viewPreset(ArmView::Preset::Front); });
   tb->addAction("Top", this, [this] { view_->viewPreset(ArmView::Preset::Top); });
   tb->addAction("Iso", this, [this] { view_->viewPreset(ArmView::Preset::Iso); });
-  tb->addAction("Fit", this, [this] { view_->fitArm(); });
+  tb->addAction("Fit", this, [this] { view_->fitArm(); })->setToolTip("Frame all that the arm can sweep");
+  buildHelpMenu();
+  for (QMenu* m : menuBar()->findChildren<QMenu*>()) m->setToolTipsVisible(true);  // what each item does, on hover
+}
+
+// Help: the user guide (README and project format, compiled in), the keyboard shortcuts, About.
+void MainWindow::buildHelpMenu() {
+  QMenu* help = menuBar()->addMenu("&Help");
+  auto action = [this, help](const QString& text, const char* name, const QString& tip, auto open) {
+    QAction* a = help->addAction(text, this, open);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    return a;
+  };
+  action("&User guide", "help.guide", "The README and the project file format of this version", [this] {
+    makeUserGuide(this)->show();
+  })->setShortcut(QKeySequence::HelpContents);
+  action("&Keyboard shortcuts", "help.shortcuts", "Every key of the menus and the 3D view's mouse controls",
+         [this] { makeShortcutsDialog(this)->show(); });
+  action("&About FlexArm", "help.about", "The version, and the libraries FlexArm is built on with their licences", [this] {
+    auto* box = new QMessageBox(QMessageBox::Information, "About FlexArm", aboutText(), QMessageBox::Close, this);
+    box->setObjectName("help.aboutBox");
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  });
 }
 
 // Run, Pause and Stop: in the Simulation menu and the run toolbar, each with its key (F5, F6, Shift+F5)

@@ -129,6 +129,7 @@ class MainWindow : public QMainWindow, private ExportSource {
  private:
   void buildActions();
   void buildRunActions(QMenu* menu);
+  void buildHelpMenu();
   void updateRunActions();
   void showProgress();
   // ExportSource: what the File > Export reactions take from this window.
