@@ -137,12 +137,10 @@ class FirstStepsTest : public QObject {
   // A run slower than real time says so in the status bar, with the causes and what to try.
   void slowRunSaysWhyInTheStatusBar() {
     QTemporaryDir dir;
-    const LoadedProject p =
-        loadProjectFile(example("spatial-rrr-flexible-seed004.flexarm.json").toStdString(),
-                        {"simulation.solver.rtol=1e-11", "simulation.solver.atol=1e-13", "simulation.t_end=100"});
-    QVERIFY(p.project);
-    const QString path = dir.filePath("slow.flexarm.json");
-    QVERIFY(saveProjectFile(*p.project, path.toStdString()));
+    const QString path = flexarm::test::savedExample(
+        dir, "spatial-rrr-flexible-seed004.flexarm.json",
+        {"simulation.solver.rtol=1e-11", "simulation.solver.atol=1e-13", "simulation.t_end=100"}, "slow.flexarm.json");
+    QVERIFY(!path.isEmpty());
     MainWindow w;
     w.resize(1366, 768);
     w.show();

@@ -10,7 +10,6 @@
 
 #include <cmath>
 
-#include "io/ProjectFile.hpp"
 #include "tests/ui/UiTestSupport.hpp"
 #include "ui/compare/ComparePlot.hpp"
 #include "ui/compare/CompareWindow.hpp"
@@ -21,15 +20,6 @@ using namespace flexarm;
 
 namespace {
 QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
-
-// The spin-up beam at 8 rad/s for 10 s with the given coupling, saved where the test can open it.
-QString spinUpAtEight(const QTemporaryDir& dir, const std::string& coupling) {
-  const LoadedProject p = loadProjectFile(example("spin-up-beam.flexarm.json").toStdString(),
-                                          {"joints[0].drive.omega0=8", "simulation.t_end=10", "coupling=" + coupling});
-  if (!p.project) return {};
-  const QString path = dir.filePath(QString::fromStdString("spin-up-" + coupling + ".flexarm.json"));
-  return saveProjectFile(*p.project, path.toStdString()) ? path : QString();
-}
 
 // Every finite point of every curve strictly inside the axes' ranges; false with the first one outside.
 bool everyPointInside(QCustomPlot* plot, QString* why) {
@@ -102,7 +92,7 @@ class PlotsTest : public QObject {
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(spinUpAtEight(dir, "zero")));
+    QVERIFY(w.openProject(flexarm::test::spinUpAtEight(dir, "zero")));
     w.runSimulation();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 300000);
     const Results* r = w.results();
@@ -135,7 +125,7 @@ class PlotsTest : public QObject {
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(spinUpAtEight(dir, "high")));
+    QVERIFY(w.openProject(flexarm::test::spinUpAtEight(dir, "high")));
     CompareWindow* c = w.compareZeroVsHigh();
     QVERIFY(c);
     QVERIFY(QTest::qWaitForWindowExposed(c));

@@ -10,7 +10,6 @@
 
 #include <cmath>
 
-#include "io/ProjectFile.hpp"
 #include "tests/ui/UiTestSupport.hpp"
 #include "ui/compare/CompareWindow.hpp"
 #include "ui/view/ArmView.hpp"
@@ -22,15 +21,6 @@ using namespace flexarm;
 
 namespace {
 constexpr double kPi = 3.14159265358979323846;
-
-// The spin-up beam at 8 rad/s for 10 s with the given coupling, saved where the test can open it.
-QString spinUpAtEight(const QTemporaryDir& dir, const std::string& coupling) {
-  const LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/spin-up-beam.flexarm.json",
-                                          {"joints[0].drive.omega0=8", "simulation.t_end=10", "coupling=" + coupling});
-  if (!p.project) return {};
-  const QString path = dir.filePath(QString::fromStdString("spin-up-" + coupling + ".flexarm.json"));
-  return saveProjectFile(*p.project, path.toStdString()) ? path : QString();
-}
 
 // Steps the timeline through every row; false (with the row and the tip in *why) when a view's drawn
 // tip leaves its camera's view.
@@ -80,7 +70,7 @@ class ViewFitTest : public QObject {
     w.resize(1366, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(spinUpAtEight(dir, "high")));
+    QVERIFY(w.openProject(flexarm::test::spinUpAtEight(dir, "high")));
     QTest::qWait(100);
     ArmView* v = w.armView();
     // Opened: the disc the 8 m beam can sweep about the hub is in view.
@@ -105,7 +95,7 @@ class ViewFitTest : public QObject {
     w.resize(1200, 800);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openProject(spinUpAtEight(dir, "high")));
+    QVERIFY(w.openProject(flexarm::test::spinUpAtEight(dir, "high")));
     CompareWindow* c = w.compareZeroVsHigh();
     QVERIFY(c);
     QVERIFY(QTest::qWaitForWindowExposed(c));

@@ -486,7 +486,7 @@ void ArmView::fitEnvelope(const Envelope& e) {
   if (back.norm() < 1e-12) back = Eigen::Vector3d::UnitZ();
   back.normalize();
   // The half-angle that sees least: the vertical one, or the horizontal one in a tall view.
-  const double aspect = static_cast<double>(std::max(scene_widget_->width(), 1)) / std::max(scene_widget_->height(), 1);
+  const double aspect = sceneAspect();
   const double half_v = cam->GetViewAngle() * M_PI / 360.0;
   const double half = std::min(half_v, std::atan(std::tan(half_v) * aspect));
   const double distance = 1.04 * e.radius / std::sin(half);  // a little room at the edges
@@ -500,8 +500,12 @@ void ArmView::fitEnvelope(const Envelope& e) {
 
 void ArmView::fitArm() { fitEnvelope(envelope()); }
 
+double ArmView::sceneAspect() const {
+  return static_cast<double>(std::max(scene_widget_->width(), 1)) / std::max(scene_widget_->height(), 1);
+}
+
 bool ArmView::inView(const Eigen::Vector3d& p) const {
-  const double aspect = static_cast<double>(std::max(scene_widget_->width(), 1)) / std::max(scene_widget_->height(), 1);
+  const double aspect = sceneAspect();
   vtkMatrix4x4* m = scene_->renderer->GetActiveCamera()->GetCompositeProjectionTransformMatrix(aspect, -1, 1);
   const double in[4] = {p.x(), p.y(), p.z(), 1.0};
   double out[4];

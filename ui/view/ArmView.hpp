@@ -100,6 +100,7 @@ class ArmView : public QWidget {
   void requestRender();
   void resetColourRange();
   void setColourRange(double upper);
+  double sceneAspect() const;  // width / height of the scene beside the colour bar
 
   void rebuildScene();
   void updateGeometry();
