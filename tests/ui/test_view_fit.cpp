@@ -12,6 +12,7 @@
 
 #include "tests/ui/UiTestSupport.hpp"
 #include "ui/compare/CompareWindow.hpp"
+#include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/view/ColourBar.hpp"
 #include "ui/view/Timeline.hpp"
@@ -81,6 +82,9 @@ class ViewFitTest : public QObject {
     w.runSimulation();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 300000);
     QCOMPARE(w.results()->status, RunStatus::Completed);
+    Eigen::VectorXd last;  // the view shows the run's last state when it ends
+    QVERIFY(w.session()->stateAtRow(w.results()->rows() - 1, last));
+    QVERIFY((v->state() - last).norm() < 1e-12);
     QString why;
     QVERIFY2(tipsInViewAtEveryRow(w.timeline(), {v}, &why), qPrintable(why));
     QVERIFY2(colourBarReadable(v, &why), qPrintable(why));

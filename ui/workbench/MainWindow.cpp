@@ -721,7 +721,13 @@ void MainWindow::onFinished() {
   } else if (r->status == RunStatus::Cancelled) {
     log(QString::fromStdString(r->message));
   }
-  if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
+  if (!times.empty()) {
+    // The last state, drawn now: the timeline followed the run to its end and does not signal again,
+    // and poll() may have left the view a frame or two behind the run.
+    timeline_->setRow(static_cast<int>(times.size()) - 1);
+    showRow(timeline_->row());
+    plots_->setTimeCursor(timeline_->time());
+  }
   modes_->refreshSource();
 }
 
