@@ -12,6 +12,7 @@
 #include <QtTest>
 #include <cstdlib>
 
+#include "io/ProjectFile.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/workbench/MainWindow.hpp"
 #include "ui/editor/PropertyEditor.hpp"
@@ -35,6 +36,24 @@ inline QString copyOfExample(const QTemporaryDir& dir, const char* name) {
   const QString path = dir.filePath(name);
   QFile::remove(path);
   return QFile::copy(QString(FLEXARM_PROJECTS_DIR) + "/" + name, path) ? path : QString();
+}
+
+// A shipped example with overrides (as flexarm-cli --set takes them) saved in dir as `file`; "" when
+// it fails.
+inline QString savedExample(const QTemporaryDir& dir, const char* name, const std::vector<std::string>& overrides,
+                            const QString& file) {
+  const LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/" + name, overrides);
+  if (!p.project) return {};
+  const QString path = dir.filePath(file);
+  return saveProjectFile(*p.project, path.toStdString()) ? path : QString();
+}
+
+// The spin-up beam at 8 rad/s for 10 s with the given coupling ("zero" diverges near 6.5 s, "high"
+// completes), saved in dir.
+inline QString spinUpAtEight(const QTemporaryDir& dir, const std::string& coupling) {
+  return savedExample(dir, "spin-up-beam.flexarm.json",
+                      {"joints[0].drive.omega0=8", "simulation.t_end=10", "coupling=" + coupling},
+                      QString::fromStdString("spin-up-" + coupling + ".flexarm.json"));
 }
 
 inline QLineEdit* lineEdit(MainWindow& w, const QString& path) {

@@ -105,7 +105,7 @@ void ComparePlot::redraw() {
     std::string why;
     if (std::optional<Figure> f = figureOf(table_, columns, why)) figure = std::move(*f);
     figure.title.clear();
-    if (channels.size() == 1) markEarlyEnds(figure, runs_, isDifference());
+    markEarlyEnds(figure, runs_, isDifference());
   } else {
     table_ = Results{};
   }

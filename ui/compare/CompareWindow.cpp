@@ -1,6 +1,7 @@
 #include "ui/compare/CompareWindow.hpp"
 
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
@@ -89,6 +90,10 @@ void CompareWindow::buildUi() {
       for (auto& other : variants_) other->view->setCameraFrom(*view);
       syncing_camera_ = false;
     });
+    connect(v.view, &ArmView::colourRangeChanged, this, [this](double upper) {
+      if (!shared_colours_) return;
+      for (auto& other : variants_) other->view->setColourFloor(upper);
+    });
   }
   timeline_ = new Timeline(this);
   connect(timeline_, &Timeline::rowChanged, this, [this](int, double t) {
@@ -122,6 +127,23 @@ void CompareWindow::buildActions() {
   tb->setObjectName("toolbar.compare");
   tb->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop all", this, [this] { stop(); });
   tb->addSeparator();
+  tb->addWidget(new QLabel(" deformation x ", this));
+  scale_ = new QDoubleSpinBox(this);
+  scale_->setObjectName("compare.scale");
+  scale_->setRange(1.0, 1000.0);
+  scale_->setDecimals(0);
+  scale_->setToolTip("Deformation scale factor: elastic deformation drawn this many times larger in every view");
+  connect(scale_, &QDoubleSpinBox::valueChanged, this, [this](double s) { setDeformationScale(s); });
+  tb->addWidget(scale_);
+  QAction* fit = tb->addAction("Fit", this, [this] { fitViews(); });
+  fit->setObjectName("compare.fit");
+  fit->setToolTip("Frame every arm in its view: the camera sees all that each arm can sweep");
+  QAction* colours = tb->addAction("One colour range", this, [this](bool on) { setSharedColourRange(on); });
+  colours->setObjectName("compare.sharedColours");
+  colours->setCheckable(true);
+  colours->setChecked(shared_colours_);
+  colours->setToolTip("One colour scale for every view (the largest), so equal colours mean equal curvature or strain");
+  tb->addSeparator();
   exports_->csv->attachTo(tb->addAction("Export CSV..."));
   exports_->views->attachTo(tb->addAction("Export views PNG..."));
   exports_->animation->attachTo(tb->addAction("Export animation..."));
@@ -150,7 +172,7 @@ bool CompareWindow::start(QString* error) {
     v.view->viewPreset(ArmView::Preset::Iso);
     v.banner->setVisible(false);
   }
-  if (!variants_.empty()) variants_.front()->view->fitArm();  // and the others follow its camera
+  fitViews();
   timeline_->setTimes({});
   for (auto& v : variants_) v->session->start();
   status_->setText(QString("running %1 variants concurrently").arg(variantCount()));
@@ -173,6 +195,26 @@ const Results* CompareWindow::variantResults(int i) const { return variants_[sta
 bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_cast<std::size_t>(i)]->banner->isHidden(); }
 QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }
 ArmView* CompareWindow::view(int i) const { return variants_[static_cast<std::size_t>(i)]->view; }
+
+void CompareWindow::fitViews() {
+  if (variants_.empty()) return;
+  ArmView::Envelope all = variants_.front()->view->envelope();
+  for (auto& v : variants_) all = all.united(v->view->envelope());
+  variants_.front()->view->fitEnvelope(all);  // and the others follow its camera
+}
+
+void CompareWindow::setDeformationScale(double scale) {
+  if (scale_->value() != scale) return scale_->setValue(scale);  // which comes back here
+  for (auto& v : variants_) v->view->setDeformationScale(scale);
+}
+
+void CompareWindow::setSharedColourRange(bool shared) {
+  shared_colours_ = shared;
+  double upper = 0.0;
+  if (shared)
+    for (auto& v : variants_) upper = std::max(upper, v->view->colourRange());
+  for (auto& v : variants_) v->view->setColourFloor(upper);  // 0: each view's own range again
+}
 
 std::vector<double> CompareWindow::commonTimes() const {
   const Results* longest = nullptr;

@@ -16,6 +16,7 @@
 #include "ui/export/ExportSource.hpp"
 #include "ui/plots/ReportBundle.hpp"
 
+class QDoubleSpinBox;
 class QLabel;
 class QTimer;
 class QWidget;
@@ -46,6 +47,13 @@ class CompareWindow : public QMainWindow, private ExportSource {
   bool variantBannerShown(int i) const;
   QString variantBanner(int i) const;
   ArmView* view(int i) const;
+  // Fit: one camera for every view, around the union of the arms' envelopes.
+  void fitViews();
+  // Deformation scale of every view (elastic deformation drawn this many times larger).
+  void setDeformationScale(double scale);
+  // One colour range for every view (the largest), or each view its own.
+  void setSharedColourRange(bool shared);
+  bool sharedColourRange() const { return shared_colours_; }
   ComparePlot* plot() const { return plot_; }
   Timeline* timeline() const { return timeline_; }
 
@@ -89,6 +97,8 @@ class CompareWindow : public QMainWindow, private ExportSource {
   QTimer* poll_timer_ = nullptr;
   ExportReactions* exports_ = nullptr;  // the toolbar's and the plot's exports
   bool syncing_camera_ = false;
+  bool shared_colours_ = true;
+  QDoubleSpinBox* scale_ = nullptr;
 };
 
 }  // namespace flexarm

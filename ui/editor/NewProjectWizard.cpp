@@ -80,6 +80,7 @@ class TemplateSettingsPage : public QWizardPage {
   }
   const std::optional<Json>& document() const { return document_; }
   const QString& error() const { return error_; }
+  QString summary() const { return summary_->text(); }
   bool isComplete() const override { return document_.has_value(); }
 
  private:
@@ -126,6 +127,7 @@ class TemplateSettingsPage : public QWizardPage {
   void check() {
     document_.reset();
     error_.clear();
+    summary_->clear();  // the summary is this start's, never the one chosen before
     std::map<QString, QString> errors;
     const std::string name = fields_.count("name") ? fields_["name"].text().trimmed().toStdString() : std::string();
     Diagnostics diag;
@@ -145,6 +147,8 @@ class TemplateSettingsPage : public QWizardPage {
     }
     // The empty base is the editor's empty chain: only its name is checked.
     const bool empty_chain = template_ && template_->parameters.empty();
+    if (doc && empty_chain)
+      summary_->setText("No links yet: an empty chain on its base. Add links, joints and payloads in the Model dock.");
     if (doc && !empty_chain) {
       const std::filesystem::path dir = example_.isEmpty()
                                             ? std::filesystem::path(".")
@@ -282,5 +286,6 @@ QWidget* NewProjectWizard::field(const QString& key) const { return settings_->f
 QString NewProjectWizard::fieldError(const QString& key) const { return settings_->fieldError(key); }
 std::optional<Json> NewProjectWizard::document() const { return settings_->document(); }
 QString NewProjectWizard::error() const { return settings_->error(); }
+QString NewProjectWizard::summary() const { return settings_->summary(); }
 
 }  // namespace flexarm

@@ -36,6 +36,8 @@ class NewProjectWizard : public QWizard {
   // The project as set, or nullopt while a value is refused (error() says why).
   std::optional<Json> document() const;
   QString error() const;
+  // Page 2's summary of the chosen start (links, payloads, mass; or that the chain is empty).
+  QString summary() const;
 
  private:
   QListWidget* list_;

@@ -13,6 +13,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "dynamics/MultibodySystem.hpp"
@@ -167,7 +168,8 @@ void PropertyEditor::rebuild() {
   }
   auto* form = new QWidget;
   auto* grid = new QGridLayout(form);
-  grid->setColumnStretch(1, 1);
+  grid->setColumnStretch(0, 2);  // labels and fields share the width; the unit takes what it needs
+  grid->setColumnStretch(1, 3);
   int line = 0;
   const unsigned generation = generation_;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -175,6 +177,7 @@ void PropertyEditor::rebuild() {
     const FieldSpec& f = row.spec;
     if (f.kind == FieldSpec::Kind::Heading) {
       auto* h = new QLabel("<b>" + f.label + "</b>", form);
+      h->setWordWrap(true);  // a long heading must not widen the form past the dock
       grid->addWidget(h, line++, 0, 1, 3);
       continue;
     }
@@ -186,7 +189,9 @@ void PropertyEditor::rebuild() {
       grid->addWidget(panel, line++, 0, 1, 3);
       continue;
     }
-    grid->addWidget(new QLabel(f.label, form), line, 0);
+    auto* label = new QLabel(f.label, form);
+    label->setWordWrap(true);  // a long label takes two lines rather than the field's width
+    grid->addWidget(label, line, 0);
     if (f.kind == FieldSpec::Kind::Info) {
       auto* text = new QLabel(f.info, form);
       text->setWordWrap(true);
@@ -266,7 +271,26 @@ void PropertyEditor::fillRow(Row& row) {
     edit->setModified(false);
     edit->setCursorPosition(0);
   }
+  fitToValue(row.editor, f.kind == FieldSpec::Kind::Text);
   setError(row, {});
+}
+
+// A field is never narrower than its value (a free text: than its first kFreeTextChars characters),
+// and a combo box than its longest choice: values read in full at any dock width the window allows.
+void PropertyEditor::fitToValue(QWidget* editor, bool free_text) {
+  const QFontMetrics fm(editor->font());
+  int text = 0;
+  if (auto* edit = qobject_cast<QLineEdit*>(editor)) {
+    text = fm.horizontalAdvance(edit->text());
+    if (free_text) text = std::min(text, kFreeTextChars * fm.averageCharWidth());
+    text += 2 * 4 + 4;  // the frame, the line edit's margins and the cursor
+  } else if (auto* combo = qobject_cast<QComboBox*>(editor)) {
+    text = combo->minimumSizeHint().width();
+    for (int i = 0; i < combo->count(); ++i) text = std::max(text, fm.horizontalAdvance(combo->itemText(i)) + 40);
+  } else {
+    return;
+  }
+  editor->setMinimumWidth(std::max(text, 4 * fm.averageCharWidth()));
 }
 
 void PropertyEditor::setError(Row& row, const QString& message) {

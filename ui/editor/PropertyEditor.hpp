@@ -40,6 +40,9 @@ class PropertyEditor : public QWidget {
   // Asks for the file of a File field (default: an open-file dialog in the project's directory);
   // "" is cancel. Tests answer instead of the dialog.
   void setFileChooser(std::function<QString(const QString& title)> chooser);
+  // A field is as wide as its value; a free text (a description) at least this many characters, and
+  // longer ones scroll in their field.
+  static constexpr int kFreeTextChars = 24;
 
  signals:
   void refused(const QString& message);
@@ -56,6 +59,7 @@ class PropertyEditor : public QWidget {
   void commit(std::size_t row);
   void commitValue(std::size_t row, const Json& value);
   void setError(Row& row, const QString& message);
+  static void fitToValue(QWidget* editor, bool free_text);
   void updatePreview();
 
   ProjectDocument* doc_;

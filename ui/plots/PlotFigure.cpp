@@ -4,10 +4,19 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 
 namespace flexarm {
+namespace {
+// The height of a marker's label row as a fraction of the curves' area (as laid out now; at least a
+// twelfth of it).
+double markerRow(QCustomPlot* plot) {
+  const double rows = QFontMetrics(plot->font()).height() + 6;
+  return std::clamp(rows / std::max(plot->axisRect()->height(), 60), 1.0 / 12, 0.25);
+}
+}  // namespace
 
 QColor seriesColour(std::size_t i) {
   static const QColor colours[] = {QColor(31, 119, 180),  QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
@@ -87,53 +96,101 @@ std::optional<Figure> figureOf(const Results& r, const std::vector<std::string>&
   return f;
 }
 
-void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool difference) {
+std::vector<PlotMarker> earlyEndMarkers(const std::vector<NamedRun>& runs, bool difference) {
+  std::vector<PlotMarker> out;
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const Results& r = *runs[k].results;
     if (r.status != RunStatus::Diverged && r.status != RunStatus::Failed) continue;
-    figure.markers.push_back(
-        {r.end_time,
-         QString("%1 %2 at t = %3 s")
-             .arg(QString::fromStdString(runs[k].name), r.status == RunStatus::Diverged ? "diverged" : "failed")
-             .arg(r.end_time, 0, 'g', 4),
-         difference ? (k == 0 ? 0 : k - 1) : k});
+    const QString what =
+        QString("%1 at t = %2 s").arg(r.status == RunStatus::Diverged ? "diverged" : "failed").arg(r.end_time, 0, 'g', 4);
+    out.push_back({r.end_time, runs[k].name.empty() ? what : QString::fromStdString(runs[k].name) + " " + what,
+                   difference ? (k == 0 ? 0 : k - 1) : k});
   }
+  return out;
+}
+
+void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool difference) {
+  for (PlotMarker& m : earlyEndMarkers(runs, difference)) figure.markers.push_back(std::move(m));
+}
+
+void placeLegendBeside(QCustomPlot* plot) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  if (plot->legend->layout() != plot->axisRect()->insetLayout()) return;  // already beside
+  plot->axisRect()->insetLayout()->take(plot->legend);
+  int row = 0, column = 0;
+  for (int i = 0; i < grid->elementCount(); ++i)
+    if (grid->elementAt(i) == plot->axisRect()) grid->indexToRowCol(i, row, column);
+  // The legend at the top of its column; an empty element below takes the rest of the height.
+  auto* side = new QCPLayoutGrid;
+  grid->addElement(row, column + 1, side);
+  grid->setColumnStretchFactor(column + 1, 0.001);
+  side->addElement(0, 0, plot->legend);
+  side->addElement(1, 0, new QCPLayoutElement(plot));
+  side->setRowStretchFactor(0, 0.001);
+  plot->legend->setMargins(QMargins(0, 0, 0, 0));
+  side->setMargins(QMargins(0, 10, 6, 10));
+  side->setAutoMargins(QCP::msNone);
+}
+
+void fitAxes(QCustomPlot* plot, const std::vector<PlotMarker>& markers) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double t0 = inf, t1 = -inf, v0 = inf, v1 = -inf;
+  for (int g = 0; g < plot->graphCount(); ++g)
+    for (const QCPGraphData& d : *plot->graph(g)->data()) {
+      t0 = std::min(t0, d.key);
+      t1 = std::max(t1, d.key);
+      if (std::isfinite(d.value)) {
+        v0 = std::min(v0, d.value);
+        v1 = std::max(v1, d.value);
+      }
+    }
+  if (t0 > t1) return;  // no points
+  const double span = std::max(t1 - t0, 1e-9);
+  for (const PlotMarker& m : markers) {
+    t0 = std::min(t0, m.t);
+    t1 = std::max(t1, m.t + 0.02 * span);
+  }
+  plot->xAxis->setRange(t0, std::max(t1, t0 + 1e-9));
+  if (v0 > v1) return;  // only gaps
+  const double margin = v1 > v0 ? 0.05 * (v1 - v0) : std::max(0.1 * std::abs(v0), 1e-9);
+  // The markers' labels get a band of their own above the curves (a row each).
+  const double band = std::min(0.5, markerRow(plot) * static_cast<double>(markers.size()));
+  const double lower = v0 - margin, curves = v1 + margin - lower;
+  plot->yAxis->setRange(lower, lower + curves / (1.0 - band));
+}
+
+void drawMarker(QCustomPlot* plot, const PlotMarker& m, int slot) {
+  auto* line = new QCPItemStraightLine(plot);
+  line->point1->setCoords(m.t, 0);
+  line->point2->setCoords(m.t, 1);
+  line->setPen(QPen(seriesColour(m.series), 1.5, Qt::DashLine));
+  auto* text = new QCPItemText(plot);
+  text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+  text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  text->position->setCoords(m.t, 0.01 + markerRow(plot) * slot);
+  // Beside the line on the side with more room (the axes are fitted first).
+  const QCPRange x = plot->xAxis->range();
+  text->setPositionAlignment((m.t < x.lower + 0.3 * x.size() ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+  text->setText(m.label);
+  text->setColor(seriesColour(m.series));
+  text->setPadding(QMargins(3, 1, 5, 1));
 }
 
 void drawFigure(QCustomPlot* plot, const Figure& figure) {
   plot->clearGraphs();
   plot->clearItems();
+  placeLegendBeside(plot);
   plot->xAxis->setLabel("t [s]");
   plot->yAxis->setLabel(figure.y_label);
   plot->legend->setVisible(!figure.series.empty());
-  double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
   for (std::size_t i = 0; i < figure.series.size(); ++i) {
     QCPGraph* g = plot->addGraph();
     g->setName(figure.series[i].name);
     g->setPen(QPen(seriesColour(i), 1.5));
     g->setData(figure.series[i].t, figure.series[i].v, true);
-    for (double t : figure.series[i].t) {
-      t0 = std::min(t0, t);
-      t1 = std::max(t1, t);
-    }
   }
-  if (!figure.series.empty()) {
-    plot->rescaleAxes();
-    if (t1 > t0) plot->xAxis->setRange(t0, t1);
-  }
-  for (const PlotMarker& m : figure.markers) {
-    auto* line = new QCPItemStraightLine(plot);
-    line->point1->setCoords(m.t, 0);
-    line->point2->setCoords(m.t, 1);
-    line->setPen(QPen(seriesColour(m.series), 1, Qt::DashLine));
-    auto* text = new QCPItemText(plot);
-    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(m.t, 0.04 + 0.06 * static_cast<double>(&m - figure.markers.data()));
-    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    text->setText(m.label + " ");
-    text->setColor(seriesColour(m.series));
-  }
+  fitAxes(plot, figure.markers);
+  for (std::size_t k = 0; k < figure.markers.size(); ++k) drawMarker(plot, figure.markers[k], static_cast<int>(k));
   // The title row is kept on the plot only when there is a title, so live plots stay compact.
   QCPTextElement* title = nullptr;
   for (int e = 0; e < plot->plotLayout()->elementCount(); ++e)

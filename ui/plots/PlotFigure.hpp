@@ -43,15 +43,30 @@ std::vector<std::string> selectChannels(const Results& r, const std::vector<std:
 // The figure of the given columns of r (names as selectChannels takes them).
 std::optional<Figure> figureOf(const Results& r, const std::vector<std::string>& names, std::string& error);
 
-// Markers where runs of a comparison ended early: "<run> diverged at t = 6.53 s" in the run's colour
-// (the runs in the order of the figure's curves). In a difference figure the curves are run k minus
-// run 0 for k >= 1: run k's marker takes curve k - 1's colour, and run 0's (which ends every
-// difference) the first curve's.
+// Markers where runs ended early: "<run> diverged at t = 6.53 s" ("diverged at t = 6.53 s" for a run
+// without a name) in the run's colour (the runs in the order of the figure's curves). In a difference
+// figure the curves are run k minus run 0 for k >= 1: run k's marker takes curve k - 1's colour, and
+// run 0's (which ends every difference) the first curve's.
+std::vector<PlotMarker> earlyEndMarkers(const std::vector<NamedRun>& runs, bool difference = false);
 void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool difference = false);
 
 // Replaces the plot's graphs by the figure's curves (legend, labels, axes fitted to the data; the
 // time axis spans every curve's times, gaps included, so plots of one comparison line up).
 void drawFigure(QCustomPlot* plot, const Figure& figure);
+
+// The legend in a column of its own right of the curves (never over them); once per plot.
+void placeLegendBeside(QCustomPlot* plot);
+
+// Fits the axes to every finite point of the plot's graphs with a margin (no curve touches or leaves
+// the frame) and to the markers: the time axis from the first time to the last time or marker, a
+// marker at the end kept clear of the frame so that its dashed line shows; above the curves, a band
+// for the markers' labels, so that no label covers a curve.
+void fitAxes(QCustomPlot* plot, const std::vector<PlotMarker>& markers);
+
+// Draws a marker: a dashed vertical line in its curve's colour, its label beside it near the top, on
+// the side with more room (the `slot`-th marker's label a line lower than the one before, so that
+// labels do not overlap). Fit the axes first.
+void drawMarker(QCustomPlot* plot, const PlotMarker& marker, int slot);
 
 // The colour of the i-th curve (a qualitative palette shared by every plot).
 QColor seriesColour(std::size_t i);

@@ -89,7 +89,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     std::optional<Figure> f = figureOf(table, columns, why);
     if (!f) return why;
     f->title = QString::fromStdString(req.project->name + ": " + caption);
-    if (many) markEarlyEnds(*f, req.runs, difference);
+    markEarlyEnds(*f, req.runs, difference);  // a single run's divergence too
     for (const char* ext : {".png", ".svg"}) {
       const std::string file = "plots/" + stem + ext;
       why = exportFigure(*f, QString::fromStdString((req.dir / file).string()), req.size);

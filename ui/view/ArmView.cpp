@@ -18,22 +18,22 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-#include <vtkScalarBarActor.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
-#include <vtkTextProperty.h>
 #include <vtkTubeFilter.h>
 
 #include <QMouseEvent>
 #include <QPainter>
 #include <QOpenGLWindow>
-#include <QVBoxLayout>
+#include <QHBoxLayout>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
+#include <cmath>
 #include <vector>
 
 #include "dynamics/Centreline.hpp"
 #include "ui/document/ProjectDocument.hpp"
+#include "ui/view/ColourBar.hpp"
 
 namespace flexarm {
 namespace {
@@ -116,7 +116,6 @@ struct ArmView::Scene {
   vtkNew<vtkGenericOpenGLRenderWindow> window;
   vtkNew<vtkRenderer> renderer;
   vtkNew<vtkLookupTable> lut;
-  vtkNew<vtkScalarBarActor> bar;
   std::vector<LinkTube> links, ghosts;
   std::vector<vtkSmartPointer<vtkActor>> joints, payloads;
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
@@ -145,24 +144,18 @@ ArmView::ArmView(QWidget* parent) : QWidget(parent), scene_(std::make_unique<Sce
   s.renderer->SetBackground2(0.80, 0.84, 0.90);
   s.renderer->GradientBackgroundOn();
   s.lut->SetHueRange(0.667, 0.0);  // blue (straight) to red (most curved)
-  s.lut->Build();
-  s.bar->SetLookupTable(s.lut);
-  s.bar->SetTitle("curvature [1/m]");
-  s.bar->SetNumberOfLabels(4);
-  s.bar->SetMaximumWidthInPixels(90);
-  s.bar->SetMaximumHeightInPixels(300);
-  s.bar->SetPosition(0.90, 0.08);
-  s.bar->SetPosition2(0.09, 0.6);
-  s.bar->GetTitleTextProperty()->SetColor(0.1, 0.1, 0.1);
-  s.bar->GetLabelTextProperty()->SetColor(0.1, 0.1, 0.1);
-  s.renderer->AddActor2D(s.bar);
+  s.lut->Build();                  // ColourBar::colourAt draws the same hues
   window_ = new Window(this);
-  QWidget* container = QWidget::createWindowContainer(window_, this);
-  container->setMinimumSize(320, 240);
-  container->setFocusPolicy(Qt::StrongFocus);
-  auto* layout = new QVBoxLayout(this);
+  scene_widget_ = QWidget::createWindowContainer(window_, this);
+  scene_widget_->setMinimumSize(240, 240);
+  scene_widget_->setFocusPolicy(Qt::StrongFocus);
+  bar_ = new ColourBar(this);
+  bar_->setVisible(false);
+  auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(container);
+  layout->setSpacing(0);
+  layout->addWidget(scene_widget_, 1);
+  layout->addWidget(bar_);
 }
 
 ArmView::~ArmView() {
@@ -214,7 +207,10 @@ void ArmView::setProject(const Project& project, std::shared_ptr<const Multibody
   system_->initialState(project.model, q_, qd);
   reach_ = 0.0;
   for (const Body& b : system_->bodies) reach_ += std::max(b.length, 0.05);
-  reach_ = std::max(reach_, 0.2);
+  // No links yet (the empty chain): a 1 m scene, its grid and the small base where the first joint goes.
+  reach_ = system_->bodies.empty() ? 1.0 : std::max(reach_, 0.2);
+  swept_radius_ = 0.0;
+  colour_floor_ = 0.0;
   rebuildScene();
   resetColourRange();
   updateGeometry();
@@ -348,13 +344,14 @@ void ArmView::updateGeometry() {
     for (double k : c) fmax = std::max(fmax, k);
   if (fmax > colour_range_) {
     const double decade = std::pow(10.0, std::floor(std::log10(fmax)));
-    colour_range_ = fmax <= decade ? decade : fmax <= 2 * decade ? 2 * decade : fmax <= 5 * decade ? 5 * decade : 10 * decade;
-    s.lut->SetTableRange(0.0, colour_range_);
-    for (auto& t : s.links) t.mapper->SetScalarRange(0.0, colour_range_);
+    setColourRange(fmax <= decade ? decade : fmax <= 2 * decade ? 2 * decade : fmax <= 5 * decade ? 5 * decade : 10 * decade);
+    emit colourRangeChanged(colour_range_);
   }
-  s.bar->SetTitle(strain ? "strain [-]" : "curvature [1/m]");
-  s.bar->SetLabelFormat(strain ? "%-#6.2e" : "%-#6.3g");
-  s.bar->SetVisibility(colouring_ != Colouring::None && !sys.isRigid());
+  bar_->setScale(strain ? "strain [-]" : "curvature [1/m]", colour_range_, strain);
+  bar_->setVisible(colouring_ != Colouring::None && !sys.isRigid());
+  const Eigen::Vector3d centre = envelope().centre;
+  for (const auto& line : lines)
+    for (const Eigen::Vector3d& p : line) swept_radius_ = std::max(swept_radius_, (p - centre).norm());
   for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
     for (int k = 0; k < kSamples; ++k) {
       const Eigen::Vector3d& p = lines[i][k];
@@ -395,6 +392,7 @@ Eigen::Vector3d ArmView::drawnTip(int link) const {
 
 void ArmView::setDeformationScale(double scale) {
   scale_ = std::clamp(scale, 1.0, 1000.0);
+  swept_radius_ = 0.0;  // the envelope is of what is drawn at this scale
   updateGeometry();
 }
 
@@ -411,9 +409,25 @@ void ArmView::setFramesVisible(bool visible) {
 }
 
 void ArmView::resetColourRange() {
-  colour_range_ = colouring_ == Colouring::Strain ? 1e-9 : 1e-6;  // the smallest range shown
+  setColourRange(colouring_ == Colouring::Strain ? 1e-9 : 1e-6);  // the smallest range shown
+}
+
+void ArmView::setColourRange(double upper) {
+  colour_range_ = std::max(upper, colour_floor_);
   scene_->lut->SetTableRange(0.0, colour_range_);
   for (auto& t : scene_->links) t.mapper->SetScalarRange(0.0, colour_range_);
+}
+
+void ArmView::setColourFloor(double floor) {
+  const bool lowered = floor < colour_floor_;
+  colour_floor_ = floor;
+  if (lowered)
+    resetColourRange();  // the view's own range, from the state it shows
+  else if (floor > colour_range_)
+    setColourRange(floor);
+  else
+    return;
+  updateGeometry();
 }
 
 void ArmView::setColouring(Colouring colouring) {
@@ -445,13 +459,58 @@ void ArmView::viewPreset(Preset preset) {
   fitArm();
 }
 
-void ArmView::fitArm() {
-  scene_->grid->SetVisibility(false);  // frame the arm, not the grid
-  scene_->renderer->ResetCamera();
-  scene_->grid->SetVisibility(true);
+ArmView::Envelope ArmView::Envelope::united(const Envelope& other) const {
+  const double d = (other.centre - centre).norm();
+  if (d + other.radius <= radius) return *this;
+  if (d + radius <= other.radius) return other;
+  const double r = 0.5 * (d + radius + other.radius);
+  return {centre + (other.centre - centre) * ((r - radius) / d), r};
+}
+
+ArmView::Envelope ArmView::envelope() const {
+  Envelope e;
+  if (system_ && !system_->bodies.empty()) e.centre = system_->bodies.front().placement.translation();
+  // Joints (2.2 tube radii), payloads (2.5) and the base (3) stand out of the links' centrelines by at
+  // most 3 tube radii, 0.024 of the reach.
+  e.radius = std::max(reach_, swept_radius_) + 0.03 * reach_;
+  return e;
+}
+
+void ArmView::fitEnvelope(const Envelope& e) {
+  if (QLayout* l = layout()) l->activate();  // the scene's size with the colour bar as it is now shown
+  vtkCamera* cam = scene_->renderer->GetActiveCamera();
+  double fp[3], pos[3];
+  cam->GetFocalPoint(fp);
+  cam->GetPosition(pos);
+  Eigen::Vector3d back(pos[0] - fp[0], pos[1] - fp[1], pos[2] - fp[2]);
+  if (back.norm() < 1e-12) back = Eigen::Vector3d::UnitZ();
+  back.normalize();
+  // The half-angle that sees least: the vertical one, or the horizontal one in a tall view.
+  const double aspect = sceneAspect();
+  const double half_v = cam->GetViewAngle() * M_PI / 360.0;
+  const double half = std::min(half_v, std::atan(std::tan(half_v) * aspect));
+  const double distance = 1.04 * e.radius / std::sin(half);  // a little room at the edges
+  const Eigen::Vector3d at = e.centre + distance * back;
+  cam->SetFocalPoint(e.centre.x(), e.centre.y(), e.centre.z());
+  cam->SetPosition(at.x(), at.y(), at.z());
   scene_->renderer->ResetCameraClippingRange();
   requestRender();
   emit cameraChanged();
+}
+
+void ArmView::fitArm() { fitEnvelope(envelope()); }
+
+double ArmView::sceneAspect() const {
+  return static_cast<double>(std::max(scene_widget_->width(), 1)) / std::max(scene_widget_->height(), 1);
+}
+
+bool ArmView::inView(const Eigen::Vector3d& p) const {
+  const double aspect = sceneAspect();
+  vtkMatrix4x4* m = scene_->renderer->GetActiveCamera()->GetCompositeProjectionTransformMatrix(aspect, -1, 1);
+  const double in[4] = {p.x(), p.y(), p.z(), 1.0};
+  double out[4];
+  m->MultiplyPoint(in, out);
+  return out[3] > 0 && std::abs(out[0] / out[3]) <= 1.0 && std::abs(out[1] / out[3]) <= 1.0;
 }
 
 Eigen::Vector3d ArmView::cameraPosition() const {
@@ -477,8 +536,9 @@ QImage grabWithViews(QWidget* widget, const std::vector<ArmView*>& views) {
   QPainter painter(&image);
   for (ArmView* v : views) {
     if (!v->isVisible()) continue;
-    const QPoint at = v->mapTo(widget, QPoint(0, 0));
-    painter.drawImage(QRectF(at, QSizeF(v->size())), v->grabFramebuffer());
+    QWidget* scene = v->sceneWidget();
+    const QPoint at = scene->mapTo(widget, QPoint(0, 0));
+    painter.drawImage(QRectF(at, QSizeF(scene->size())), v->grabFramebuffer());
   }
   return image;
 }

@@ -4,7 +4,7 @@
 // Qt5, so the bridge is here). A native GL child window, rather than a QOpenGLWidget, spares the
 // software renderer the composition of the whole main window on every frame.
 // Links are tubes along their deformed centrelines, coloured by bending curvature or by surface
-// strain magnitude (with a colour bar); joints are
+// strain magnitude (with a colour bar beside the scene, ColourBar); joints are
 // cylinders (revolute) or boxes (prismatic) on their axes; payloads are spheres; the undeformed arm
 // can be shown as a translucent ghost. The view observes states; it never owns or computes results.
 #include <QImage>
@@ -17,6 +17,8 @@
 #include "model/Project.hpp"
 
 namespace flexarm {
+
+class ColourBar;
 
 class ArmView : public QWidget {
   Q_OBJECT
@@ -44,7 +46,30 @@ class ArmView : public QWidget {
   void setColouring(Colouring colouring);
   Colouring colouring() const { return colouring_; }
   void viewPreset(Preset preset);
-  void fitArm();
+
+  // The ball the arm can sweep: about its first joint, as large as the arm's reach or the farthest
+  // point drawn since the project or the deformation scale was set (a prismatic stroke, a scaled
+  // deformation), whichever is
+  // larger, with room for the joints and payloads drawn around the links.
+  struct Envelope {
+    Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+    double radius = 1.0;
+    Envelope united(const Envelope& other) const;  // the smallest ball holding both
+  };
+  Envelope envelope() const;
+  // The camera, looking in its current direction, placed so that the envelope fills the view without
+  // leaving it at the view's aspect (the colour bar beside the scene taken away).
+  void fitEnvelope(const Envelope& e);
+  void fitArm();  // fitEnvelope(envelope())
+  // True when world point p is inside the camera's view of the scene.
+  bool inView(const Eigen::Vector3d& p) const;
+
+  // The colour bar's upper end never falls below `floor` (0: the view's own range): views that share
+  // one range (compare mode) set each other's floor from colourRangeChanged.
+  void setColourFloor(double floor);
+  double colourRange() const { return colour_range_; }
+  ColourBar* colourBar() const { return bar_; }
+  QWidget* sceneWidget() const { return scene_widget_; }  // the native GL scene, beside the colour bar
 
   Eigen::Vector3d cameraPosition() const;
   // Takes the other view's camera (position, focal point, view-up, angle): synchronized views.
@@ -60,7 +85,8 @@ class ArmView : public QWidget {
   static void setDefaultSurfaceFormat();
 
  signals:
-  void cameraChanged();  // the user moved the camera (orbit, pan, zoom, preset, fit)
+  void cameraChanged();                   // the user moved the camera (orbit, pan, zoom, preset, fit)
+  void colourRangeChanged(double upper);  // the colour range grew to show the states drawn
 
  private:
   class Window;  // the QOpenGLWindow; forwards its GL callbacks and mouse events here
@@ -73,12 +99,16 @@ class ArmView : public QWidget {
   void wheel(QWheelEvent* e);
   void requestRender();
   void resetColourRange();
+  void setColourRange(double upper);
+  double sceneAspect() const;  // width / height of the scene beside the colour bar
 
   void rebuildScene();
   void updateGeometry();
   struct Scene;
   std::unique_ptr<Scene> scene_;
-  Window* window_ = nullptr;                       // owned by its container widget
+  Window* window_ = nullptr;         // owned by its container widget
+  QWidget* scene_widget_ = nullptr;  // the container of window_
+  ColourBar* bar_ = nullptr;
   std::shared_ptr<const MultibodySystem> system_;  // shared, never changed
   std::unique_ptr<DynamicsData> data_;
   Eigen::VectorXd q_;
@@ -92,6 +122,8 @@ class ArmView : public QWidget {
   bool ghost_ = true, frames_ = false;
   Colouring colouring_ = Colouring::Curvature;
   double colour_range_ = 1e-6;  // upper end of the colour bar
+  double colour_floor_ = 0.0;   // shared with other views (compare mode)
+  double swept_radius_ = 0.0;   // the farthest point drawn from the first joint since setProject [m]
   QPoint last_mouse_;
   long long frames_rendered_ = 0;
 };

@@ -21,6 +21,7 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   plot_->xAxis->setLabel("t [s]");
   plot_->legend->setVisible(false);  // shown with the first curve
   plot_->legend->setFont(QFont(font().family(), 8));
+  placeLegendBeside(plot_);
   plot_->setMinimumSize(320, 200);
   // The time cursor lives on its own buffered layer: moving it (timeline playback) redraws that
   // layer only, not the curves.
@@ -58,6 +59,7 @@ void PlotPanel::clear() {
 
 // Nothing of the rows before: no read-out, the cursor at t = 0, the axes at their initial ranges.
 void PlotPanel::resetView() {
+  setMarkers({});
   readout_->clear();
   cursor_->point1->setCoords(0, 0);
   cursor_->point2->setCoords(0, 1);
@@ -127,14 +129,19 @@ void PlotPanel::appendRows(const std::vector<double>& rows, std::size_t count) {
   refreshAxes();
 }
 
+void PlotPanel::setMarkers(const std::vector<PlotMarker>& markers) {
+  for (int i = plot_->itemCount() - 1; i >= 0; --i)
+    if (plot_->item(i) != cursor_) plot_->removeItem(i);
+  markers_ = markers;
+  for (std::size_t k = 0; k < markers_.size(); ++k) drawMarker(plot_, markers_[k], static_cast<int>(k));
+  refreshAxes();
+}
+
 void PlotPanel::refreshAxes() {
   std::vector<std::string> units;
   for (int c : plotted_) units.push_back(channels_[static_cast<std::size_t>(c)].unit);
   plot_->yAxis->setLabel(units.empty() ? QString() : unitsLabel(units));
-  if (rows_ > 0) {
-    plot_->xAxis->setRange(data_.front(), std::max(data_[(rows_ - 1) * channels_.size()], data_.front() + 1e-9));
-    plot_->yAxis->rescale(true);
-  }
+  if (rows_ > 0) fitAxes(plot_, markers_);
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

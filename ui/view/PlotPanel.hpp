@@ -25,7 +25,10 @@ class PlotPanel : public QWidget {
   void setChannels(const std::vector<Channel>& channels, const std::vector<std::string>& selected);
   void appendRows(const std::vector<double>& rows, std::size_t count);  // row-major, all channels
   void setTimeCursor(double t);
-  void clear();  // the rows go, the channels stay
+  void clear();  // the rows go, the channels stay (and the markers go)
+  // Where the run ended early (diverged, failed): dashed lines with their labels, kept in the axes.
+  void setMarkers(const std::vector<PlotMarker>& markers);
+  const std::vector<PlotMarker>& markers() const { return markers_; }
 
   int graphCount() const;
   int pointCount() const;            // points in the first plotted graph
@@ -45,6 +48,7 @@ class PlotPanel : public QWidget {
   std::vector<Channel> channels_;
   std::vector<int> plotted_;  // channel index per graph
   std::vector<double> data_;  // all rows so far (row-major), to rebuild on selection change
+  std::vector<PlotMarker> markers_;
   std::size_t rows_ = 0;
 };
 

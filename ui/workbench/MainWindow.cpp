@@ -11,6 +11,8 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,6 +24,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include "io/ProjectFile.hpp"
@@ -35,11 +38,14 @@
 #include "ui/editor/PropertyEditor.hpp"
 #include "ui/editor/WheelGuard.hpp"
 #include "ui/export/ExportReactions.hpp"
+#include "ui/run/RunAdvice.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/view/ModePreview.hpp"
 #include "ui/view/PlotPanel.hpp"
 #include "ui/view/Timeline.hpp"
+#include "ui/workbench/HelpDialogs.hpp"
+#include "ui/workbench/StartPage.hpp"
 
 namespace flexarm {
 namespace {
@@ -70,13 +76,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   banner_->setWordWrap(true);
   banner_->setVisible(false);
   banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* central = new QWidget(this);
-  auto* layout = new QVBoxLayout(central);
+  auto* work = new QWidget(this);
+  auto* layout = new QVBoxLayout(work);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(banner_);
   layout->addWidget(view_, 1);
   layout->addWidget(timeline_);
-  setCentralWidget(central);
+  start_ = new StartPage(examplesDirectory(), this);
+  connect(start_, &StartPage::newRequested, this, [this] { newProjectWizard(); });
+  connect(start_, &StartPage::openRequested, this, &MainWindow::openWithDialog);
+  connect(start_, &StartPage::openPath, this, [this](const QString& path) { openProject(path); });
+  central_ = new QStackedWidget(this);
+  central_->addWidget(start_);
+  central_->addWidget(work);
+  setCentralWidget(central_);
 
   session_ = new RunSession(this);
   connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
@@ -103,12 +116,44 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(progress_);
 
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
+  if (!restoreGeometry(settings.value("window/geometry").toByteArray())) {
+    // First start: most of the screen (at most 1600 x 1000), the Properties dock wide enough for its forms.
+    const QSize screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableSize() : QSize(1366, 768);
+    resize(std::min(1600, screen.width() * 9 / 10), std::min(1000, screen.height() * 9 / 10));
+  }
+  if (!restoreState(settings.value("window/state").toByteArray()))
+    resizeDocks({findChild<QDockWidget*>("dock.model"), findChild<QDockWidget*>("dock.properties")}, {220, 440}, Qt::Horizontal);
   refreshRecentMenu();
   connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
   connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   onDocumentChanged();
+  showStartPage(true);  // until a project is opened or started
+}
+
+bool MainWindow::startPageShown() const { return central_->currentWidget() == start_; }
+
+// The start page stands alone (the docks would show an untitled project nobody started); the docks
+// shown before come back with the first project.
+void MainWindow::showStartPage(bool on) {
+  if (on == startPageShown()) return;
+  if (on) {
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+      if (!d->isHidden()) {
+        docks_behind_start_.push_back(d);
+        d->hide();
+      }
+    central_->setCurrentWidget(start_);
+  } else {
+    central_->setCurrentIndex(1);
+    for (QDockWidget* d : docks_behind_start_) d->show();
+    docks_behind_start_.clear();
+    findChild<QDockWidget*>("dock.plots")->raise();  // in front of the messages, as at the start
+  }
+}
+
+void MainWindow::openWithDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
+  if (!path.isEmpty()) openProject(path);
 }
 
 MainWindow::~MainWindow() = default;
@@ -137,6 +182,7 @@ void MainWindow::buildDocks() {
   dock("Model", model_tree_, Qt::LeftDockWidgetArea, "dock.model");
   dock("Properties", properties_, Qt::RightDockWidgetArea, "dock.properties");
   properties_->setMinimumWidth(400);
+  model_tree_->setMinimumWidth(170);  // the item names stay readable when the Properties dock is widened
   // Natural modes about the edited configuration or the run's configuration at the timeline's time.
   modes_ = new ModePreview(
       view_,
@@ -165,20 +211,20 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu("&File");
-  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); });
-  file->addAction("&Open...", QKeySequence::Open, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Open project", examplesDirectory(), "FlexArm projects (*.json)");
-    if (!path.isEmpty()) openProject(path);
-  });
+  file->addAction("&New...", QKeySequence::New, this, [this] { newProjectWizard(); })
+      ->setToolTip("Start a project: an empty arm, a template with its first values, or a copy of an example");
+  file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openWithDialog)
+      ->setToolTip("Open a .flexarm.json project file");
   QMenu* examples = file->addMenu("Open &Example");
   for (const QFileInfo& fi : QDir(examplesDirectory()).entryInfoList({"*.flexarm.json"}, QDir::Files, QDir::Name)) {
     const QString path = fi.absoluteFilePath();
-    examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); });
+    examples->addAction(fi.fileName().remove(".flexarm.json"), this, [this, path] { openProject(path); })->setToolTip(path);
   }
   recent_menu_ = file->addMenu("Open &Recent");
   file->addAction("&Save", QKeySequence::Save, this,
                   [this] { document_->path().isEmpty() ? saveAs() : saveProject(document_->path()); });
-  file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); });
+  file->addAction("Save &As...", QKeySequence::SaveAs, this, [this] { saveAs(); })
+      ->setToolTip("Save under another name (.flexarm.json is added to a name without an extension)");
   QMenu* exports = file->addMenu("&Export");
   exports_ = new ExportReactions(
       *this,
@@ -246,7 +292,32 @@ void MainWindow::buildActions() {
   tb->addAction("Front", this, [this] { view_->viewPreset(ArmView::Preset::Front); });
   tb->addAction("Top", this, [this] { view_->viewPreset(ArmView::Preset::Top); });
   tb->addAction("Iso", this, [this] { view_->viewPreset(ArmView::Preset::Iso); });
-  tb->addAction("Fit", this, [this] { view_->fitArm(); });
+  tb->addAction("Fit", this, [this] { view_->fitArm(); })->setToolTip("Frame all that the arm can sweep");
+  buildHelpMenu();
+  for (QMenu* m : menuBar()->findChildren<QMenu*>()) m->setToolTipsVisible(true);  // what each item does, on hover
+}
+
+// Help: the user guide (README and project format, compiled in), the keyboard shortcuts, About.
+void MainWindow::buildHelpMenu() {
+  QMenu* help = menuBar()->addMenu("&Help");
+  auto action = [this, help](const QString& text, const char* name, const QString& tip, auto open) {
+    QAction* a = help->addAction(text, this, open);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    return a;
+  };
+  action("&User guide", "help.guide", "The README and the project file format of this version", [this] {
+    makeUserGuide(this)->show();
+  })->setShortcut(QKeySequence::HelpContents);
+  action("&Keyboard shortcuts", "help.shortcuts", "Every key of the menus and the 3D view's mouse controls",
+         [this] { makeShortcutsDialog(this)->show(); });
+  action("&About FlexArm", "help.about", "The version, and the libraries FlexArm is built on with their licences", [this] {
+    auto* box = new QMessageBox(QMessageBox::Information, "About FlexArm", aboutText(), QMessageBox::Close, this);
+    box->setObjectName("help.aboutBox");
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  });
 }
 
 // Run, Pause and Stop: in the Simulation menu and the run toolbar, each with its key (F5, F6, Shift+F5)
@@ -312,6 +383,7 @@ bool MainWindow::newEmptyProject() {
   if (!maybeSave()) return false;
   document_->resetEmpty();
   banner_->setVisible(false);
+  view_->viewPreset(ArmView::Preset::Iso);  // the empty scene seen as every arm is first seen
   log("new empty project: add links with + Link in the Model dock");
   return true;
 }
@@ -430,6 +502,7 @@ void MainWindow::onDocumentChanged() {
     modes_->documentChanged();
   const Project* p = document_->project();
   project_path_ = document_->path();
+  showStartPage(false);  // a project (or the empty chain started on purpose): the view, not the start page
   // The run's project and system are the document's; the results of the model before the change go.
   if (p)
     session_->setProject(*p, document_->system());
@@ -473,6 +546,10 @@ void MainWindow::runSimulation() {
   properties_->setEnabled(false);
   updateRunActions();
   log("run started: " + QString::fromStdString(describeRun(*project())));
+  int elastic = 0;
+  for (CoordinateKind k : system()->coordinate_kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
+  advice_ = slowRunAdvice(*project(), elastic);
+  advice_logged_ = false;
   poll_timer_->start();
 }
 
@@ -533,7 +610,7 @@ std::shared_ptr<const Results> MainWindow::csvTable(std::string& why) {
 }
 
 QCustomPlot* MainWindow::plotToExport() { return plots_->plot(); }
-QImage MainWindow::viewsImage() { return view_->grabFramebuffer(); }
+QImage MainWindow::viewsImage() { return grabWithViews(view_, {view_}); }  // the colour bar too
 
 std::vector<double> MainWindow::animationTimes(std::string& why) {
   if (!results() || isRunning() || results()->rows() == 0) {
@@ -546,7 +623,7 @@ std::vector<double> MainWindow::animationTimes(std::string& why) {
 
 QImage MainWindow::animationFrame(double t) {
   timeline_->setRow(static_cast<int>(session_->rowAt(t)));
-  return view_->grabFramebuffer();
+  return viewsImage();
 }
 
 std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
@@ -603,7 +680,14 @@ void MainWindow::showProgress() {
   text += QString(", %1 s wall").arg(session_->workingSeconds(), 0, 'f', 1);
   if (speed > 0) text += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
   if (left >= 0) text += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  // Slower than real time (once the estimate has settled): why it may be, and what to try.
+  const bool slow = !paused && speed > 0 && speed < 1 && session_->workingSeconds() > 1.0 && !advice_.empty();
+  const QString why = "slower than real time; it may be slow because of " + advice_.causes + ". Try " + advice_.suggestions;
+  if (slow) text += " | " + why;
+  if (slow && !advice_logged_) log("run " + why);  // once per run, in full (the status bar may cut it)
+  advice_logged_ = advice_logged_ || slow;
   stats_->setText(text);
+  stats_->setToolTip(slow ? text : QString());
 }
 
 void MainWindow::onFinished() {
@@ -632,6 +716,7 @@ void MainWindow::onFinished() {
                       .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
   progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));
   log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
+  plots_->setMarkers(earlyEndMarkers({{"", r}}));  // where it diverged or failed, as the README promises
   if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
     showBanner(QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
                    QString::fromStdString(r->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)),
@@ -639,7 +724,13 @@ void MainWindow::onFinished() {
   } else if (r->status == RunStatus::Cancelled) {
     log(QString::fromStdString(r->message));
   }
-  if (!times.empty()) timeline_->setRow(static_cast<int>(times.size()) - 1);
+  if (!times.empty()) {
+    // The last state, drawn now: the timeline followed the run to its end and does not signal again,
+    // and poll() may have left the view a frame or two behind the run.
+    timeline_->setRow(static_cast<int>(times.size()) - 1);
+    showRow(timeline_->row());
+    plots_->setTimeCursor(timeline_->time());
+  }
   modes_->refreshSource();
 }
 
@@ -677,6 +768,7 @@ void MainWindow::refreshRecentMenu() {
   for (const QString& path : QSettings().value("recentFiles").toStringList())
     recent_menu_->addAction(path, this, [this, path] { openProject(path); });
   recent_menu_->setEnabled(!recent_menu_->isEmpty());
+  start_->setRecent(QSettings().value("recentFiles").toStringList());
 }
 
 bool MainWindow::saveAs() {
@@ -684,7 +776,9 @@ bool MainWindow::saveAs() {
   return !path.isEmpty() && saveProject(path);
 }
 
-bool MainWindow::saveProject(const QString& path) {
+bool MainWindow::saveProject(const QString& name) {
+  // A name without an extension gets the project's (the Open dialog lists *.json files).
+  const QString path = QFileInfo(name).suffix().isEmpty() ? name + ".flexarm.json" : name;
   QString why;
   if (!document_->save(path, &why)) {
     showBanner(why, true);
@@ -713,6 +807,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
   }
   autosave_->removeCurrent();
   session_->stop();
+  showStartPage(false);  // the docks' state as the user left them, not hidden by the start page
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());

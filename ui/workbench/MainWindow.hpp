@@ -20,6 +20,7 @@
 #include "ui/export/AnimationExport.hpp"
 #include "ui/export/ExportSource.hpp"
 #include "ui/plots/ReportBundle.hpp"
+#include "ui/run/RunAdvice.hpp"
 
 class QLabel;
 class QPlainTextEdit;
@@ -28,6 +29,8 @@ class QTimer;
 class QMenu;
 class QDoubleSpinBox;
 class QComboBox;
+class QStackedWidget;
+class QDockWidget;
 
 namespace flexarm {
 
@@ -40,6 +43,7 @@ class PlotPanel;
 class ProjectDocument;
 class PropertyEditor;
 class RunSession;
+class StartPage;
 class Timeline;
 
 class ExportReactions;
@@ -62,7 +66,8 @@ class MainWindow : public QMainWindow, private ExportSource {
   // (no links) is the editor's empty project. False, with the loader's message in the banner, when
   // the document is not a valid project; nothing changes then.
   bool newProjectFrom(const Json& doc);
-  // Writes the project to path (the document as edited); false with the reason in the banner.
+  // Writes the project to path (the document as edited; a name without an extension gets
+  // ".flexarm.json"); false with the reason in the banner.
   bool saveProject(const QString& path);
   // If a recovery file (autosave of unsaved changes after a crash) exists for path ("" = untitled),
   // asks whether to restore it and does so. True when restored.
@@ -99,6 +104,10 @@ class MainWindow : public QMainWindow, private ExportSource {
   ModePreview* modePreview() const { return modes_; }
   void showModePreview();  // Analysis > Natural modes: the dock, shown and raised
   static QString examplesDirectory();
+  // Before a project is opened or started: the start page (New, Open, the examples, Recent) in place
+  // of the 3D view.
+  bool startPageShown() const;
+  StartPage* startPage() const { return start_; }
 
   // Compare mode: a window that runs the variants of the open project concurrently (null, with a
   // banner, when there is no project or a variant is invalid). "Zero vs high order" is the classic one.
@@ -120,6 +129,7 @@ class MainWindow : public QMainWindow, private ExportSource {
  private:
   void buildActions();
   void buildRunActions(QMenu* menu);
+  void buildHelpMenu();
   void updateRunActions();
   void showProgress();
   // ExportSource: what the File > Export reactions take from this window.
@@ -148,8 +158,15 @@ class MainWindow : public QMainWindow, private ExportSource {
   void refreshRecentMenu();
   QString projectDirectory() const;  // where relative table files of the project resolve
   bool saveAs();
+  void openWithDialog();  // File > Open
+  void showStartPage(bool on);
 
   ArmView* view_;
+  StartPage* start_;
+  QStackedWidget* central_;
+  std::vector<QDockWidget*> docks_behind_start_;  // hidden while the start page is shown
+  RunAdvice advice_;                              // why the current run may be slow, and what to try
+  bool advice_logged_ = false;                    // said in the messages once per run
   PlotPanel* plots_;
   Timeline* timeline_;
   RunSession* session_;  // the open project, its system, the run and its results

@@ -1,0 +1,122 @@
+// The Help menu (issue 20, item 8), under xvfb-run: About names the version and the dependencies with
+// their licences; the user guide shows the README and docs/project-format.md compiled into the
+// program; the shortcuts list every key of the menus and the 3D view's mouse; every menu shows its
+// items' tooltips.
+#include <QAction>
+#include <QDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QUrl>
+#include <QtTest>
+
+#include "Version.hpp"
+#include "tests/ui/UiTestSupport.hpp"
+#include "ui/workbench/MainWindow.hpp"
+
+using namespace flexarm;
+
+namespace {
+// The row of the shortcuts table whose action is `what`: its keys ("" when absent).
+QString keysOf(QTableWidget* table, const QString& what) {
+  for (int r = 0; r < table->rowCount(); ++r)
+    if (table->item(r, 0)->text() == what) return table->item(r, 1)->text();
+  return {};
+}
+
+void saveShot(QWidget* w, const QString& name) {
+  const QString dir = qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QTest::qWait(200);
+  w->grab().save(dir + "/" + name + ".png");
+}
+}  // namespace
+
+class HelpTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void helpMenuOffersAboutGuideAndShortcuts() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QMenu* help = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+      if (a->text() == "&Help") help = a->menu();
+    QVERIFY(help);
+    QStringList names;
+    for (QAction* a : help->actions()) {
+      names << a->objectName();
+      QVERIFY2(!a->toolTip().isEmpty() && a->toolTip() != QString(a->text()).remove('&'), qPrintable(a->text()));
+    }
+    QCOMPARE(names, QStringList({"help.guide", "help.shortcuts", "help.about"}));
+    // Every menu of the menu bar, and every submenu, shows its items' tooltips.
+    QList<QMenu*> menus;
+    for (QAction* a : w.menuBar()->actions())
+      if (a->menu()) menus << a->menu();
+    for (int i = 0; i < menus.size(); ++i)
+      for (QAction* a : menus[i]->actions())
+        if (a->menu()) menus << a->menu();
+    QVERIFY(menus.size() >= 9);  // File (Open Example, Open Recent, Export), Edit, Simulation, Compare, Analysis, View, Help
+    for (QMenu* m : menus) QVERIFY2(m->toolTipsVisible(), qPrintable(m->title()));
+
+    // About: the version, the dependencies and their licences.
+    w.findChild<QAction*>("help.about")->trigger();
+    auto* about = w.findChild<QMessageBox*>("help.aboutBox");
+    QVERIFY(about && about->isVisible());
+    for (const QString& s : {QString(kVersion), QString("VTK"), QString("SUNDIALS"), QString("QCustomPlot"), QString("Eigen"),
+                             QString("BSD-3-Clause"), QString("GPL-3.0"), QString("LGPL-3.0"), QString("MPL-2.0")})
+      QVERIFY2(about->text().contains(s), qPrintable(s));
+    saveShot(about, "help-about");
+    about->close();
+
+    // The user guide: the README and the project format, as shipped with this build.
+    w.findChild<QAction*>("help.guide")->trigger();
+    auto* guide = w.findChild<QDialog*>("help.guide");
+    QVERIFY(guide && guide->isVisible());
+    auto* tabs = guide->findChild<QTabWidget*>("guide.tabs");
+    QCOMPARE(tabs->count(), 2);
+    const QString readme = qobject_cast<QTextBrowser*>(tabs->widget(0))->toPlainText();
+    const QString format = qobject_cast<QTextBrowser*>(tabs->widget(1))->toPlainText();
+    QVERIFY(readme.contains("Using the workbench") && readme.contains("Using flexarm-cli"));
+    QVERIFY(format.contains("FlexArm project file format") && format.contains("solver.max_order"));
+    // The README's screenshots are shipped too, scaled to the guide's width.
+    auto* readme_view = qobject_cast<QTextBrowser*>(tabs->widget(0));
+    int images = 0;
+    for (QTextBlock b = readme_view->document()->begin(); b.isValid(); b = b.next())
+      for (QTextBlock::iterator it = b.begin(); !it.atEnd(); ++it) {
+        const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
+        if (!image.isValid()) continue;
+        const QImage picture =
+            qvariant_cast<QImage>(readme_view->document()->resource(QTextDocument::ImageResource, QUrl(image.name())));
+        QVERIFY2(!picture.isNull(), qPrintable(image.name()));
+        QVERIFY(picture.width() <= 760 || (image.width() > 0 && image.width() <= 760));
+        ++images;
+      }
+    QVERIFY(images >= 5);
+    saveShot(guide, "help-guide");
+    guide->close();
+
+    // The shortcuts: the menus' keys and the 3D view's mouse.
+    w.findChild<QAction*>("help.shortcuts")->trigger();
+    auto* shortcuts = w.findChild<QDialog*>("help.shortcuts");
+    QVERIFY(shortcuts && shortcuts->isVisible());
+    auto* table = shortcuts->findChild<QTableWidget*>("help.shortcutTable");
+    QCOMPARE(keysOf(table, "Run"), QString("F5"));
+    QCOMPARE(keysOf(table, "Pause"), QString("F6"));
+    QCOMPARE(keysOf(table, "Stop"), QString("Shift+F5"));
+    QCOMPARE(keysOf(table, "Open"), QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText));
+    QCOMPARE(keysOf(table, "Save"), QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText));
+    QVERIFY(keysOf(table, "3D view: orbit").contains("drag"));
+    saveShot(shortcuts, "help-shortcuts");
+    shortcuts->close();
+  }
+};
+
+int main(int argc, char** argv) { return flexarm::test::runUiTests<HelpTest>(argc, argv); }
+#include "test_help.moc"
