@@ -30,6 +30,9 @@ PyProject withAssignments(const PyProject& p, const std::vector<std::string>& as
   Diagnostics diag;
   for (const std::string& a : assignments)
     if (!applyOverride(doc, a, diag)) throw ProjectRefused(diag.text());
+  std::optional<Project> project = projectFromJson(doc, p.base_dir, diag);
+  refuseUnknownKeysSetBy(assignments, diag);
+  if (!project || diag.hasErrors()) throw ProjectRefused(diag.text());
   return projectFromDoc(std::move(doc), p.base_dir);
 }
 

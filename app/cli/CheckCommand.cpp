@@ -1,4 +1,5 @@
 // flexarm-cli check PROJECT: validate a project file and print a summary of the arm it describes.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +10,7 @@
 #include "io/ProjectFile.hpp"
 #include "base/Constants.hpp"
 #include "solvers/Simulation.hpp"
+#include "solvers/Study.hpp"
 
 namespace flexarm::cli {
 
@@ -17,6 +19,25 @@ namespace {
 int check(const ProjectInput& in) {
   const std::optional<Project> project = loadProject(in);
   if (!project) return kExitBadInput;
+  // Every variant, and the study's grid paths (its first point), must name fields of the format: a
+  // misspelled path would otherwise do nothing, and the runs compared would be the same.
+  std::vector<StudyCase> cases;
+  for (const Variant& v : project->variants)
+    if (const Result<StudyCase> c = variantCase(*project, v.name)) cases.push_back(c.value());
+  if (project->study && !project->study->grid.empty()) {
+    const std::vector<StudyCase> grid = studyCases(*project);
+    if (!grid.empty()) cases.push_back(grid.front());
+  }
+  bool refused = false;
+  for (const StudyCase& c : cases)
+    if (const Result<Project> p = caseProject(*project, std::filesystem::path(in.path).parent_path(), c); !p) {
+      std::cerr << "flexarm-cli: " << in.path << ": "
+                << (c.name.find('=') == std::string::npos ? "variant " : "study grid point ") << c.name
+                << " is not a valid project:\n"
+                << p.error().text();
+      refused = true;
+    }
+  if (refused) return kExitBadInput;
   const Model& m = project->model;
   const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
   int prescribed = 0;

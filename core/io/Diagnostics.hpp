@@ -18,6 +18,9 @@ class Diagnostics {
   void error(const std::string& path, const std::string& message);
   void warning(const std::string& path, const std::string& message);
   bool hasErrors() const;
+  // Makes every warning with message `was` at `path` or below it (path.key, path[i]) an error with
+  // message `now`.
+  void escalateWarningsUnder(const std::string& path, const std::string& was, const std::string& now);
   const std::vector<Diagnostic>& all() const { return items_; }
   std::string text() const;  // one line per diagnostic
 

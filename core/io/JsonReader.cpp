@@ -315,7 +315,7 @@ const Json* JsonObjectReader::array(const std::string& key, Need need) {
 void JsonObjectReader::finish() {
   if (!obj_) return;
   for (auto it = obj_->begin(); it != obj_->end(); ++it) {
-    if (!known_.count(it.key())) diag_.warning(pathOf(excerpt(it.key())), "unknown key ignored (it will not be saved)");
+    if (!known_.count(it.key())) diag_.warning(pathOf(excerpt(it.key())), kUnknownKeyWarning);
   }
 }
 

@@ -13,6 +13,9 @@
 
 namespace flexarm {
 
+// The warning an unknown key in a project file gets (an override that sets one gets an error instead).
+inline constexpr const char* kUnknownKeyWarning = "unknown key ignored (it will not be saved)";
+
 using Json = nlohmann::ordered_json;
 
 enum class Need { Required, Optional };

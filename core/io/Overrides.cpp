@@ -75,6 +75,15 @@ const Json* valueAtPath(const Json& doc, const std::string& path) {
   return node;
 }
 
+void refuseUnknownKeysSetBy(const std::vector<std::string>& assignments, Diagnostics& diag) {
+  for (const std::string& a : assignments) {
+    const std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    diag.escalateWarningsUnder(a.substr(0, eq), kUnknownKeyWarning,
+                               "not a field of the project format (misspelled? an override of it would do nothing)");
+  }
+}
+
 bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos) {

@@ -849,6 +849,8 @@ LoadedProject parseProjectText(const std::string& text, const std::filesystem::p
   for (const std::string& o : overrides) applyOverride(doc, o, out.diagnostics);
   if (out.diagnostics.hasErrors()) return out;
   out.project = projectFromJson(doc, base_dir, out.diagnostics);
+  refuseUnknownKeysSetBy(overrides, out.diagnostics);
+  if (out.diagnostics.hasErrors()) out.project.reset();
   return out;
 }
 

@@ -219,7 +219,8 @@ Result<Project> caseProject(const Project& base, const std::filesystem::path& ba
   for (const std::string& o : c.overrides) applyOverride(doc, o, diag);
   std::optional<Project> p;
   if (!diag.hasErrors()) p = projectFromJson(doc, base_dir, diag);
-  if (!p) return error(diag.text());
+  refuseUnknownKeysSetBy(c.overrides, diag);
+  if (!p || diag.hasErrors()) return error(diag.text());
   return std::move(*p);
 }
 

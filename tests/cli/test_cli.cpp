@@ -146,6 +146,38 @@ TEST(Cli, OverridesAndEndTimeApply) {
   fs::remove(out);
 }
 
+// A misspelled override path names no field: an error naming it (exit 2), from --set, a variant and a
+// study grid, where it would otherwise do nothing at all (a compare of identical runs). The same key
+// in a project file stays a warning.
+TEST(Cli, OverridePathsMustNameFieldsOfTheFormat) {
+  const std::string beam = projectsDir() + "/spin-up-beam.flexarm.json";
+  CliRun r = runCli("check " + quote(beam) + " --set links[0].lenght=3");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("links[0].lenght: not a field of the project format"), std::string::npos) << r.output;
+  EXPECT_EQ(runCli("check " + quote(beam) + " --set links[0].flex.rayleigh=[0,0.002]").exit_code, 0);  // a real field, absent
+  r = runCli("compare " + quote(beam) + " --variant 'joints[0].drive.omega=8' --variant high-order --out " +
+             quote((fs::temp_directory_path() / "flexarm-misspelled-compare").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("joints[0].drive.omega: not a field"), std::string::npos) << r.output;
+
+  std::ifstream in(beam);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string doc = text.str();
+  const fs::path file = fs::temp_directory_path() / "flexarm-misspelled-variant.flexarm.json";
+  const std::size_t at = doc.find("\"variants\": [");
+  ASSERT_NE(at, std::string::npos);
+  doc.insert(at + std::string("\"variants\": [").size(), R"({"name": "typo", "set": {"links[0].flex.elemnts": 4}}, )");
+  doc.insert(doc.find('{') + 1, R"( "variants_old": 0,)");
+  std::ofstream(file) << doc;
+  r = runCli("check " + quote(file.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("variant typo is not a valid project"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("links[0].flex.elemnts: not a field"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("variants_old: unknown key ignored"), std::string::npos) << r.output;  // in the file: a warning
+  fs::remove(file);
+}
+
 TEST(Cli, SolverFailureExitsWithThreeAndKeepsResults) {
   const fs::path out = fs::temp_directory_path() / "flexarm-fail.csv";
   const CliRun r = runCli("run " + quote(projectsDir() + "/double-pendulum.flexarm.json") +

@@ -65,6 +65,8 @@ def test_refused_values_name_the_json_path_as_the_cli_does():
     for line in str(e.value).splitlines():
         assert line in cli.stderr + cli.stdout
     assert p.get("links[0].length") == 8.0  # unchanged
+    with pytest.raises(flexarm.ProjectError, match=r"links\[0\]\.lenght: not a field of the project format"):
+        p.set("links[0].lenght", 3)  # misspelled: refused, not silently ignored
     with pytest.raises(flexarm.ProjectError, match="no_such_key|nothing|no such"):
         p.get("links[0].no_such_key")
     with pytest.raises(flexarm.ProjectError):
