@@ -112,7 +112,10 @@ py::dict runCasesPy(const PyProject& p, const std::vector<StudyCase>& cases, uns
     out_cases.append(c);
     summary.append(row);
   }
-  if (interrupted) throw py::error_already_set((PyErr_SetNone(PyExc_KeyboardInterrupt), py::error_already_set()));
+  if (interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
   return py::dict(py::arg("cases") = out_cases, py::arg("summary") = summary);
 }
 

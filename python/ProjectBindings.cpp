@@ -33,7 +33,11 @@ PyProject withAssignments(const PyProject& p, const std::vector<std::string>& as
   std::optional<Project> project = projectFromJson(doc, p.base_dir, diag);
   refuseUnknownKeysSetBy(assignments, diag);
   if (!project || diag.hasErrors()) throw ProjectRefused(diag.text());
-  return projectFromDoc(std::move(doc), p.base_dir);
+  PyProject out;  // interpreted once: the document of record is the canonical one
+  out.doc = projectToJson(*project);
+  out.project = std::move(*project);
+  out.base_dir = p.base_dir;
+  return out;
 }
 
 std::string assignment(const std::string& path, const py::handle& value) {
