@@ -8,6 +8,10 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   # engine
   libeigen3-dev libsundials-dev nlohmann-json3-dev
+  # linear models written as MATLAB files (flexarm-cli linearize --out model.mat); SciPy reads them in a test
+  libmatio-dev python3-scipy
+  # URDF import: urdfdom, with the TinyXML and console_bridge it is built on
+  liburdfdom-dev libtinyxml-dev libconsole-bridge-dev
   # command line: CLI11 (header-only)
   libcli11-dev
   # the code style (.clang-format, checked by a test)
@@ -24,6 +28,8 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   # the Debian package (cpack -G DEB) and its checks: dpkg-shlibdeps, desktop-file-validate, lintian
   dpkg-dev file desktop-file-utils lintian
+  # studies on a cluster: the tests start a private single-node Slurm (slurmctld, slurmd) with munge
+  slurm-wlm munge
   # a German locale (decimal comma) for the test that the CLI writes '.' decimals under any locale
   locales
 )

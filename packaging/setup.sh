@@ -36,9 +36,12 @@ case "$mode" in
     configure_and_build build-sanitize all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON \
       -DFLEXARM_BUILD_UI=ON
     # The long seed studies (spin-up grid, Canadarm2 sweeps, spatial RRR) run in the Release pass only: the
-    # sanitizers see the same study and validation code through the short seed 001-003 claims.
+    # sanitizers see the same study and validation code through the short seed 001-003 claims. So do the
+    # Slurm tests: they check the scheduler's side (job arrays, scancel, resubmission) with two private
+    # clusters; the code a task runs (study DIR --case K, --resume, study-collect) is the CLI tests' and
+    # runs under the sanitizers there.
     (cd build-sanitize && ctest --output-on-failure -j "$jobs" \
-      -E 'SeedClaims\.(SpinUpBeam|Canadarm|Seed004)')
+      -E 'SeedClaims\.(SpinUpBeam|Canadarm|Seed004)|Slurm\.')
     ;;
   *)
     echo "usage: bash packaging/setup.sh run|test" >&2

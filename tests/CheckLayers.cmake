@@ -5,6 +5,7 @@ cmake_minimum_required(VERSION 3.22)
 # io sits above dynamics: the reader checks a project against the system it describes (constraints
 # name coordinates that only the discretization defines). Above the engine: validation/ (the seed
 # papers), then ui/ (its folders in the order below), then app/. The engine includes no Qt.
+# paraview/ (the ParaView series writer, VTK only) builds on the engine alone; ui/ and app/ use it.
 set(core_layers base model discretization dynamics io results solvers analysis)
 # ui/: which other folders of ui/ each folder may include (ui/README.md draws the same).
 set(ui_plots "")
@@ -14,7 +15,8 @@ set(ui_view document plots)
 set(ui_run document)
 set(ui_export plots)
 set(ui_compare view run export plots document)
-set(ui_workbench document editor view run export compare plots)
+set(ui_analysis export plots)
+set(ui_workbench document editor view run export compare analysis plots)
 set(violations "")
 
 function(layer_rank layer out)
@@ -23,7 +25,8 @@ function(layer_rank layer out)
 endfunction()
 
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/core/*.hpp" "${SOURCE_DIR}/core/*.cpp"
-     "${SOURCE_DIR}/validation/*.hpp" "${SOURCE_DIR}/validation/*.cpp" "${SOURCE_DIR}/ui/*.hpp" "${SOURCE_DIR}/ui/*.cpp")
+     "${SOURCE_DIR}/validation/*.hpp" "${SOURCE_DIR}/validation/*.cpp" "${SOURCE_DIR}/ui/*.hpp" "${SOURCE_DIR}/ui/*.cpp"
+     "${SOURCE_DIR}/paraview/*.hpp" "${SOURCE_DIR}/paraview/*.cpp")
 foreach(src IN LISTS sources)
   file(STRINGS "${SOURCE_DIR}/${src}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
   string(REPLACE "/" ";" parts "${src}")
@@ -46,6 +49,10 @@ foreach(src IN LISTS sources)
         elseif(other GREATER own)
           set(bad "${ttop}/ is above ${layer}/")
         endif()
+      endif()
+    elseif(top STREQUAL "paraview")
+      if(target MATCHES "^Q[A-Za-z]*(/|$)" OR target MATCHES "^(ui|app|validation)/")
+        set(bad "paraview/ builds on the engine and VTK only (no Qt, ui/, validation/ or app/)")
       endif()
     elseif(top STREQUAL "validation")
       if(target MATCHES "^(ui|app)/")

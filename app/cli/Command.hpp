@@ -27,10 +27,14 @@ Command runCommand();
 Command inverseCommand();
 Command modesCommand();
 Command campbellCommand();
+Command exportVtkCommand();
+Command linearizeCommand();
 Command studyCommand();
+Command studyCollectCommand();
 Command compareCommand();
 Command plotCommand();
 Command validateCommand();
 Command newCommand();
+Command importUrdfCommand();
 
 }  // namespace flexarm::cli

@@ -9,6 +9,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "VtkSeriesOutput.hpp"
 #include "analysis/InverseDynamics.hpp"
 #include "base/NumberFormat.hpp"
 #include "results/CsvWriter.hpp"
@@ -23,6 +24,7 @@ namespace {
 struct RunOptions {
   ProjectInput project;
   std::string out;
+  std::string vtk;  // run only: a folder for the ParaView series
   bool quiet = false;
 };
 
@@ -55,6 +57,7 @@ int execute(const RunOptions& o, bool inverse) {
       return fail(o.project.path + ": " + followable.error().text());
   }
   if (!to_stdout && !checkOutputFile(out.string())) return kExitBadInput;  // before the run, not after it
+  if (!o.vtk.empty() && !checkVtkFolder(o.vtk, "--vtk")) return kExitBadInput;
   stopOnSignals();
   ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
   RunControl control;
@@ -85,11 +88,17 @@ int execute(const RunOptions& o, bool inverse) {
          << (to_stdout ? std::string("standard output") : fs::absolute(out).string()) << "\n";
   if (const std::string bad = firstNonFinite(results); !bad.empty() && results.status == RunStatus::Completed)
     return fail("the results are not finite: " + bad, kExitSolverFailure);  // never a NaN with exit 0
+  // The series of what was computed, also of a run that diverged or was stopped (its rows so far).
+  if (!o.vtk.empty() && results.rows() > 0)
+    if (const int written = writeVtkSeries(*project, project->coupling, results, o.vtk, "--vtk", report); written != kExitOk)
+      return written;
   return exitCodeOf(results);
 }
 
 Command runLike(const std::string& name, const std::string& summary, bool inverse) {
-  return {name, "PROJECT [--out FILE.csv|-] [--t-end T] [--set PATH=VALUE ...] [--quiet]", summary, [inverse](CLI::App& app) {
+  const std::string synopsis = inverse ? "PROJECT [--out FILE.csv|-] [--t-end T] [--set PATH=VALUE ...] [--quiet]"
+                                       : "PROJECT [--out FILE.csv|-] [--vtk DIR] [--t-end T] [--set PATH=VALUE ...] [--quiet]";
+  return {name, synopsis, summary, [inverse](CLI::App& app) {
             auto o = std::make_shared<RunOptions>();
             addProjectArguments(app, o->project, true);
             app.add_option("--out,-o", o->out,
@@ -98,6 +107,12 @@ Command runLike(const std::string& name, const std::string& summary, bool invers
                 ->type_name("FILE")
                 ->check(nonEmptyPath());
             app.add_flag("--quiet,-q", o->quiet, "no progress bar");
+            if (!inverse)
+              app.add_option("--vtk", o->vtk,
+                             "also write the run as a ParaView series into DIR (created when missing):\n"
+                             "one arm_NNNN.vtp per output time and arm.pvd (see export-vtk)")
+                  ->type_name("DIR")
+                  ->check(nonEmptyPath());
             return CommandAction([o, inverse] { return execute(*o, inverse); });
           }};
 }

@@ -30,13 +30,15 @@ CampbellPoint pointOf(double spin, const LinearMode& m, double match) {
 
 }  // namespace
 
-Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count) {
+Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count,
+                                       const CampbellProgress& progress) {
   if (spins.empty()) return error("no spin rates to sweep");
   if (count < 1) return error("the number of modes to follow must be at least 1, got " + std::to_string(count));
   CampbellResult out;
   out.spins = spins;
   std::vector<Eigen::VectorXd> last_shapes;
   for (std::size_t k = 0; k < spins.size(); ++k) {
+    if (progress && !progress(k, spins.size())) return error("cancelled");
     LinearizationOptions options;
     options.spin_rate = spins[k];
     const LinearizationResult r = linearize(project, options);
@@ -76,6 +78,39 @@ Result<CampbellResult> campbellDiagram(const Project& project, const std::vector
                        "fewer modes than curves to follow (" + std::to_string(r.modes.size()) + ")");
   }
   return out;
+}
+
+CampbellOnset instabilityOnset(const CampbellCurve& curve) {
+  CampbellOnset onset;
+  for (std::size_t k = 0; k < curve.points.size(); ++k)
+    if (curve.points[k].unstable) {
+      onset.index = static_cast<int>(k);
+      break;
+    }
+  if (onset.index < 0) return onset;
+  const CampbellPoint& after = curve.points[static_cast<std::size_t>(onset.index)];
+  onset.spin = after.spin;
+  if (onset.index == 0) return onset;
+  const CampbellPoint& before = curve.points[static_cast<std::size_t>(onset.index) - 1];
+  // Re(lambda) of a point: the growth rate when unstable, -zeta |lambda| otherwise.
+  const auto real_part = [](const CampbellPoint& p) { return p.unstable ? p.growth_rate : -p.damping_ratio * p.omega; };
+  double a, b, x0, x1;  // the quantity before and after, and where
+  const bool divergence = after.frequency_hz == 0.0 && before.spin >= 0.0 && after.spin >= 0.0;
+  if (divergence) {
+    a = -before.omega * before.omega;
+    b = after.growth_rate * after.growth_rate;
+    x0 = before.spin * before.spin;
+    x1 = after.spin * after.spin;
+  } else {
+    a = real_part(before);
+    b = real_part(after);
+    x0 = before.spin;
+    x1 = after.spin;
+  }
+  if (!(b > a) || !std::isfinite(a) || !std::isfinite(b)) return onset;
+  const double x = x0 + (x1 - x0) * (-a) / (b - a);
+  onset.spin = divergence ? std::sqrt(std::max(x, 0.0)) : x;
+  return onset;
 }
 
 }  // namespace flexarm

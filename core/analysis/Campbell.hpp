@@ -3,6 +3,8 @@
 // (Linearization.hpp) over a sweep of spin rates, each mode followed through the sweep by its shape
 // (modal assurance criterion against the previous rate), not by its place in the frequency order,
 // so that crossing curves stay themselves and a mode that turns unstable keeps its curve.
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,9 +34,26 @@ struct CampbellResult {
   std::vector<CampbellCurve> curves;  // the lowest `count` modes at the first rate, in that order
 };
 
+// Called before each rate with (rates done, rates in all); false stops the sweep with the error "cancelled".
+using CampbellProgress = std::function<bool(std::size_t, std::size_t)>;
+
 // Linearizes the project about each spin rate (ascending or not) and follows its lowest `count`
 // modes. An error names the rate where the linearization failed.
-Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count);
+Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count,
+                                       const CampbellProgress& progress = {});
+
+// Where a curve turns unstable: the index of its first unstable point (-1: it stays stable), and the
+// onset estimated between that point and the one before, without a further linearization. A pair of
+// eigenvalues +-i omega that meets at zero and leaves along the real axis (divergence, frequency 0) has
+// lambda^2 = -omega^2 before and growth^2 after; lambda^2 is interpolated linearly in spin^2 to its
+// zero, which is exact when the stiffness falls off as spin^2 (the zero-order model's centrifugal
+// softening). A flutter (the real part crossing zero at a finite frequency) interpolates Re(lambda)
+// linearly in the spin. Unstable from the first rate: the onset is that rate.
+struct CampbellOnset {
+  int index = -1;
+  double spin = 0.0;  // [rad/s]
+};
+CampbellOnset instabilityOnset(const CampbellCurve& curve);
 
 // Modal assurance criterion |a.b|^2 / (|a|^2 |b|^2) of two mode shapes, in [0, 1].
 double modalAssurance(const Eigen::VectorXd& a, const Eigen::VectorXd& b);

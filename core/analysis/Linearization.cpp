@@ -12,8 +12,7 @@
 
 namespace flexarm {
 
-LinearizationResult linearize(const Project& original, const LinearizationOptions& options) {
-  LinearizationResult out;
+Project operatingPointProject(const Project& original, const LinearizationOptions& options) {
   Project project = original;
   Model& model = project.model;
   for (std::size_t i = 0; i < model.joints.size(); ++i) {
@@ -30,6 +29,13 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
                                : TimeSample{model.joints[i].q0, rate, 0.0};
     d.law.coefficients = {now.value, now.rate};
   }
+  return project;
+}
+
+LinearizationResult linearize(const Project& original, const LinearizationOptions& options) {
+  LinearizationResult out;
+  const Project project = operatingPointProject(original, options);
+  const Model& model = project.model;
   const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
   ForwardDynamics fd(sys);
   const std::vector<int>& free = fd.freeCoordinates();
@@ -125,6 +131,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     out.message = "the linearized equations are not finite near the equilibrium: " + fd.error();
     return out;
   }
+  out.state_matrix = A;
   Eigen::EigenSolver<Eigen::MatrixXd> eig(A);
   if (eig.info() != Eigen::Success) {
     out.message = "the eigenvalue problem did not converge";

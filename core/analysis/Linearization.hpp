@@ -39,12 +39,20 @@ struct LinearizationResult {
   // The full coordinates linearized about: joints at q0 (or their frozen prescribed motion), elastic and
   // motor coordinates at their equilibrium. Empty when the linearization failed before it.
   Eigen::VectorXd equilibrium_q;
+  // The state matrix d(ydot)/dy of the first-order equations about that equilibrium, y = [q_f; qd_f] over
+  // the free coordinates (2 n_f square). Empty when the linearization failed before it.
+  Eigen::MatrixXd state_matrix;
   double equilibrium_residual = 0.0;  // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
   double joint_residual = 0.0;        // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
   std::string message;                // empty on success
 };
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);
+
+// The project as linearize() sees it: every joint held at q0 (lock_joints), joint 1 turning at the
+// spin rate, a prescribed joint's motion frozen at options.time, all as prescribed polynomial laws;
+// free coordinates and their equations are those of ForwardDynamics on this project at t = 0.
+Project operatingPointProject(const Project& project, const LinearizationOptions& options);
 
 // The full coordinates q_eq + amplitude * shape (the shape placed on the free coordinates): the arm
 // displaced along a mode, e.g. amplitude a sin(phase) to animate it. An error when the mode does not

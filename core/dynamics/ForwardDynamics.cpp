@@ -24,7 +24,7 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
   // Preallocate the factorization by factorizing once (Eigen's sized constructor leaves its status
   // uninitialized, so it must not be copied); evaluate() then never allocates.
   M_ff_ = Eigen::MatrixXd::Identity(nf, nf);
-  llt_.compute(M_ff_);
+  mass_solve_.computeCholesky(M_ff_);
 }
 
 void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const {
@@ -106,13 +106,12 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
   if (nf > 0) {
-    llt_.compute(M_ff_);
-    if (llt_.info() != Eigen::Success) {
+    if (!mass_solve_.computeCholesky(M_ff_)) {
       failure_ = Failure::NotPositiveDefinite;
       failure_t_ = t;
       return false;
     }
-    llt_.solveInPlace(rhs_f_);
+    mass_solve_.solveInPlace(rhs_f_);
     for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
   }
   // Effort a prescribed joint's drive must supply: (M qdd + b - internal) at its coordinate.
@@ -148,6 +147,15 @@ void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {
       K_ff(r, c) = K_(free_[r], free_[c]);
       C_ff(r, c) = C_(free_[r], free_[c]);
     }
+}
+
+Energies ForwardDynamics::energies() {
+  // computeTerms() built the whole mass matrix (prescribed coordinates too) when a coordinate is free.
+  if (rigid_ || free_.empty()) return systemEnergies(sys_, data_, q_, qd_);
+  Energies e;
+  e.kinetic = 0.5 * qd_.dot(data_.M * qd_);
+  e.potential = data_.gravity_potential + data_.elastic_potential;
+  return e;
 }
 
 std::string ForwardDynamics::error() const {

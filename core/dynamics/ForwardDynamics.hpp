@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "base/SymmetricSolve.hpp"
 #include "dynamics/DynamicsData.hpp"
+#include "dynamics/Energy.hpp"
 
 namespace flexarm {
 
@@ -56,11 +58,15 @@ class ForwardDynamics {
   // Generalized force balance of the free coordinates at zero free acceleration, Q_f - b_f.
   const Eigen::VectorXd& residualForce() const { return force_f_; }
   DynamicsData& data() { return data_; }
+  // The energies at the state of the last evaluate() or evaluateTerms(), and data().frames at that
+  // state: a flexible system's come from that evaluation's mass matrix and potentials (no second
+  // evaluation of the equations); a rigid system's from the recursive kinematics (systemEnergies).
+  Energies energies();
   // The tangent stiffness and damping of the free coordinates (TangentStiffness.hpp) at the state of
   // the last evaluate() or evaluateTerms(), for the implicit integrators' iteration matrix.
   void tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff);
   // Solves M_ff x = b in place with the factorization of the last evaluate().
-  void solveMass(Eigen::Ref<Eigen::MatrixXd> b) const { llt_.solveInPlace(b); }
+  void solveMass(Eigen::Ref<Eigen::MatrixXd> b) const { mass_solve_.solveColumnsInPlace(b); }
   std::string error() const;
 
  private:
@@ -73,7 +79,7 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
   Eigen::MatrixXd M_ff_, K_, C_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
+  SymmetricSolve mass_solve_;  // Cholesky of M_ff_
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
 };

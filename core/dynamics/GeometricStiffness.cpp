@@ -18,12 +18,15 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
 }
 
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K) {
+  // A slope point's rows are non-zero only on its interval's window of coordinates.
   for (const FlexibleBody::Interval& iv : fb.intervals) {
+    auto K_w = K.block(iv.first, iv.first, iv.count, iv.count);
     for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
       const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
       const double c = sp.weight * P.at(sp.x);
-      K.noalias() += c * sp.v1.transpose() * sp.v1;
-      K.noalias() += c * sp.w1.transpose() * sp.w1;
+      const auto v1 = sp.v1.segment(iv.first, iv.count), w1 = sp.w1.segment(iv.first, iv.count);
+      K_w.noalias() += c * v1.transpose() * v1;
+      K_w.noalias() += c * w1.transpose() * w1;
     }
   }
 }

@@ -30,8 +30,12 @@ void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eige
     }
     if (!b.isFlexible()) continue;
     const FlexibleBody& fb = *b.flexible;
-    K.block(b.e_index, b.e_index, fb.m, fb.m) += fb.K;
-    C.block(b.e_index, b.e_index, fb.m, fb.m) += fb.C;
+    // The structural matrices' non-zeros only (banded for elements).
+    for (auto [target, source] :
+         {std::pair<Eigen::MatrixXd*, const Eigen::SparseMatrix<double>*>{&K, &fb.K_sparse}, {&C, &fb.C_sparse}})
+      for (int c = 0; c < source->outerSize(); ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(*source, c); it; ++it)
+          (*target)(b.e_index + static_cast<int>(it.row()), b.e_index + static_cast<int>(it.col())) += it.value();
     if (sys.coupling != CouplingOrder::Zero)
       addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), K.block(b.e_index, b.e_index, fb.m, fb.m));
   }

@@ -14,6 +14,8 @@
 
 namespace flexarm {
 
+// K and C are symmetric, and the solvers factorize their iteration matrix by Cholesky
+// (base/SymmetricSolve.hpp): a term added here must keep them so.
 // Fills K and C (nq x nq). Needs the frames of an evaluation of the equations at the same state
 // (ReferenceEquations.hpp). No heap allocation when K and C already have the size.
 void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eigen::MatrixXd& K, Eigen::MatrixXd& C);

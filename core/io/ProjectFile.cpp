@@ -373,6 +373,25 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
   }
 }
 
+// The joint's limits (kept for display): lower <= upper, ratings >= 0; q0 outside them is a warning.
+void readJointLimits(JsonObjectReader& r, Joint& joint) {
+  const auto read = [&r](const char* key, std::optional<double>& out, Range range) {
+    double v = 0.0;
+    if (r.number(key, v, Need::Optional, range)) out = v;
+  };
+  JointLimits& l = joint.limits;
+  read("lower", l.lower, Range::Any);
+  read("upper", l.upper, Range::Any);
+  read("effort", l.effort, Range::NonNegative);
+  read("velocity", l.velocity, Range::NonNegative);
+  r.finish();
+  if (l.lower && l.upper && *l.lower > *l.upper)
+    r.diagnostics().error(r.pathOf("upper"), "must be >= lower (" + formatNumber(*l.lower) + "), got " + formatNumber(*l.upper));
+  else if ((l.lower && joint.q0 < *l.lower) || (l.upper && joint.q0 > *l.upper))
+    r.diagnostics().warning(r.pathOf(l.lower && joint.q0 < *l.lower ? "lower" : "upper"),
+                            "q0 = " + formatNumber(joint.q0) + " is outside the joint's limits (they are not enforced)");
+}
+
 void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::filesystem::path& base_dir) {
   readName(r, joint.name, "joint" + std::to_string(i + 1));
   const int type = r.choice("type", {"revolute", "prismatic"}, Need::Required, -1);
@@ -410,6 +429,8 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   JsonObjectReader drive = r.object("drive", Need::Optional);
   readDrive(drive, joint.drive, base_dir);
   drive.finish();
+  JsonObjectReader limits = r.object("limits", Need::Optional);
+  if (limits.valid()) readJointLimits(limits, joint);
 }
 
 // A link named by the string at `key`; -1 (reported) when absent or unknown.
@@ -939,6 +960,16 @@ Json projectToJson(const Project& project) {
       }
     }
     jj["drive"] = d;
+    if (jt.limits.any()) {
+      Json lj = Json::object();
+      const std::pair<const char*, const std::optional<double>*> values[] = {{"lower", &jt.limits.lower},
+                                                                             {"upper", &jt.limits.upper},
+                                                                             {"effort", &jt.limits.effort},
+                                                                             {"velocity", &jt.limits.velocity}};
+      for (const auto& [key, v] : values)
+        if (*v) lj[key] = **v;
+      jj["limits"] = lj;
+    }
     j["joints"].push_back(jj);
   }
   j["payloads"] = Json::array();

@@ -1,5 +1,7 @@
 #include "model/Model.hpp"
 
+#include <cmath>
+
 namespace flexarm {
 
 Eigen::Isometry3d Placement::transform() const {
@@ -9,6 +11,24 @@ Eigen::Isometry3d Placement::transform() const {
                 Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
                    .toRotationMatrix();
   return X;
+}
+
+Placement Placement::fromTransform(const Eigen::Isometry3d& X) {
+  Placement p;
+  p.xyz = X.translation();
+  const Eigen::Matrix3d R = X.linear();
+  // R = Rz(yaw) Ry(pitch) Rx(roll): R(2,0) = -sin(pitch), R(0,0) = cos(pitch) cos(yaw), R(1,0) = cos(pitch) sin(yaw).
+  const double cos_pitch = std::hypot(R(0, 0), R(1, 0));
+  const double pitch = std::atan2(-R(2, 0), cos_pitch);
+  // At pitch = +-pi/2 only roll -+ yaw is defined: yaw = 0 there. Roll from what is left once yaw and
+  // pitch are undone, so that a yaw spoiled by round-off near the singularity still rebuilds R.
+  const double yaw = cos_pitch > 1e-14 ? std::atan2(R(1, 0), R(0, 0)) : 0.0;
+  const Eigen::Matrix3d rest =
+      (Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()).inverse() * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).inverse())
+          .toRotationMatrix() *
+      R;
+  p.rpy = Eigen::Vector3d(std::atan2(rest(2, 1), rest(2, 2)), pitch, yaw);
+  return p;
 }
 
 const char* jointTypeName(JointType type) { return type == JointType::Revolute ? "revolute" : "prismatic"; }

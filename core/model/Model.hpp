@@ -19,6 +19,8 @@ struct Placement {
   Eigen::Vector3d xyz = Eigen::Vector3d::Zero();
   Eigen::Vector3d rpy = Eigen::Vector3d::Zero();
   Eigen::Isometry3d transform() const;
+  // The placement of a rigid transform; rpy in (-pi, pi] x [-pi/2, pi/2] x (-pi, pi], yaw 0 where pitch is +-pi/2.
+  static Placement fromTransform(const Eigen::Isometry3d& X);
   bool isIdentity() const { return xyz.isZero(0.0) && rpy.isZero(0.0); }
 };
 
@@ -34,6 +36,16 @@ struct JointFlex {
   double gear_ratio = 1.0;     // N: motor angle = N * link angle when the joint is undeformed
 };
 
+// The range and ratings a joint is built for (URDF's <limit>): kept with the model and shown to the
+// user, not enforced by the dynamics. Each value is optional.
+struct JointLimits {
+  std::optional<double> lower;     // [rad or m]
+  std::optional<double> upper;     // [rad or m]
+  std::optional<double> effort;    // largest effort [N m or N]
+  std::optional<double> velocity;  // largest rate [rad/s or m/s]
+  bool any() const { return lower || upper || effort || velocity; }
+};
+
 // Joint i drives link i. Its axis is given in the joint frame, which sits at `placement` in the
 // distal frame of link i-1 (or the world frame for i = 0).
 struct Joint {
@@ -47,6 +59,7 @@ struct Joint {
   double mass = 0.0;              // joint (housing) mass [kg], lumped as a point mass at the proximal end of link i
   std::optional<JointFlex> flex;  // flexible joint: the drive acts on the motor side
   JointDrive drive;
+  JointLimits limits;
 };
 
 // Link i: body frame at its proximal end (the joint i frame after the joint motion),

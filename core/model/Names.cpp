@@ -52,6 +52,17 @@ std::optional<CoordinateName> parseCoordinate(const std::string& name) {
   return c;
 }
 
+std::string coordinateRate(const std::string& coordinate) {
+  const std::optional<CoordinateName> c = parseCoordinate(coordinate);
+  if (!c) return {};
+  switch (c->kind) {
+    case CoordinateName::Kind::Joint: return jointRate(c->owner);
+    case CoordinateName::Kind::Motor: return "qmd." + c->owner;
+    case CoordinateName::Kind::Elastic: return "ed." + c->owner + "." + std::to_string(c->k);
+  }
+  return {};
+}
+
 std::string coordinateName(const CoordinateName& c) {
   switch (c.kind) {
     case CoordinateName::Kind::Joint: return jointCoordinate(c.owner);

@@ -4,7 +4,7 @@
 // header, in a constraint's terms, in the modes table and in the plots.
 //
 //   coordinates   q.<joint>  qm.<joint> (motor side of a flexible joint)  e.<link>.<k> (k from 1)
-//   rates         qd.<joint>
+//   rates         qd.<joint>  qmd.<joint>  ed.<link>.<k>  (the states of a linear model)
 //   efforts       tau.<joint>           joint torsion   torsion.<joint>
 //   link tips     tip.<link>.<u|v|w|phi|x|y|z|slope_v|slope_w>
 //   end effector  ee.<x|y|z>            energy          energy.<kinetic|potential|total>
@@ -42,6 +42,10 @@ struct CoordinateName {
 };
 // Empty when `name` is not a coordinate's name (e.g. "qd.shoulder", "e.beam.0", "e.beam.x").
 std::optional<CoordinateName> parseCoordinate(const std::string& name);
+
+// The rate of a coordinate, as a linear model names its states: q.<joint> -> qd.<joint>,
+// qm.<joint> -> qmd.<joint>, e.<link>.<k> -> ed.<link>.<k>; empty when `coordinate` is no coordinate's name.
+std::string coordinateRate(const std::string& coordinate);
 
 // The name of a parsed coordinate (parseCoordinate's inverse).
 std::string coordinateName(const CoordinateName& c);

@@ -73,4 +73,28 @@ Status checkInertia(const Eigen::Matrix3d& I) {
   return {};
 }
 
+RigidInertia transformInertia(const Eigen::Isometry3d& X, const RigidInertia& body) {
+  RigidInertia out;
+  out.mass = body.mass;
+  out.com = X * body.com;
+  out.inertia_com = X.linear() * body.inertia_com * X.linear().transpose();
+  return out;
+}
+
+RigidInertia combineInertias(const std::vector<RigidInertia>& bodies) {
+  if (bodies.size() == 1) return bodies.front();
+  RigidInertia out;
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
+  for (const RigidInertia& b : bodies) {
+    out.mass += b.mass;
+    first_moment += b.mass * b.com;
+  }
+  if (out.mass > 0.0) out.com = first_moment / out.mass;
+  for (const RigidInertia& b : bodies) {
+    const Eigen::Vector3d d = b.com - out.com;
+    out.inertia_com += b.inertia_com + b.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  return out;
+}
+
 }  // namespace flexarm

@@ -1,6 +1,8 @@
 #pragma once
 // Mass properties of a rigid body and the shape presets that compute them.
 #include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <vector>
 #include <string>
 
 #include "base/Result.hpp"
@@ -25,6 +27,14 @@ struct ShapePreset {
 };
 
 const char* shapeName(ShapePreset::Kind kind);
+
+// The same body in another frame: X maps body coordinates to that frame's (the centre of mass moves,
+// the inertia turns to R I R^T).
+RigidInertia transformInertia(const Eigen::Isometry3d& X, const RigidInertia& body);
+
+// Bodies joined rigidly, all given in one frame, as one body: the total mass, the common centre of
+// mass and the inertia about it (parallel-axis theorem). One body comes back as it is.
+RigidInertia combineInertias(const std::vector<RigidInertia>& bodies);
 
 // Homogeneous solid of the given mass and shape along x in [0, length].
 RigidInertia inertiaFromShape(const ShapePreset& shape, double mass, double length);

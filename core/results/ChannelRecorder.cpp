@@ -55,7 +55,7 @@ void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results, co
     row_[k++] = q(b.motor_index) / b.joint_flex.gear_ratio - q(b.q_index);
   }
   DynamicsData& data = fd.data();
-  const Energies e = systemEnergies(sys_, data, q, qd);  // leaves the kinematics of this state in data
+  const Energies e = fd.energies();  // with the kinematics of this state in data
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& b = sys_.bodies[j];
     if (!b.isFlexible()) continue;

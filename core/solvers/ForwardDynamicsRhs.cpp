@@ -32,11 +32,14 @@ int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   fd_.evaluateTerms(t, y);
+  return keepIterationMatrices();
+}
+
+int ForwardDynamicsRhs::keepIterationMatrices() {
   M_ = fd_.massMatrix();
   fd_.tangent(K_, C_);
-  if (!M_.allFinite() || !K_.allFinite() || !C_.allFinite()) return 1;
-  have_jacobian_ = true;
-  return 0;
+  have_jacobian_ = M_.allFinite() && K_.allFinite() && C_.allFinite();
+  return have_jacobian_ ? 0 : 1;
 }
 
 int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
@@ -44,14 +47,12 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
   S_ = M_;
   S_.noalias() += c_v * C_;
   S_.noalias() += c_q * K_;
-  lu_.compute(S_);
-  return 0;
+  return solve_.compute(S_) ? 0 : 1;
 }
 
 int ForwardDynamicsRhs::solveIteration(double* x) {
   Eigen::Map<Eigen::VectorXd> v(x, fd_.stateSize() / 2);
-  rhs_v_ = v;
-  v = lu_.solve(rhs_v_);
+  solve_.solveInPlace(v);
   return v.allFinite() ? 0 : 1;
 }
 
@@ -82,7 +83,8 @@ int ForwardDynamicsRhs::solveNewton(double* x) {
   Eigen::Map<Eigen::VectorXd> xq(x, nf), xv(x + nf, nf);
   rhs_v_.noalias() = M_ * xv;
   rhs_v_.noalias() -= gamma_ * (K_ * xq);
-  xv = lu_.solve(rhs_v_);
+  solve_.solveInPlace(rhs_v_);
+  xv = rhs_v_;
   xq += gamma_ * xv;
   return xv.allFinite() && xq.allFinite() ? 0 : 1;
 }

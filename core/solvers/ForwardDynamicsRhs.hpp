@@ -12,6 +12,7 @@
 // matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t.
 #include <Eigen/Dense>
 
+#include "base/SymmetricSolve.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/OdeIntegrator.hpp"
@@ -30,6 +31,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   int solveNewton(double* x) override;
   int accelerationResidual(double t, const double* y, const double* a, double* r) override;
   int evaluateIterationMatrices(double t, const double* y) override;
+  int keepIterationMatrices() override;
   int factorIteration(double c_v, double c_q) override;
   int solveIteration(double* x) override;
 
@@ -37,7 +39,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   ForwardDynamics& fd_;
   Eigen::VectorXd ydot_, rhs_v_;
   Eigen::MatrixXd M_, K_, C_, S_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  SymmetricSolve solve_;  // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;
   bool have_jacobian_ = false;
 };

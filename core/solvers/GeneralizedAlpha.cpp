@@ -8,6 +8,8 @@ namespace {
 constexpr int kMaxNewtonIterations = 5;
 constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-evaluated at least this often
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
+// Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
+constexpr int kKeepMatricesUpTo = 100;
 }  // namespace
 
 Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
@@ -37,6 +39,7 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
   t_ = t_prev_ = t0;
   h_ = s.initial_step > 0.0 ? s.initial_step : 1e-4 * std::max(t_stop - t0, 1e-3);
   steps_since_matrices_ = kStepsPerIterationMatrix;  // evaluate them for the first step
+  rate_ = 1.0;
   return {};
 }
 
@@ -81,6 +84,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     y1_.head(n_) = q + h * v + (h * h * (0.5 - beta_)) * abar_ + (h * h * beta_) * abar1_;
     y1_.tail(n_) = v + (h * (1.0 - gamma_)) * abar_ + (h * gamma_) * abar1_;
   };
+  const bool fresh = steps_since_matrices_ <= 1;
   bool converged = false;
   double previous = 0.0;
   int iterations = 0;
@@ -96,7 +100,10 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     ++stats_.nonlinear_iterations;
     // The correction's size in the positions (the velocities follow them: c_v / c_q = gamma / (beta h)).
     const double size = c_q * wrms(r_, 0);
-    if (size <= kNewtonTolerance) {
+    // Converged when the correction, times the convergence rate, is small (CVODE's test): the rate
+    // is carried over from earlier steps only while the matrices are at most one step old.
+    if (it > 0) rate_ = std::max(0.3 * rate_, size / previous);
+    if ((fresh ? size * std::min(1.0, rate_) : size) <= kNewtonTolerance) {
       converged = true;
       break;
     }
@@ -133,9 +140,21 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   ++stats_.steps;
   stats_.last_step = h;
   ++steps_since_matrices_;
-  // Slow convergence means the matrices no longer describe the motion (fast rotations change the
-  // inertial terms the tangent leaves out): fresh ones for the next step.
-  if (iterations > 2) steps_since_matrices_ = kStepsPerIterationMatrix;
+  // The next step takes the matrices of this step's last iteration (no new evaluation: the mass
+  // matrix is there, the tangent is assembled) when a factorization costs less than the iteration
+  // it saves; larger systems re-evaluate them only when the iteration slows down (the inertial
+  // terms the tangent leaves out change quickly on fast-turning arms).
+  if (n_ <= kKeepMatricesUpTo) {
+    if (ode_->keepIterationMatrices() == 0) {
+      ++stats_.jacobian_evaluations;
+      steps_since_matrices_ = 0;
+      factored_cv_ = factored_cq_ = -1.0;
+    } else {
+      steps_since_matrices_ = kStepsPerIterationMatrix;
+    }
+  } else if (iterations > 2) {
+    steps_since_matrices_ = kStepsPerIterationMatrix;
+  }
   matrices_current_ = false;
   // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %.
   if (factor < 1.0 || factor >= 1.2) h_ = h * std::min(factor, 2.0);

@@ -8,9 +8,12 @@
 //   v_{n+1} = v_n + h (1 - gamma) abar_n + h gamma abar_{n+1}
 //   (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
 //   M(q_{n+1}) a_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1})
-// by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp), kept
-// across steps while the iteration converges within two iterations (the inertial terms the tangent
-// leaves out change quickly on fast-turning arms: seed 004 re-evaluates it about every second step).
+// by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp). Each
+// step takes the matrices of the last iteration of the step before (up to 100 coordinates, where a
+// factorization is cheaper than an iteration; larger systems keep them across steps while the
+// iteration converges within two iterations). The iteration stops when
+// its correction times the convergence rate is small, as CVODE's: with matrices that fresh, most
+// steps need one iteration.
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
 #include <Eigen/Core>
@@ -28,6 +31,9 @@ class SecondOrderOde {
   virtual int accelerationResidual(double t, const double* y, const double* a, double* r) = 0;
   // Evaluates M, K_t and C_t at (t, y) and keeps them for factorIteration().
   virtual int evaluateIterationMatrices(double t, const double* y) = 0;
+  // Keeps M, K_t and C_t of the last accelerationResidual() instead: no new evaluation of the
+  // equations (its M is already there), only the tangent's assembly.
+  virtual int keepIterationMatrices() = 0;
   // Factorizes S = M + c_v C_t + c_q K_t of the last evaluation.
   virtual int factorIteration(double c_v, double c_q) = 0;
   // x <- S^-1 x (half the state's size).
@@ -61,6 +67,7 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   long steps_since_matrices_ = 0;
+  double rate_ = 1.0;              // the Newton iteration's convergence rate, estimated as CVODE's crate
   bool matrices_current_ = false;  // evaluated in the step being attempted
   Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
   Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;

@@ -3,27 +3,20 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "base/Files.hpp"
+#include "base/ParallelFor.hpp"
 #include "io/JsonReader.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
+#include "solvers/StudySummary.hpp"
 #include "model/Names.hpp"
 
 namespace flexarm {
 namespace {
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 // A scalar of a column, NaN when the run has no such column (an empty summary cell).
 double orNone(const std::vector<double>& x, double (*scalar)(const std::vector<double>&)) {
@@ -130,6 +123,29 @@ Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const s
   return runCases(project_file, overrides, nullptr, t_end, out_dir, threads, cancel);
 }
 
+StudyCaseResult runStudyCase(const std::string& project_text, const std::filesystem::path& base_dir,
+                             const std::vector<std::string>& overrides, const StudyCase& c, double t_end,
+                             const std::filesystem::path& out_dir, const std::atomic<bool>* cancel) {
+  StudyCaseResult r;
+  r.study_case = c;
+  std::vector<std::string> all = overrides;
+  all.insert(all.end(), c.overrides.begin(), c.overrides.end());
+  const LoadedProject p = parseProjectText(project_text, base_dir, all);
+  if (!p.project) {
+    r.loaded = error(p.diagnostics.text());
+    return r;
+  }
+  Project project = *p.project;
+  if (t_end > 0.0) project.simulation.t_end = t_end;
+  RunControl control;
+  control.cancel = cancel;
+  r.results = simulate(project, control);
+  labelCaseResults(r.results, project.name, c.name);
+  r.csv = (out_dir / (caseFileName(c.name) + ".csv")).string();
+  r.loaded = writeCsvFile(r.results, r.csv);
+  return r;
+}
+
 Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
                               const std::vector<StudyCase>* given, double t_end, const std::filesystem::path& out_dir,
                               unsigned threads, const std::atomic<bool>* cancel) {
@@ -148,68 +164,16 @@ Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const s
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return errorAt("cannot create \"" + out_dir.string() + "\"", ec.message());
   out.cases.resize(cases.size());
-  std::mutex next_mutex;
-  std::size_t next = 0;
-  auto worker = [&] {
-    while (true) {
-      std::size_t k;
-      {
-        std::lock_guard<std::mutex> lock(next_mutex);
-        if (next >= cases.size()) return;
-        k = next++;
-      }
-      StudyCaseResult& r = out.cases[k];
-      r.study_case = cases[k];
-      std::vector<std::string> all = overrides;
-      all.insert(all.end(), cases[k].overrides.begin(), cases[k].overrides.end());
-      const LoadedProject p = parseProjectText(text.str(), project_file.parent_path(), all);
-      if (!p.project) {
-        r.loaded = error(p.diagnostics.text());
-        continue;
-      }
-      Project project = *p.project;
-      if (t_end > 0.0) project.simulation.t_end = t_end;
-      RunControl control;
-      control.cancel = cancel;
-      r.results = simulate(project, control);
-      labelCaseResults(r.results, project.name, cases[k].name);
-      r.csv = (out_dir / (caseFileName(cases[k].name) + ".csv")).string();
-      r.loaded = writeCsvFile(r.results, r.csv);
-    }
-  };
-  const unsigned n = std::max(1u, std::min<unsigned>(threads ? threads : std::max(1u, std::thread::hardware_concurrency()),
-                                                     static_cast<unsigned>(cases.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < n; ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
+  parallelFor(cases.size(), threads, [&](std::size_t k) {
+    out.cases[k] = runStudyCase(text.str(), project_file.parent_path(), overrides, cases[k], t_end, out_dir, cancel);
+  });
 
   // Summary: one row per case; columns from the base project's links and joints.
   const Model& m = base.project->model;
-  std::ostringstream sum;
-  sum << "case,overrides,status,end_time [s],diverged,diverged_at [s],wall_time [s],message";
-  for (const ScalarMetric& metric : scalarMetrics(m, nullptr)) sum << "," << metric.name;
-  sum << "\n";
-  for (const StudyCaseResult& r : out.cases) {
-    std::string sets;
-    for (const std::string& o : r.study_case.overrides) sets += (sets.empty() ? "" : "; ") + o;
-    sum << csvField(r.study_case.name) << "," << csvField(sets) << ",";
-    if (!r.loaded) {
-      sum << "invalid,,,,," << csvField(r.loaded.error().text());
-      for (std::size_t k = 0; k < scalarMetrics(m, nullptr).size(); ++k) sum << ",";
-      sum << "\n";
-      continue;
-    }
-    const Results& res = r.results;
-    const bool diverged = res.status == RunStatus::Diverged;
-    sum << runStatusName(res.status) << "," << formatNumber(res.end_time) << "," << (diverged ? "yes" : "no") << ","
-        << (diverged ? formatNumber(res.end_time) : std::string()) << "," << formatShort(res.stats.wall_time, 3) << ","
-        << csvField(res.message);
-    for (const ScalarMetric& metric : scalarMetrics(m, &res))
-      sum << "," << (std::isnan(metric.value) ? std::string() : formatNumber(metric.value));
-    sum << "\n";
-  }
+  std::vector<std::string> rows;
+  for (const StudyCaseResult& r : out.cases) rows.push_back(studySummaryRow(m, r));
   out.summary_csv = (out_dir / "summary.csv").string();
-  out.summary_written = writeFileAtomically(out.summary_csv, sum.str());  // the old summary stays if this fails
+  out.summary_written = writeStudySummary(out.summary_csv, studySummaryHeader(m), rows);  // the old summary stays if this fails
   return out;
 }
 

@@ -51,6 +51,13 @@ Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const s
                               const std::filesystem::path& out_dir, unsigned threads = 0,
                               const std::atomic<bool>* cancel = nullptr);
 
+// Runs one case: the project text with `overrides` and then the case's own applied (relative file
+// names resolved against base_dir), t_end when > 0, the results labelled and written to
+// out_dir/<caseFileName(name)>.csv. `loaded` says why there is no run or no CSV.
+StudyCaseResult runStudyCase(const std::string& project_text, const std::filesystem::path& base_dir,
+                             const std::vector<std::string>& overrides, const StudyCase& c, double t_end,
+                             const std::filesystem::path& out_dir, const std::atomic<bool>* cancel = nullptr);
+
 // Runs the given cases (not the project's study) in the same way: compare mode's variants.
 Result<StudyOutcome> runCases(const std::filesystem::path& project_file, const std::vector<std::string>& overrides,
                               const std::vector<StudyCase>* cases, double t_end, const std::filesystem::path& out_dir,

@@ -784,3 +784,315 @@ TEST(Cli, CompareWritesPointDecimalsUnderAGermanLocale) {
 #endif
   fs::remove_all(dir);
 }
+
+// ---------------------------------------------------------------- issue 19: studies beyond one machine
+
+namespace {
+
+// The fields of a CSV line ("..." may hold commas and doubled quotes).
+std::vector<std::string> csvFields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+      fields.back() += line[++i];
+    else if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      fields.emplace_back();
+    else
+      fields.back() += c;
+  }
+  return fields;
+}
+
+// summary.csv's lines as fields, the wall time (which differs between any two runs) left out.
+std::vector<std::vector<std::string>> summaryWithoutWallTime(const fs::path& file) {
+  std::istringstream in(readFile(file));
+  std::vector<std::vector<std::string>> rows;
+  std::size_t wall = 0;
+  for (std::string line; std::getline(in, line);) {
+    rows.push_back(csvFields(line));
+    if (rows.size() == 1) wall = std::find(rows[0].begin(), rows[0].end(), "wall_time [s]") - rows[0].begin();
+    if (wall < rows.back().size()) rows.back().erase(rows.back().begin() + static_cast<long>(wall));
+  }
+  return rows;
+}
+
+std::size_t lineCount(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST(Cli, ASlurmStudyIsPreparedWithoutSlurmAndItsCasesRunOneByOne) {
+  const fs::path dir = scratch("slurm-prepare");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const std::string study = quote((dir / "study").string());
+  CliRun r = runCli("study " + beam + " --t-end 1 --out " + study + " --slurm --no-submit --time 0:10:00 --partition short" +
+                    " --sbatch-arg=--mem=1G");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string script = readFile(dir / "study" / "slurm" / "job-1.sh");
+  for (const char* line : {"#SBATCH --array=1-15\n", "#SBATCH --time=0:10:00\n", "#SBATCH --partition=short\n",
+                           "#SBATCH --mem=1G\n", "#SBATCH --cpus-per-task=1\n", " study \"$study\" --case \"$k\""})
+    EXPECT_NE(script.find(line), std::string::npos) << line << " is not in\n" << script;
+  EXPECT_EQ(readFile(dir / "study" / "slurm" / "tasks-1.txt").substr(0, 6), "1\n2\n3\n");
+  EXPECT_FALSE(fs::exists(dir / "study" / "summary.csv")) << "nothing has run";
+  EXPECT_TRUE(fs::exists(dir / "study" / "project.flexarm.json")) << "the frozen copy";
+
+  // Larger than the array: chunks of consecutive cases, 15 = 4 + 4 + 4 + 3.
+  r = runCli("study " + beam + " --t-end 1 --out " + quote((dir / "chunks").string()) + " --slurm --no-submit --array-max 4");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(readFile(dir / "chunks" / "slurm" / "job-1.sh").find("#SBATCH --array=1-4\n"), std::string::npos);
+  EXPECT_EQ(readFile(dir / "chunks" / "slurm" / "tasks-1.txt"), "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15\n");
+
+  // Case 3 (zero-order at 3 rad/s) as an array task runs it: its CSV and its result line.
+  r = runCli("study " + study + " --case 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("case 3 of 15, coupling=zero,joints[0].drive.omega0=3: completed"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "study" / "coupling=zero_joints_0_.drive.omega0=3.csv"));
+  const std::string result = readFile(dir / "study" / "results" / "3.result");
+  EXPECT_EQ(lineCount(result), 1u) << result;
+  EXPECT_EQ(result.rfind("\"coupling=zero,joints[0].drive.omega0=3\",", 0), 0u) << result;
+
+  // Collected with 14 cases missing: named by number, and the summary says so.
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("missing: cases 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15"), std::string::npos) << r.output;
+  const auto partial = summaryWithoutWallTime(dir / "study" / "summary.csv");
+  ASSERT_EQ(partial.size(), 16u);
+  EXPECT_EQ(partial[3][2], "completed");
+  EXPECT_EQ(partial[1][2], "missing");
+  EXPECT_EQ(partial[1].back(), "") << "no metric for a missing case";
+  r = runCli("study --status " + study);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("done: 1\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("pending: 14\n"), std::string::npos) << r.output;
+
+  // The other 14 cases as a job would run them give the summary of a local study.
+  for (int k = 1; k <= 15; ++k)
+    if (k != 3) {
+      ASSERT_EQ(runCli("study " + study + " --case " + std::to_string(k)).exit_code, 0) << k;
+    }
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("(15 cases, 15 completed)"), std::string::npos) << r.output;
+  r = runCli("study " + beam + " --t-end 1 --out " + quote((dir / "local").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(summaryWithoutWallTime(dir / "study" / "summary.csv"), summaryWithoutWallTime(dir / "local" / "summary.csv"));
+  fs::remove_all(dir);
+}
+
+TEST(Cli, ALocalStudyResumesWithOnlyTheCasesWithoutAResult) {
+  const fs::path dir = scratch("resume");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const std::string out = quote(dir.string());
+  CliRun r = runCli("study " + beam + " --t-end 1 --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto first = summaryWithoutWallTime(dir / "summary.csv");
+  ASSERT_EQ(first.size(), 16u);
+  // Cases 2 and 14 lost (a killed machine), case 5 cancelled (Ctrl-C): those three run again.
+  fs::remove(dir / "results" / "2.result");
+  fs::remove(dir / "results" / "14.result");
+  std::string cancelled = readFile(dir / "results" / "5.result");
+  cancelled.replace(cancelled.find(",completed,"), 11, ",cancelled,");
+  writeFile(dir / "results" / "5.result", cancelled);
+  const auto untouched = fs::last_write_time(dir / "results" / "1.result");
+  const auto untouched_csv = fs::last_write_time(dir / "coupling=zero_joints_0_.drive.omega0=0.6.csv");
+  r = runCli("study " + beam + " --t-end 1 --out " + out + " --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("3 of 15 cases without a result; running them"), std::string::npos) << r.output;
+  EXPECT_EQ(lineCount(r.output), 5u) << "the three cases, the count and the summary:\n" << r.output;
+  EXPECT_EQ(fs::last_write_time(dir / "results" / "1.result"), untouched);
+  EXPECT_EQ(fs::last_write_time(dir / "coupling=zero_joints_0_.drive.omega0=0.6.csv"), untouched_csv);
+  EXPECT_EQ(summaryWithoutWallTime(dir / "summary.csv"), first);
+
+  // A resume of another study into the same folder is refused; the prepared study resumes by itself.
+  r = runCli("study " + beam + " --t-end 2 --out " + out + " --resume");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("holds a study of another project, other --set/--t-end values or other cases"), std::string::npos)
+      << r.output;
+  r = runCli("study " + out + " --resume");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 of 15 cases without a result\n"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, StudyOptionsThatContradictEachOtherAreRefusedByName) {
+  const fs::path dir = scratch("study-options");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const std::string out = quote((dir / "s").string());
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"study " + beam + " --out " + out + " --partition p", "--partition needs --slurm"},
+      {"study " + beam + " --out " + out + " --slurm --time 5h", "--time must be a Slurm time limit"},
+      {"study " + beam + " --out " + out + " --slurm --array-max 0", "--array-max"},
+      {"study " + beam + " --out " + out + " --case 2", "--case K runs a case of a prepared study"},
+      {"study " + beam, "--out DIR is required"},
+      {"study", "PROJECT is required (or --status DIR)"},
+      {"study --status " + quote(dir.string()), "is not a prepared study"},
+      {"study --status " + out + " " + beam, "--status DIR takes no PROJECT"},
+      {"study-collect " + quote(dir.string()), "is not a prepared study"},
+      {"study " + quote(dir.string()) + " --case 1", "is a folder without a prepared study"},
+  };
+  for (const auto& [command, expected] : cases) {
+    const CliRun r = runCli(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\ngot: " << r.output;
+  }
+  ASSERT_EQ(runCli("study " + beam + " --t-end 1 --out " + out + " --slurm --no-submit").exit_code, 0);
+  for (const auto& [command, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"study " + out + " --case 16", "--case 16: the study has cases 1 to 15"},
+           {"study " + out + " --case 1 --set coupling=zero", "--set: "},
+           {"study " + out, "is a prepared study: give --case K"},
+           {"study " + out + " --case 1 --resume", "cannot be combined with --resume"}}) {
+    const CliRun r = runCli(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\ngot: " << r.output;
+  }
+  // A broken frozen study names its file.
+  writeFile(dir / "s" / "study.json", "{\"format\": \"flexarm-study\", \"cases\": 3}");
+  const CliRun r = runCli("study " + out + " --case 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study.json: "), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, RunVtkAndExportVtkWriteTheSameParaViewSeries) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-cli-vtk-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const fs::path csv = dir / "beam.csv";
+  CliRun r =
+      runCli("run " + beam + " --t-end 1 --quiet --out " + quote(csv.string()) + " --vtk " + quote((dir / "run").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("21 .vtp files and arm.pvd written to"), std::string::npos) << r.output;
+  r = runCli("export-vtk " + quote(csv.string()) + " --project " + beam + " --out " + quote((dir / "export").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // One file per output row (t = 0, 0.05, ..., 1 s) and the collection, the same from both commands.
+  for (const std::string name : {"arm.pvd", "arm_0000.vtp", "arm_0020.vtp"}) {
+    ASSERT_TRUE(fs::exists(dir / "run" / name)) << name;
+    EXPECT_EQ(readFile(dir / "run" / name), readFile(dir / "export" / name)) << name;
+  }
+  EXPECT_FALSE(fs::exists(dir / "run" / "arm_0021.vtp"));
+  const std::string pvd = readFile(dir / "run" / "arm.pvd");
+  EXPECT_NE(pvd.find("timestep=\"0.05\" group=\"\" part=\"0\" file=\"arm_0001.vtp\""), std::string::npos) << pvd;
+  EXPECT_NE(pvd.find("timestep=\"1\" group=\"\" part=\"0\" file=\"arm_0020.vtp\""), std::string::npos) << pvd;
+  // --out - keeps standard output for the CSV: the series is reported on standard error.
+  r = runCli("run " + beam + " --t-end 0.1 --quiet --out - --vtk " + quote((dir / "piped").string()), "");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, ExportVtkRefusesMissingForeignResultsAndUnwritableFolders) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-cli-vtk-bad-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  const fs::path csv = dir / "pendulum.csv";
+  ASSERT_EQ(runCli("run " + dp + " --t-end 0.2 --quiet --out " + quote(csv.string())).exit_code, 0);
+  const std::string out = " --out " + quote((dir / "series").string());
+  // A results file that does not exist.
+  CliRun r = runCli("export-vtk " + quote((dir / "missing.csv").string()) + " --project " + dp + out);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot read \"" + (dir / "missing.csv").string() + "\""), std::string::npos) << r.output;
+  // A project file where the results should be: not a results table.
+  r = runCli("export-vtk " + dp + " --project " + dp + out);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the header must start with the channel \"t\""), std::string::npos) << r.output;
+  // The pendulum's results with the spin-up beam: named, and nothing written.
+  r = runCli("export-vtk " + quote(csv.string()) + " --project " + beam + out);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the results do not belong to"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no channel \"q.hub\""), std::string::npos) << r.output;
+  // The same pendulum with a longer first link: the channels fit, the positions do not.
+  r = runCli("export-vtk " + quote(csv.string()) + " --project " + dp + " --set links[0].length=2" + out);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("another model"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "series"));
+  // A folder that cannot be made (under a regular file), for export-vtk and for run --vtk (before the run).
+  const std::string blocked = quote((csv / "series").string());
+  r = runCli("export-vtk " + quote(csv.string()) + " --project " + dp + " --out " + blocked);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--out: cannot create the folder"), std::string::npos) << r.output;
+  r = runCli("run " + dp + " --quiet --out " + quote((dir / "x.csv").string()) + " --vtk " + blocked);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--vtk: cannot create the folder"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("steps"), std::string::npos) << "refused before the run:\n" << r.output;
+  // Missing --project and an empty --vtk are refused by the parser.
+  EXPECT_EQ(runCli("export-vtk " + quote(csv.string()) + out).exit_code, 2);
+  EXPECT_EQ(runCli("run " + dp + " --vtk ''").exit_code, 2);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, ImportUrdfWritesACheckedProjectAndNamesWhatIsWrong) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-urdf-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path out = dir / "arm.flexarm.json";
+  const std::string arm = std::string(FLEXARM_TEST_DATA_DIR) + "/urdf/industrial-6dof.urdf";
+  CliRun r =
+      runCli("import-urdf " + quote(arm) +
+             " --tip tool0 --flexible link_2=section=tube:0.2:0.18,material=aluminium,basis=fem:4 --out " + quote(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("link \"link_1\": visual and collision geometry is ignored"), std::string::npos) << r.output;
+  EXPECT_EQ(runCli("check " + quote(out.string())).exit_code, 0);
+  const flexarm::LoadedProject p = flexarm::loadProjectFile(out);
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->model.links.size(), 6u);
+  EXPECT_TRUE(p.project->model.links[1].flex);
+  fs::remove(out);
+
+  const std::string inertial =
+      R"(<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>)";
+  const auto robot = [&](const std::string& body) {
+    return "<robot name=\"r\"><link name=\"a\"/><link name=\"b\">" + inertial + "</link>" + body + "</robot>";
+  };
+  const std::string j1 = R"(<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/>" + j1 + "</robot>", "link \"b\": has no <inertial>"},
+      {"<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial><mass value=\"0\"/><inertia ixx=\"0.01\" iyy=\"0.01\" "
+       "izz=\"0.01\" "
+       "ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>" +
+           j1 + "</robot>",
+       "link \"b\": <inertial> mass must be > 0, got 0"},
+      {robot("<link name=\"c\">" + inertial + "</link>" + j1 +
+             R"(<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
+                <joint name="j3" type="continuous"><parent link="c"/><child link="b"/></joint>)"),
+       "link \"b\": is the child of several joints (j1, j3): the robot has a closed loop"},
+      {"<robot name=\"r\"><link name=\"b\">" + inertial + "</link><link name=\"c\">" + inertial +
+           R"(</link><joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
+              <joint name="j3" type="continuous"><parent link="c"/><child link="b"/></joint></robot>)",
+       "not a valid tree"},
+      {robot(R"(<joint name="base_float" type="floating"><parent link="a"/><child link="b"/></joint>)"),
+       "joint \"base_float\": is a floating joint"},
+      {robot(R"(<joint name="plane" type="planar"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint>)"),
+       "joint \"plane\": is a planar joint"},
+      {robot(R"(<joint name="shoulder_ball" type="ball"><parent link="a"/><child link="b"/></joint>)"),
+       "Joint [shoulder_ball] has no known type [ball]"},
+      {"<robot name=\"r\">\n<link name=\"a\">\n</robot>\n", "line 3: not well-formed XML"},
+      {robot("<link name=\"c\">" + inertial + "</link>" + j1 +
+             R"(<joint name="j2" type="continuous"><parent link="a"/><child link="c"/></joint>)"),
+       "link \"a\": the tree branches here (to b, c)"},
+  };
+  const fs::path urdf = dir / "bad.urdf";
+  for (const auto& [text, expected] : cases) {
+    std::ofstream(urdf) << text;
+    r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+    EXPECT_EQ(r.exit_code, 2) << text << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // A spec that cannot be read, a link the chain does not move, and one with no length to take.
+  for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--flexible link_2=section=tube:0.2,material=steel",
+            "--flexible link_2=section=tube:0.2,material=steel: section: expected"},
+           {"--flexible base=section=tube:0.2:0.1,material=steel", "link \"base\": cannot be made flexible"},
+           {"--flexible link_2=section=tube:0.2:0.3,material=steel", "links[1].flex.section"},
+           {"--tip nowhere", "tip: no link is named \"nowhere\""}}) {
+    r = runCli("import-urdf " + quote(arm) + " " + args + " --out " + quote(out.string()));
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  fs::remove_all(dir);
+}

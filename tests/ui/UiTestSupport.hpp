@@ -6,6 +6,8 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QImage>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -18,6 +20,13 @@
 #include "ui/editor/PropertyEditor.hpp"
 
 namespace flexarm::test {
+
+// How long a test waits for a run or an analysis to finish [ms]: far longer under the sanitizers.
+#ifdef FLEXARM_SANITIZED
+constexpr int kSlowMs = 600000;
+#else
+constexpr int kSlowMs = 120000;
+#endif
 
 // Pixels (every second one in each direction) that differ clearly from the top-left corner's colour.
 inline int nonBackgroundPixels(const QImage& img) {
@@ -54,6 +63,28 @@ inline QString spinUpAtEight(const QTemporaryDir& dir, const std::string& coupli
   return savedExample(dir, "spin-up-beam.flexarm.json",
                       {"joints[0].drive.omega0=8", "simulation.t_end=10", "coupling=" + coupling},
                       QString::fromStdString("spin-up-" + coupling + ".flexarm.json"));
+}
+
+// The action `text` of the menu bar's menu `menu` (e.g. "&File"), its submenus searched too; null when none.
+inline QAction* menuAction(QMenu* m, const QString& text) {
+  for (QAction* a : m->actions()) {
+    if (a->text() == text) return a;
+    if (a->menu())
+      if (QAction* inner = menuAction(a->menu(), text)) return inner;
+  }
+  return nullptr;
+}
+inline QAction* menuAction(QMainWindow& w, const QString& menu, const QString& text) {
+  for (QAction* m : w.menuBar()->actions())
+    if (m->text() == menu && m->menu()) return menuAction(m->menu(), text);
+  return nullptr;
+}
+
+// Shows the window at the tests' size and opens the project in it.
+inline bool openShown(MainWindow& w, const QString& project) {
+  w.resize(1400, 900);
+  w.show();
+  return w.openProject(project);
 }
 
 inline QLineEdit* lineEdit(MainWindow& w, const QString& path) {

@@ -38,6 +38,14 @@ TEST(Names, ParseReadsBackWhatTheBuildersWrite) {
   EXPECT_FALSE(names::isTipDeflection("tip.beam.slope_w"));
 }
 
+TEST(Names, TheRateOfEachCoordinateIsNamedAfterIt) {
+  EXPECT_EQ(names::coordinateRate("q.shoulder"), names::jointRate("shoulder"));
+  EXPECT_EQ(names::coordinateRate("qm.elbow"), "qmd.elbow");
+  EXPECT_EQ(names::coordinateRate("e.upper.arm.12"), "ed.upper.arm.12");
+  for (const char* not_a_coordinate : {"qd.shoulder", "tip.beam.v", "e.beam.0", ""})
+    EXPECT_EQ(names::coordinateRate(not_a_coordinate), "") << not_a_coordinate;
+}
+
 TEST(Names, EveryCoordinateIsARecordedChannelAndLooksUpToItsIndex) {
   // A flexible joint (motor coordinate) and flexible links: every coordinate's name is the name of
   // the channel that records it, and the lookup returns its index.

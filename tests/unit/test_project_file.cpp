@@ -130,3 +130,32 @@ TEST(ProjectFile, MissingFileIsAClearError) {
   EXPECT_FALSE(p.project);
   EXPECT_TRUE(mentions(p.diagnostics, "cannot open project file", Diagnostic::Severity::Error));
 }
+
+TEST(ProjectFile, JointLimitsAreReadCheckedAndWrittenBack) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}, {"name": "b", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1], "q0": 2,
+                "limits": {"lower": -1.5, "upper": 1.5, "effort": 300, "velocity": 2}},
+               {"name": "k", "type": "revolute", "axis": [0, 0, 1], "limits": {"velocity": 3}}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const JointLimits& l = p.project->model.joints[0].limits;
+  ASSERT_TRUE(l.lower && l.upper && l.effort && l.velocity);
+  EXPECT_EQ(*l.upper, 1.5);
+  EXPECT_FALSE(p.project->model.joints[1].limits.lower);
+  EXPECT_TRUE(
+      mentions(p.diagnostics, "joints[0].limits.upper: q0 = 2 is outside the joint's limits", Diagnostic::Severity::Warning))
+      << p.diagnostics.text();
+  const Json saved = projectToJson(*p.project);
+  EXPECT_EQ(saved["joints"][0]["limits"]["effort"], 300.0);
+  EXPECT_EQ(saved["joints"][1]["limits"], Json({{"velocity", 3.0}}));
+
+  std::string bad = text;
+  bad.replace(bad.find("\"effort\": 300"), 13, "\"effort\": -3");
+  bad.replace(bad.find("\"lower\": -1.5"), 13, "\"lower\": 1.75");
+  const LoadedProject q = parseProjectText(bad, ".");
+  EXPECT_FALSE(q.project);
+  EXPECT_TRUE(mentions(q.diagnostics, "joints[0].limits.effort: must be >= 0", Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+  EXPECT_TRUE(mentions(q.diagnostics, "joints[0].limits.upper: must be >= lower (1.75), got 1.5", Diagnostic::Severity::Error));
+}

@@ -2,12 +2,15 @@
 // is not a valid project is reported, not fatal).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "io/ProjectFile.hpp"
 #include "solvers/Study.hpp"
+#include "solvers/StudyFolder.hpp"
+#include "solvers/StudySummary.hpp"
 
 using namespace flexarm;
 namespace fs = std::filesystem;
@@ -25,6 +28,16 @@ Project parse(const std::string& study) {
   LoadedProject p = parseProjectText(std::string(kPendulum) + study + "}", ".");
   EXPECT_TRUE(p.project) << p.diagnostics.text();
   return p.project ? *p.project : Project{};
+}
+
+// The pendulum with the study of variants light, broken and damped, as a file in a fresh folder.
+fs::path pendulumStudyFile(const std::string& folder) {
+  const fs::path dir = fs::temp_directory_path() / folder;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "pendulum.flexarm.json";
+  std::ofstream(file) << kPendulum << R"({"variants": ["light", "broken", "damped"]}})";
+  return file;
 }
 }  // namespace
 
@@ -58,11 +71,7 @@ TEST(Study, UnknownVariantOrBothFormsAreErrors) {
 }
 
 TEST(Study, RunsEveryCaseWritesCsvsAndASummary) {
-  const fs::path dir = fs::temp_directory_path() / "flexarm-study-test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path file = dir / "pendulum.flexarm.json";
-  std::ofstream(file) << kPendulum << R"({"variants": ["light", "broken", "damped"]}})";
+  const fs::path file = pendulumStudyFile("flexarm-study-test"), dir = file.parent_path();
   const Result<StudyOutcome> ran = runStudy(file, {}, 1.0, dir / "out", 2);
   ASSERT_TRUE(ran) << ran.error().text();
   const StudyOutcome& o = *ran;
@@ -111,4 +120,94 @@ TEST(Study, AProjectWithoutAStudyIsAClearError) {
   ASSERT_FALSE(o);
   EXPECT_NE(o.error().text().find("defines no study"), std::string::npos) << o.error().text();
   fs::remove(file);
+}
+
+TEST(StudySummary, TheStatusIsTheThirdFieldAfterQuotedOnes) {
+  EXPECT_EQ(studySummaryRowStatus("light,links[0].mass=0.5,completed,1,no,,0.01,"), "completed");
+  EXPECT_EQ(studySummaryRowStatus("\"a,b\",\"x=\"\"q,r\"\"; y=1\",diverged,2,yes,2,0.1,\"why, then\""), "diverged");
+  EXPECT_EQ(studySummaryRowStatus("\"never closed,completed,1"), "");
+  EXPECT_EQ(studySummaryRowStatus("only,two"), "");
+  EXPECT_EQ(studySummaryRowStatus(""), "");
+}
+
+TEST(StudyFolder, CasesRunOneByOneFromTheFrozenCopyGiveTheLocalSummary) {
+  const fs::path file = pendulumStudyFile("flexarm-study-folder-test"), dir = file.parent_path();
+  const Result<StudyOutcome> local = runStudy(file, {}, 1.0, dir / "local", 2);
+  ASSERT_TRUE(local) << local.error().text();
+
+  Result<StudyFolder> prepared = studyFolderFor(file, {}, 1.0, dir / "folder");
+  ASSERT_TRUE(prepared) << prepared.error().text();
+  ASSERT_TRUE(writeStudyFolder(*prepared));
+  // Edits of the source after the study was prepared change nothing: the cases run the frozen copy.
+  std::ofstream(file) << kPendulum << R"({"variants": ["light"]}})";
+  Result<StudyFolder> study = openStudyFolder(dir / "folder");
+  ASSERT_TRUE(study) << study.error().text();
+  ASSERT_EQ(study->cases.size(), 3u);
+  EXPECT_TRUE(sameStudy(*study, *prepared));
+  EXPECT_EQ(pendingCases(*study), (std::vector<std::size_t>{1, 2, 3}));
+
+  // In any order, one at a time; until every case has run, the summary names the missing ones.
+  const FolderCaseRun third = runStudyFolderCase(*study, 3);
+  ASSERT_TRUE(third.recorded) << third.recorded.error().text();
+  EXPECT_EQ(third.result.results.status, RunStatus::Completed);
+  EXPECT_EQ(caseStatus(*study, 3), "completed");
+  ASSERT_TRUE(runStudyFolderCase(*study, 2).recorded);
+  EXPECT_EQ(caseStatus(*study, 2), "invalid");
+  EXPECT_EQ(pendingCases(*study), (std::vector<std::size_t>{1}));
+  StudyCollection collected = collectStudyFolder(*study);
+  ASSERT_TRUE(collected.summary_written);
+  EXPECT_EQ(collected.statuses, (std::vector<std::string>{"missing", "invalid", "completed"}));
+  ASSERT_TRUE(runStudyFolderCase(*study, 1).recorded);
+  collected = collectStudyFolder(*study);
+  EXPECT_EQ(collected.statuses, (std::vector<std::string>{"completed", "invalid", "completed"}));
+
+  // The rows of both summaries, the wall time of each run aside (the 7th field). A quoted field may
+  // hold commas and newlines (the invalid case's message).
+  auto withoutWallTime = [](const fs::path& summary) {
+    std::ifstream in(summary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<std::string> rows(1);
+    int field = 0;
+    bool quoted = false;
+    for (char c : text.str()) {
+      if (c == '"') quoted = !quoted;
+      if (!quoted && c == '\n') {
+        rows.emplace_back();
+        field = 0;
+        continue;
+      }
+      if (!quoted && c == ',') ++field;
+      if (field != 6 || c == ',') rows.back() += c;
+    }
+    return rows;
+  };
+  const std::vector<std::string> a = withoutWallTime(local->summary_csv), b = withoutWallTime(collected.summary_csv);
+  ASSERT_EQ(a.size(), 5u);  // the header, 3 rows, the empty string after the last newline
+  ASSERT_EQ(a, b);
+  // The invalid case's message has a newline: its result file still holds one line.
+  EXPECT_NE(a[2].find('\n'), std::string::npos) << a[2];
+  std::ifstream result(dir / "folder" / "results" / "2.result");
+  std::stringstream content;
+  content << result.rdbuf();
+  const std::string line = content.str();
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_NE(b[3].find("damped,joints[0].damping=2; joints[0].q0=0.5,completed,1,no,,"), std::string::npos) << b[3];
+  fs::remove_all(dir);
+}
+
+TEST(StudyFolder, AFolderWithoutAStudyOrWithABrokenOneIsNamed) {
+  const fs::path dir = fs::temp_directory_path() / "flexarm-study-folder-broken";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  Result<StudyFolder> s = openStudyFolder(dir);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().text().find("is not a prepared study"), std::string::npos) << s.error().text();
+  std::ofstream(dir / "study.json") << R"({"format": "flexarm-study", "source": "x", "base_dir": ".", "overrides": [],
+    "t_end": 0, "cases": [{"name": "a"}]})";
+  s = openStudyFolder(dir);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().text().find("study.json: "), std::string::npos) << s.error().text();
+  EXPECT_NE(s.error().text().find("overrides"), std::string::npos) << s.error().text();
+  fs::remove_all(dir);
 }

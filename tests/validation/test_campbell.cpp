@@ -85,6 +85,43 @@ TEST(Campbell, ZeroOrderChordwiseModeTurnsUnstableAtTheFirstBendingFrequency) {
   for (const CampbellPoint& pt : high.value().curves.front().points) EXPECT_FALSE(pt.unstable) << pt.spin;
 }
 
+TEST(Campbell, OnsetBetweenCoarseRatesIsTheFirstBendingFrequency) {
+  Project p = test::loadShipped("spin-up-beam.flexarm.json");
+  p.coupling = CouplingOrder::Zero;
+  std::vector<double> spins;
+  for (int k = 0; k <= 16; ++k) spins.push_back(0.25 * k);  // 0 to 4 rad/s: unstable from the 3 rad/s point
+  const Result<CampbellResult> r = campbellDiagram(p, spins, 2);
+  ASSERT_TRUE(r) << r.error().text();
+  const CampbellOnset onset = instabilityOnset(r.value().curves.front());
+  ASSERT_EQ(onset.index, 12);
+  // The zero-order model softens as omega^2 = omega_1^2 - Omega^2, so the onset is the clamped-free
+  // first bending frequency (beta L = 1.87510) of the non-rotating beam.
+  const FlexibleLink& f = *p.model.links[0].flex;
+  const double L = p.model.links[0].length;
+  const double omega1 =
+      1.875104 * 1.875104 * std::sqrt(f.material.E * f.section.Iz / (f.material.rho * f.section.A * std::pow(L, 4)));
+  EXPECT_NEAR(onset.spin, omega1, 0.002 * omega1);
+  EXPECT_NEAR(onset.spin, 2.911, 0.002);
+  // The high-order curve stays stable: no onset.
+  p.coupling = CouplingOrder::High;
+  const Result<CampbellResult> high = campbellDiagram(p, spins, 2);
+  ASSERT_TRUE(high);
+  EXPECT_EQ(instabilityOnset(high.value().curves.front()).index, -1);
+}
+
+TEST(Campbell, ProgressIsReportedAndCancels) {
+  const Project p = test::loadShipped("spin-up-beam.flexarm.json");
+  std::vector<std::size_t> seen;
+  const Result<CampbellResult> stopped = campbellDiagram(p, {0.0, 1.0, 2.0, 3.0}, 2, [&](std::size_t done, std::size_t total) {
+    seen.push_back(done);
+    EXPECT_EQ(total, 4u);
+    return done < 2;
+  });
+  ASSERT_FALSE(stopped);
+  EXPECT_EQ(stopped.error().text(), "cancelled");
+  EXPECT_EQ(seen, (std::vector<std::size_t>{0, 1, 2}));
+}
+
 TEST(Campbell, RefusesAnEmptySweep) {
   const Project p = test::loadShipped("spin-up-beam.flexarm.json");
   EXPECT_FALSE(campbellDiagram(p, {}, 3));

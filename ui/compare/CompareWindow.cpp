@@ -104,7 +104,8 @@ void CompareWindow::buildUi() {
                                  {{"compare-csv", "Export the compared channels", [] { return QString("compare.csv"); }},
                                   {"compare-views", "Export the 3D views", [] { return QString("views.png"); }},
                                   "compare",
-                                  "compare-bundle"},
+                                  "compare-bundle",
+                                  "compare-paraview"},
                                  this);
   connect(plot_, &ComparePlot::exportRequested, exports_->plot, &PlotExportReaction::trigger);
   auto* top = new QWidget(this);
@@ -148,6 +149,8 @@ void CompareWindow::buildActions() {
   exports_->views->attachTo(tb->addAction("Export views PNG..."));
   exports_->animation->attachTo(tb->addAction("Export animation..."));
   exports_->bundle->attachTo(tb->addAction("Export report bundle..."));
+  exports_->paraview->attachTo(tb->addAction("Export ParaView series..."))
+      ->setToolTip("Every variant's run as a ParaView time series, one subfolder per variant");
 }
 
 bool CompareWindow::start(QString* error) {
@@ -296,6 +299,9 @@ AnimationOutcome CompareWindow::exportAnimationTo(const QString& dir, const Anim
   return exports_->animation->exportTo(dir, settings);
 }
 BundleOutcome CompareWindow::exportBundle(const QString& dir) const { return exports_->bundle->exportTo(dir); }
+std::string CompareWindow::exportParaViewTo(const QString& dir, bool* cancelled) {
+  return exports_->paraview->exportTo(dir, cancelled);
+}
 
 // What the export reactions take from this window: every variant's run, the overlay plot, the views.
 QWidget* CompareWindow::exportWindow() { return this; }
@@ -330,6 +336,20 @@ std::vector<double> CompareWindow::animationTimes(std::string& why) {
 QImage CompareWindow::animationFrame(double t) {
   showTime(t);
   return viewsImage();
+}
+
+std::vector<SeriesRun> CompareWindow::seriesRuns(std::string& why) {
+  std::vector<SeriesRun> out;
+  if (isRunning()) {
+    why = "the variants are still running: wait for them to finish (or stop them)";
+    return out;
+  }
+  for (auto& v : variants_)  // a subfolder per variant, named as the report bundle names its CSV
+    if (v->session->results() && v->session->project() && v->session->sharedSystem())
+      out.push_back(
+          {caseFileName(v->study_case.name), v->session->project(), v->session->sharedSystem(), v->session->sharedResults()});
+  if (out.empty()) why = "nothing to export yet: no variant has run";
+  return out;
 }
 
 std::optional<BundleRequest> CompareWindow::bundleRequest(std::string& why) {

@@ -63,6 +63,8 @@ class CompareWindow : public QMainWindow, private ExportSource {
   std::string exportViewsPng(const QString& file);
   AnimationOutcome exportAnimationTo(const QString& dir, const AnimationSettings& settings);
   BundleOutcome exportBundle(const QString& dir) const;
+  // Every variant's run as a ParaView series in a subfolder of dir named after the variant.
+  std::string exportParaViewTo(const QString& dir, bool* cancelled = nullptr);
   QImage viewsImage() override;  // the views side by side with their titles and banners
 
  signals:
@@ -81,6 +83,7 @@ class CompareWindow : public QMainWindow, private ExportSource {
   std::vector<double> animationTimes(std::string& why) override;
   QImage animationFrame(double t) override;
   std::optional<BundleRequest> bundleRequest(std::string& why) override;
+  std::vector<SeriesRun> seriesRuns(std::string& why) override;
   void poll();
   void onFinished(int i);
   void showTime(double t);

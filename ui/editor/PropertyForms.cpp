@@ -246,6 +246,30 @@ void tableFields(std::vector<FieldSpec>& out, const QString& law, const TimeFunc
 out.push_back(import);
 }  // namespace
 
+namespace {
+
+// The range and ratings a joint is built for (joints[i].limits, e.g. from a URDF): kept and shown,
+// not enforced. "none" removes them; "given" starts from the whole turn (or +-1 m).
+void limitFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, bool revolute) {
+  const QString q = revolute ? "rad" : "m";
+  FieldSpec kind = choice(p + ".limits", "limits (not enforced)", {"none", "given"}, {},
+                          [p, revolute](ProjectDocument& doc, const Json& v, QString* e) {
+                            if (str(v) == "none") return doc.value(p + ".limits") ? doc.removeValue(p + ".limits", e) : true;
+                            if (doc.value(p + ".limits")) return true;
+                            const double range = revolute ? M_PI : 1.0;
+                            return doc.setValue(p + ".limits", Json({{"lower", -range}, {"upper", range}}), e);
+                          });
+  kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".limits") ? "given" : "none"); };
+  out.push_back(kind);
+  if (!d.value(p + ".limits")) return;
+  out.push_back(number(p + ".limits.lower", "lower limit", q));
+  out.push_back(number(p + ".limits.upper", "upper limit", q));
+  out.push_back(number(p + ".limits.effort", "largest effort", revolute ? "N m" : "N"));
+  out.push_back(number(p + ".limits.velocity", "largest rate", q + "/s"));
+}
+
+}  // namespace
+
 void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("joints", i);
   const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
@@ -260,6 +284,7 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   out.push_back(number(p + ".qd0", "initial rate", q + "/s", 0.0));
   out.push_back(number(p + ".damping", "damping", damp, 0.0));
   out.push_back(number(p + ".mass", "joint mass", "kg", 0.0));
+  limitFields(out, d, p, revolute);
   out.push_back(heading("Flexibility"));
   FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {}, [i](ProjectDocument& doc, const Json& v, QString* e) {
     return edits::setJointFlexible(doc, i, str(v) == "flexible", e);

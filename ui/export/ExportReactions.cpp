@@ -1,6 +1,10 @@
 #include "ui/export/ExportReactions.hpp"
 
 #include <QAction>
+#include <QDir>
+#include <QProgressDialog>
+
+#include "paraview/ParaViewSeries.hpp"
 
 #include "results/CsvWriter.hpp"
 #include "ui/export/ExportDialogs.hpp"
@@ -101,12 +105,61 @@ BundleOutcome BundleExportReaction::exportTo(const QString& dir) {
   return o;
 }
 
+ParaViewExportReaction::ParaViewExportReaction(ExportSource& source, QString key, QObject* parent)
+    : ExportReaction(source, parent), key_(std::move(key)) {}
+
+void ParaViewExportReaction::trigger() {
+  if (!source_.exportReady()) return;
+  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the ParaView series");
+  if (!dir.isEmpty()) exportTo(dir);
+}
+
+std::string ParaViewExportReaction::exportTo(const QString& dir, bool* cancelled) {
+  if (cancelled) *cancelled = false;
+  std::string why;
+  const std::vector<SeriesRun> runs = source_.seriesRuns(why);
+  std::size_t total = 0, done = 0, files = 0;
+  for (const SeriesRun& run : runs) total += run.results->rows();
+  // Window-modal: its setValue() lets the window repaint and the Cancel button be pressed.
+  QProgressDialog progress(QString("Writing the ParaView series (%1 files)...").arg(total), "Cancel", 0,
+                           static_cast<int>(std::max<std::size_t>(total, 1)), source_.exportWindow());
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(300);
+  QStringList written;
+  for (const SeriesRun& run : runs) {
+    const QString folder = run.folder.empty() ? dir : QDir(dir).filePath(QString::fromStdString(run.folder));
+    SeriesOptions options;
+    options.progress = [&](std::size_t k, std::size_t) {
+      progress.setValue(static_cast<int>(done + k));
+      return !progress.wasCanceled();
+    };
+    const SeriesOutcome o = writeParaViewSeries(run.project->model, *run.system, *run.results, folder.toStdString(), options);
+    files += o.frames;
+    done += run.results->rows();
+    if (!o.error.empty()) {
+      why = (run.folder.empty() ? "" : run.folder + ": ") + o.error;
+      break;
+    }
+    if (o.cancelled) {
+      if (cancelled) *cancelled = true;
+      source_.exportReport(
+          QString("ParaView export cancelled: %1 files written to %2, no .pvd for the last series").arg(files).arg(dir));
+      return {};
+    }
+    written << QString::fromStdString(o.pvd.string());
+  }
+  progress.setValue(progress.maximum());
+  source_.exportReport(told(why, QString("ParaView series written (%1 .vtp files): %2").arg(files).arg(written.join(", "))));
+  return why;
+}
+
 ExportReactions::ExportReactions(ExportSource& source, ExportWords words, QObject* parent)
     : QObject(parent),
       csv(new CsvExportReaction(source, std::move(words.csv), this)),
       plot(new PlotExportReaction(source, std::move(words.plot_key), this)),
       views(new ViewsImageExportReaction(source, std::move(words.views), this)),
       animation(new AnimationExportReaction(source, this)),
-      bundle(new BundleExportReaction(source, std::move(words.bundle_key), this)) {}
+      bundle(new BundleExportReaction(source, std::move(words.bundle_key), this)),
+      paraview(new ParaViewExportReaction(source, std::move(words.paraview_key), this)) {}
 
 }  // namespace flexarm

@@ -97,15 +97,29 @@ class BundleExportReaction : public ExportReaction {
   QString key_;
 };
 
+// The finished run(s) as ParaView series (paraview/ParaViewSeries.hpp): arm.pvd and one .vtp per output
+// time in the chosen folder (or a subfolder per compared variant), with a progress dialog that cancels.
+class ParaViewExportReaction : public ExportReaction {
+ public:
+  ParaViewExportReaction(ExportSource& source, QString key, QObject* parent);
+  void trigger() override;
+  // "" or the reason; a cancelled export says so in `cancelled` (the files written so far stay).
+  std::string exportTo(const QString& dir, bool* cancelled = nullptr);
+
+ private:
+  QString key_;
+};
+
 // What differs between the windows' export dialogs.
 struct ExportWords {
   ExportQuestion csv;
   ExportQuestion views;
   QString plot_key;
   QString bundle_key;
+  QString paraview_key;
 };
 
-// A window's five export reactions, made together; the window attaches each to its menu or toolbar.
+// A window's six export reactions, made together; the window attaches each to its menu or toolbar.
 class ExportReactions : public QObject {
   Q_OBJECT
  public:
@@ -115,6 +129,7 @@ class ExportReactions : public QObject {
   ViewsImageExportReaction* const views;
   AnimationExportReaction* const animation;
   BundleExportReaction* const bundle;
+  ParaViewExportReaction* const paraview;
 };
 
 }  // namespace flexarm

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "results/Results.hpp"
 #include "ui/plots/ReportBundle.hpp"
 
@@ -16,6 +17,15 @@ class QCustomPlot;
 class QWidget;
 
 namespace flexarm {
+
+// One run to write as a ParaView series: its project and system, its finished results, and the
+// subfolder of the chosen folder it goes into ("": the folder itself).
+struct SeriesRun {
+  std::string folder;
+  const Project* project = nullptr;
+  std::shared_ptr<const MultibodySystem> system;
+  std::shared_ptr<const Results> results;
+};
 
 class ExportSource {
  public:
@@ -36,6 +46,8 @@ class ExportSource {
   virtual QImage animationFrame(double t) = 0;
   // A report bundle of what the window shows (dir is set by the reaction); none: why not.
   virtual std::optional<BundleRequest> bundleRequest(std::string& why) = 0;
+  // The finished runs a ParaView series is written for (empty: why not).
+  virtual std::vector<SeriesRun> seriesRuns(std::string& why) = 0;
 };
 
 }  // namespace flexarm

@@ -116,14 +116,18 @@ void markEarlyEnds(Figure& figure, const std::vector<NamedRun>& runs, bool diffe
 void placeLegendBeside(QCustomPlot* plot) {
   QCPLayoutGrid* grid = plot->plotLayout();
   if (plot->legend->layout() != plot->axisRect()->insetLayout()) return;  // already beside
-  plot->axisRect()->insetLayout()->take(plot->legend);
   int row = 0, column = 0;
   for (int i = 0; i < grid->elementCount(); ++i)
     if (grid->elementAt(i) == plot->axisRect()) grid->indexToRowCol(i, row, column);
+  placeLegendAt(plot, grid, row, column + 1);
+}
+
+void placeLegendAt(QCustomPlot* plot, QCPLayoutGrid* grid, int row, int column) {
+  if (plot->legend->layout() == plot->axisRect()->insetLayout()) plot->axisRect()->insetLayout()->take(plot->legend);
   // The legend at the top of its column; an empty element below takes the rest of the height.
   auto* side = new QCPLayoutGrid;
-  grid->addElement(row, column + 1, side);
-  grid->setColumnStretchFactor(column + 1, 0.001);
+  grid->addElement(row, column, side);
+  grid->setColumnStretchFactor(column, 0.001);
   side->addElement(0, 0, plot->legend);
   side->addElement(1, 0, new QCPLayoutElement(plot));
   side->setRowStretchFactor(0, 0.001);

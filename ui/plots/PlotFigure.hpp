@@ -13,6 +13,7 @@
 #include "results/Results.hpp"
 
 class QCustomPlot;
+class QCPLayoutGrid;
 
 namespace flexarm {
 
@@ -56,6 +57,9 @@ void drawFigure(QCustomPlot* plot, const Figure& figure);
 
 // The legend in a column of its own right of the curves (never over them); once per plot.
 void placeLegendBeside(QCustomPlot* plot);
+// The same into the cell (row, column) of `grid`, a column kept as narrow as the legend (plots
+// with more than one axis rect; see CampbellPlot).
+void placeLegendAt(QCustomPlot* plot, QCPLayoutGrid* grid, int row, int column);
 
 // Fits the axes to every finite point of the plot's graphs with a margin (no curve touches or leaves
 // the frame) and to the markers: the time axis from the first time to the last time or marker, a

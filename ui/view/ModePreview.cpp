@@ -117,7 +117,13 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
   busy_->setRange(0, 0);  // indeterminate: the linearization reports no progress
   busy_->setMaximumHeight(14);
   busy_->setVisible(false);
+  frequency_response_ = new QPushButton("Frequency response...", this);
+  frequency_response_->setToolTip(
+      "Bode plot from a joint effort to a tip deflection or joint angle of the arm's linear model "
+      "(about the initial configuration, or the spin; joints not clamped)");
+  connect(frequency_response_, &QPushButton::clicked, this, &ModePreview::frequencyResponseRequested);
   buttons->addWidget(compute_);
+  buttons->addWidget(frequency_response_);
   buttons->addWidget(busy_, 1);
   layout->addLayout(buttons);
 
@@ -191,6 +197,10 @@ void ModePreview::setClampJoints(bool clamp) { clamp_->setChecked(clamp); }
 void ModePreview::setSpinRate(std::optional<double> rate) {
   spin_on_->setChecked(rate.has_value());
   if (rate) spin_->setValue(*rate);
+}
+
+std::optional<double> ModePreview::spinRate() const {
+  return spin_on_->isChecked() ? std::optional<double>(spin_->value()) : std::nullopt;
 }
 
 void ModePreview::setUseRunConfiguration(bool use) { use_run_->setChecked(use); }

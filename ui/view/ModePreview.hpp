@@ -57,6 +57,7 @@ class ModePreview : public QWidget {
   void setSpinRate(std::optional<double> rate);  // [rad/s] joint 1 spinning steadily, or none
   void setUseRunConfiguration(bool use);         // the timeline's time of the last run (when there is one)
   void setAmplitude(double fraction);            // of the reach, e.g. 0.1
+  std::optional<double> spinRate() const;        // the spin option, when ticked [rad/s]
 
   void compute();  // starts the linearization on a worker thread (or reports why it cannot)
   bool isComputing() const;
@@ -86,6 +87,8 @@ class ModePreview : public QWidget {
  signals:
   void finished();          // a computation ended (modes or an error)
   void animationStarted();  // the view now follows the mode (the window pauses its timeline)
+  // Frequency response... was pressed: the window opens the Bode plot of the arm's linear model.
+  void frequencyResponseRequested();
 
  private:
   void onComputed();
@@ -101,7 +104,7 @@ class ModePreview : public QWidget {
   std::function<Source()> source_;
   QCheckBox *clamp_, *spin_on_, *use_run_;
   QDoubleSpinBox *spin_, *amplitude_box_;
-  QPushButton *compute_, *stop_;
+  QPushButton *compute_, *stop_, *frequency_response_;
   QProgressBar* busy_;
   QLabel *status_, *configuration_, *summary_, *reach_label_;
   QTableWidget* table_;

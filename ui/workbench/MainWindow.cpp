@@ -35,13 +35,16 @@
 #include "ui/document/ProjectDocument.hpp"
 #include "ui/editor/ModelTree.hpp"
 #include "ui/editor/NewProjectWizard.hpp"
+#include "ui/editor/UrdfImportDialog.hpp"
 #include "ui/editor/PropertyEditor.hpp"
 #include "ui/editor/WheelGuard.hpp"
+#include "ui/analysis/CampbellDialog.hpp"
 #include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunAdvice.hpp"
 #include "ui/run/RunSession.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/view/ModePreview.hpp"
+#include "ui/workbench/FrequencyResponseDialog.hpp"
 #include "ui/view/PlotPanel.hpp"
 #include "ui/view/Timeline.hpp"
 #include "ui/workbench/HelpDialogs.hpp"
@@ -200,6 +203,7 @@ void MainWindow::buildDocks() {
       },
       this);
   connect(modes_, &ModePreview::animationStarted, this, [this] { timeline_->setPlaying(false); });
+  connect(modes_, &ModePreview::frequencyResponseRequested, this, [this] { showFrequencyResponse(); });
   QDockWidget* modes = dock("Natural modes", modes_, Qt::RightDockWidgetArea, "dock.modes");
   tabifyDockWidget(findChild<QDockWidget*>("dock.properties"), modes);
   modes->hide();
@@ -215,6 +219,8 @@ void MainWindow::buildActions() {
       ->setToolTip("Start a project: an empty arm, a template with its first values, or a copy of an example");
   file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::openWithDialog)
       ->setToolTip("Open a .flexarm.json project file");
+  file->addAction("&Import URDF...", this, [this] { importUrdfWithDialog(); })
+      ->setToolTip("A robot described in URDF as a new project: choose the tip of the chain and the flexible links");
   QMenu* examples = file->addMenu("Open &Example");
   for (const QFileInfo& fi : QDir(examplesDirectory()).entryInfoList({"*.flexarm.json"}, QDir::Files, QDir::Name)) {
     const QString path = fi.absoluteFilePath();
@@ -231,13 +237,16 @@ void MainWindow::buildActions() {
       {{"csv", "Export CSV", [this] { return QString::fromStdString(caseFileName(project()->name)) + ".csv"; }},
        {"view", "Export the 3D view", [] { return QString("view.png"); }},
        "main",
-       "bundle"},
+       "bundle",
+       "paraview"},
       this);
   exports_->csv->attachTo(exports->addAction("Results &CSV..."));
   exports_->plot->attachTo(exports->addAction("&Plot (PNG, PDF, SVG)..."));
   exports_->views->attachTo(exports->addAction("3D &view (PNG)..."));
   exports_->animation->attachTo(exports->addAction("&Animation (PNG frames, MP4)..."));
   exports_->bundle->attachTo(exports->addAction("&Report bundle..."));
+  exports_->paraview->attachTo(exports->addAction("Para&View series..."))
+      ->setToolTip("The run as a ParaView time series: arm.pvd and one .vtp file per output time");
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -261,6 +270,8 @@ void MainWindow::buildActions() {
   QMenu* analysis = menuBar()->addMenu("&Analysis");
   analysis->addAction("Natural &modes...", this, [this] { showModePreview(); })
       ->setToolTip("Natural frequencies at the current configuration; animate a mode shape in the 3D view");
+  analysis->addAction("&Campbell diagram...", this, [this] { showCampbellDialog(); })
+      ->setToolTip("Natural frequencies against a steady spin of joint 1, per coupling order; where a mode turns unstable");
   QMenu* view = menuBar()->addMenu("&View");
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
@@ -403,6 +414,21 @@ bool MainWindow::newProjectWizard() {
   return doc && newProjectFrom(*doc);
 }
 
+bool MainWindow::importUrdfWithDialog() {
+  if (refusedWhileRunning("importing a robot")) return false;
+  const QString file = QFileDialog::getOpenFileName(this, "Import URDF", QString(), "URDF robots (*.urdf *.xml);;All files (*)");
+  return !file.isEmpty() && importUrdf(file);
+}
+
+bool MainWindow::importUrdf(const QString& file) {
+  if (refusedWhileRunning("importing a robot")) return false;
+  if (!maybeSave()) return false;
+  UrdfImportDialog dialog(file, this);
+  if (dialog.exec() != QDialog::Accepted || !dialog.document()) return false;
+  for (const QString& line : dialog.messages().split('\n', Qt::SkipEmptyParts)) log(QFileInfo(file).fileName() + ": " + line);
+  return newProjectFrom(*dialog.document());
+}
+
 bool MainWindow::newProjectFrom(const Json& doc) {
   if (refusedWhileRunning("starting a new project")) return false;
   QString error;
@@ -484,6 +510,17 @@ bool MainWindow::maybeSave() {
     return true;
   }
   return false;
+}
+
+FrequencyResponseDialog* MainWindow::showFrequencyResponse() {
+  if (!project()) {
+    QMessageBox::information(this, "Frequency response", "The chain is empty: add a link (+ Link in the Model dock) first.");
+    return nullptr;
+  }
+  auto* dialog = new FrequencyResponseDialog(*project(), modes_->spinRate(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+  return dialog;
 }
 
 void MainWindow::showModePreview() {
@@ -593,6 +630,9 @@ AnimationOutcome MainWindow::exportAnimationTo(const QString& dir, const Animati
   return exports_->animation->exportTo(dir, settings);
 }
 BundleOutcome MainWindow::exportBundleTo(const QString& dir) { return exports_->bundle->exportTo(dir); }
+std::string MainWindow::exportParaViewTo(const QString& dir, bool* cancelled) {
+  return exports_->paraview->exportTo(dir, cancelled);
+}
 
 // What the export reactions take from this window: the last finished run, the plots, the 3D view.
 QWidget* MainWindow::exportWindow() { return this; }
@@ -636,6 +676,22 @@ std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
   req.runs = {{"", results()}};
   req.command = "FlexArm workbench";
   return req;
+}
+
+CampbellDialog* MainWindow::showCampbellDialog() {
+  if (!campbell_) campbell_ = new CampbellDialog([this] { return project(); }, this);
+  campbell_->show();
+  campbell_->raise();
+  campbell_->activateWindow();
+  return campbell_;
+}
+
+std::vector<SeriesRun> MainWindow::seriesRuns(std::string& why) {
+  if (!results() || !project() || !session_->sharedSystem()) {
+    why = "nothing to export: run the project first";
+    return {};
+  }
+  return {{"", project(), session_->sharedSystem(), session_->sharedResults()}};
 }
 
 bool MainWindow::isRunning() const { return session_->isRunning(); }

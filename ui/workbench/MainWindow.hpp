@@ -35,10 +35,12 @@ class QDockWidget;
 namespace flexarm {
 
 class ArmView;
+class CampbellDialog;
 class CompareWindow;
 class AutoSave;
 class ModelTree;
 class ModePreview;
+class FrequencyResponseDialog;
 class PlotPanel;
 class ProjectDocument;
 class PropertyEditor;
@@ -66,6 +68,11 @@ class MainWindow : public QMainWindow, private ExportSource {
   // (no links) is the editor's empty project. False, with the loader's message in the banner, when
   // the document is not a valid project; nothing changes then.
   bool newProjectFrom(const Json& doc);
+  // File > Import URDF...: asks for the file, then importUrdf.
+  bool importUrdfWithDialog();
+  // The import dialog on `file` (tip, flexible links), then newProjectFrom the imported project:
+  // untitled, fully editable. False when cancelled or refused.
+  bool importUrdf(const QString& file);
   // Writes the project to path (the document as edited; a name without an extension gets
   // ".flexarm.json"); false with the reason in the banner.
   bool saveProject(const QString& path);
@@ -103,6 +110,9 @@ class MainWindow : public QMainWindow, private ExportSource {
   AutoSave* autoSave() const { return autosave_; }
   ModePreview* modePreview() const { return modes_; }
   void showModePreview();  // Analysis > Natural modes: the dock, shown and raised
+  // The modes dock's Frequency response...: the Bode dialog (non-modal, deleted when closed) on a copy
+  // of the project; nullptr (and a message) for an empty chain.
+  FrequencyResponseDialog* showFrequencyResponse();
   static QString examplesDirectory();
   // Before a project is opened or started: the start page (New, Open, the examples, Recent) in place
   // of the 3D view.
@@ -120,6 +130,9 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::string exportViewPng(const QString& file);
   AnimationOutcome exportAnimationTo(const QString& dir, const AnimationSettings& settings);
   BundleOutcome exportBundleTo(const QString& dir);
+  std::string exportParaViewTo(const QString& dir, bool* cancelled = nullptr);
+  // Analysis > Campbell diagram: the dialog (made on first use), shown and raised.
+  CampbellDialog* showCampbellDialog();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -142,6 +155,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::vector<double> animationTimes(std::string& why) override;
   QImage animationFrame(double t) override;
   std::optional<BundleRequest> bundleRequest(std::string& why) override;
+  std::vector<SeriesRun> seriesRuns(std::string& why) override;
   void onDocumentChanged();
   void updateTitle();
   bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
@@ -175,6 +189,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   ModelTree* model_tree_;
   PropertyEditor* properties_;
   ModePreview* modes_;
+  QPointer<CampbellDialog> campbell_;
   std::function<int(const QString&, const QString&, int)> question_handler_;
   QPlainTextEdit* log_;
   QLabel* banner_;

@@ -1,0 +1,482 @@
+#include "io/UrdfImport.hpp"
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "base/Files.hpp"
+#include "base/NumberFormat.hpp"
+#include "base/Text.hpp"
+#include "io/ProjectFile.hpp"
+#include "model/Model.hpp"
+#include "model/RigidInertia.hpp"
+
+namespace flexarm {
+
+struct UrdfRobot::Impl {
+  urdf::ModelInterfaceSharedPtr model;
+};
+
+namespace {
+
+std::string linkPath(const std::string& name) { return "link " + inQuotes(name); }
+std::string jointPath(const std::string& name) { return "joint " + inQuotes(name); }
+
+// urdfdom reports through console_bridge: its messages are caught here instead of printed.
+class CapturedLog : public console_bridge::OutputHandler {
+ public:
+  std::vector<std::string> errors, warnings;
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR)
+      errors.push_back(text);
+    else if (level == console_bridge::CONSOLE_BRIDGE_LOG_WARN)
+      warnings.push_back(text);
+  }
+};
+
+bool isMoving(const urdf::Joint& j) {
+  return j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS || j.type == urdf::Joint::PRISMATIC;
+}
+
+Eigen::Isometry3d toIsometry(const urdf::Pose& p) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.translation() = Eigen::Vector3d(p.position.x, p.position.y, p.position.z);
+  X.linear() = Eigen::Quaterniond(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized().toRotationMatrix();
+  return X;
+}
+
+Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+// Does the joint, or any joint below it, move?
+bool leadsToMovingJoint(const urdf::Joint& j, const urdf::ModelInterface& m) {
+  if (isMoving(j)) return true;
+  const urdf::LinkConstSharedPtr child = m.getLink(j.child_link_name);
+  if (!child) return false;
+  return std::any_of(child->child_joints.begin(), child->child_joints.end(),
+                     [&m](const urdf::JointSharedPtr& c) { return leadsToMovingJoint(*c, m); });
+}
+
+// The children of `link` through which the chain could go on.
+std::vector<const urdf::Joint*> leadingJoints(const urdf::Link& link, const urdf::ModelInterface& m) {
+  std::vector<const urdf::Joint*> out;
+  for (const urdf::JointSharedPtr& j : link.child_joints)
+    if (leadsToMovingJoint(*j, m)) out.push_back(j.get());
+  return out;
+}
+
+// A name as the project format allows it (letters, digits, _ and -).
+std::string projectName(const std::string& name, const std::string& path, Diagnostics& diag) {
+  std::string out = name;
+  for (char& c : out)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) c = '_';
+  if (out.empty()) out = "_";
+  if (out != name) diag.warning(path, "named " + inQuotes(out) + " in the project (names hold letters, digits, _ and -)");
+  return out;
+}
+
+// A URDF link held rigidly by one body of the chain: its frame in that body's frame.
+struct Attached {
+  const urdf::Link* link = nullptr;
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+};
+
+// One moving joint of the chain, its origin in the previous body's frame (the world's for the first)
+// and every URDF link its child body holds.
+struct Segment {
+  const urdf::Joint* joint = nullptr;
+  Eigen::Isometry3d X_origin = Eigen::Isometry3d::Identity();
+  std::vector<Attached> bodies;  // bodies.front() is the joint's child link
+};
+
+struct Walk {
+  std::vector<Segment> segments;
+  std::optional<Eigen::Vector3d> end;  // the tool frame's origin in the last body's frame
+  std::string tip;
+};
+
+// Adds `link` at X and, below it, every link not on the chain (moving joints there held at 0).
+void attach(const urdf::Link& link, const Eigen::Isometry3d& X, const std::set<const urdf::Joint*>& chain,
+            const urdf::ModelInterface& m, const std::string& owner, std::vector<Attached>& out, Diagnostics& diag) {
+  out.push_back({&link, X});
+  for (const urdf::JointSharedPtr& j : link.child_joints) {
+    if (chain.count(j.get())) continue;
+    const urdf::LinkConstSharedPtr child = m.getLink(j->child_link_name);
+    if (!child) continue;
+    if (isMoving(*j) && owner.empty()) {
+      diag.warning(jointPath(j->name),
+                   "is not on the chain to the tip: left out, with the links after it (they hang from the fixed base)");
+      continue;
+    }
+    if (isMoving(*j))
+      diag.warning(jointPath(j->name), "is not on the chain to the tip: held at 0, its link " + inQuotes(child->name) +
+                                           " is merged into link " + inQuotes(owner));
+    attach(*child, X * toIsometry(j->parent_to_joint_origin_transform), chain, m, owner, out, diag);
+  }
+}
+
+std::string leafList(const urdf::ModelInterface& m) {
+  std::string list;
+  for (const auto& [name, link] : m.links_)
+    if (link->child_joints.empty()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_name, Diagnostics& diag) {
+  const urdf::LinkConstSharedPtr root = m.getRoot();
+  const urdf::Link* tip = nullptr;
+  if (!tip_name.empty()) {
+    const urdf::LinkConstSharedPtr t = m.getLink(tip_name);
+    if (!t) {
+      diag.error("tip", "no link is named " + inQuotes(tip_name) + " (the leaves are " + leafList(m) + ")");
+      return std::nullopt;
+    }
+    tip = t.get();
+  } else {
+    const urdf::Link* link = root.get();
+    while (true) {
+      const std::vector<const urdf::Joint*> next = leadingJoints(*link, m);
+      if (next.size() > 1) {
+        std::string to;
+        for (const urdf::Joint* j : next) to += (to.empty() ? "" : ", ") + j->child_link_name;
+        diag.error(linkPath(link->name), "the tree branches here (to " + to +
+                                             "): choose the tip link of the chain to import (--tip; the leaves are " +
+                                             leafList(m) + ")");
+        return std::nullopt;
+      }
+      if (next.empty()) break;
+      link = m.getLink(next.front()->child_link_name).get();
+    }
+    tip = link;
+  }
+  std::vector<const urdf::Joint*> path;
+  for (const urdf::Link* l = tip; l->parent_joint; l = m.getLink(l->parent_joint->parent_link_name).get())
+    path.push_back(l->parent_joint.get());
+  std::reverse(path.begin(), path.end());
+  const std::set<const urdf::Joint*> chain(path.begin(), path.end());
+
+  Walk w;
+  w.tip = tip->name;
+  std::vector<Attached> base;  // held by the world: not part of the model
+  attach(*root, Eigen::Isometry3d::Identity(), chain, m, "", base, diag);
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();  // the current URDF link in the current body's frame
+  for (const urdf::Joint* j : path) {
+    const urdf::Link& child = *m.getLink(j->child_link_name);
+    X = X * toIsometry(j->parent_to_joint_origin_transform);
+    if (isMoving(*j)) {
+      w.segments.push_back({j, X, {}});
+      X = Eigen::Isometry3d::Identity();
+    }
+    if (w.segments.empty())
+      attach(child, X, chain, m, "", base, diag);
+    else
+      attach(child, X, chain, m, w.segments.back().joint->child_link_name, w.segments.back().bodies, diag);
+  }
+  if (w.segments.empty()) {
+    diag.error(linkPath(tip->name), "no revolute, continuous or prismatic joint between the root " + inQuotes(root->name) +
+                                        " and this tip: nothing moves");
+    return std::nullopt;
+  }
+  if (tip->name != w.segments.back().joint->child_link_name) {
+    w.end = X.translation();  // the tip was reached through fixed joints: it is the tool frame
+  } else {
+    const urdf::Link* l = tip;
+    Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+    while (l->child_joints.size() == 1 && l->child_joints.front()->type == urdf::Joint::FIXED) {
+      T = T * toIsometry(l->child_joints.front()->parent_to_joint_origin_transform);
+      l = m.getLink(l->child_joints.front()->child_link_name).get();
+      w.end = T.translation();
+    }
+  }
+  return w;
+}
+
+std::optional<RigidInertia> inertiaOf(const Attached& a, Diagnostics& diag) {
+  const urdf::Inertial& i = *a.link->inertial;
+  RigidInertia body;
+  body.mass = i.mass;
+  body.inertia_com = inertiaFromComponents(i.ixx, i.iyy, i.izz, i.ixy, i.ixz, i.iyz);
+  const std::string path = linkPath(a.link->name);
+  if (!std::isfinite(i.mass) || i.mass < 0.0) {
+    diag.error(path, "<inertial> mass must be >= 0, got " + formatNumber(i.mass));
+    return std::nullopt;
+  }
+  if (const Status ok = checkInertia(body.inertia_com); !ok) {
+    diag.error(path, "<inertial> inertia: " + ok.error().message);
+    return std::nullopt;
+  }
+  return transformInertia(a.X * toIsometry(i.origin), body);
+}
+
+Json inertia6(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
+
+Json jointJson(const urdf::Joint& j, const std::string& name, const Placement& placement, const Eigen::Vector3d& axis,
+               Diagnostics& diag) {
+  const std::string path = jointPath(j.name);
+  Json out;
+  out["name"] = name;
+  out["type"] = j.type == urdf::Joint::PRISMATIC ? "prismatic" : "revolute";
+  out["axis"] = vec3(axis);
+  out["placement"] = {{"xyz", vec3(placement.xyz)}, {"rpy", vec3(placement.rpy)}};
+  if (j.dynamics) {
+    out["damping"] = j.dynamics->damping;
+    if (j.dynamics->friction != 0.0)
+      diag.warning(path,
+                   "friction " + formatNumber(j.dynamics->friction) + " is ignored (FlexArm has viscous joint damping only)");
+  }
+  if (j.limits) {
+    Json l = Json::object();
+    if (j.type != urdf::Joint::CONTINUOUS) l["lower"] = j.limits->lower, l["upper"] = j.limits->upper;
+    l["effort"] = j.limits->effort;
+    l["velocity"] = j.limits->velocity;
+    out["limits"] = l;
+  }
+  if (j.mimic) diag.warning(path, "mimics joint " + inQuotes(j.mimic->joint_name) + ": ignored, the joint moves freely");
+  return out;
+}
+
+}  // namespace
+
+std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& diag) {
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  if (doc.Error()) {
+    diag.error("line " + std::to_string(doc.ErrorRow()), std::string("not well-formed XML: ") + doc.ErrorDesc());
+    return std::nullopt;
+  }
+  if (!doc.RootElement() || doc.RootElement()->ValueStr() != "robot") {
+    diag.error("", "not a URDF robot: the document's element must be <robot>");
+    return std::nullopt;
+  }
+  auto impl = std::make_shared<Impl>();
+  CapturedLog log;
+  {
+    static std::mutex console;  // console_bridge's handler is global
+    const std::lock_guard<std::mutex> lock(console);
+    console_bridge::useOutputHandler(&log);
+    try {
+      impl->model = urdf::parseURDF(xml);
+    } catch (const std::exception& e) {
+      log.errors.push_back(e.what());
+    }
+    console_bridge::restorePreviousOutputHandler();
+  }
+  if (!impl->model) {
+    for (const std::string& e : log.errors) diag.error("", e);
+    if (log.errors.empty()) diag.error("", "urdfdom could not read the robot");
+    return std::nullopt;
+  }
+  for (const std::string& w : log.warnings) diag.warning("", w);
+  // urdfdom keeps one parent of a link that several joints name as their child (a closed loop): refused.
+  std::map<std::string, std::vector<std::string>> parents;
+  for (const auto& [name, joint] : impl->model->joints_) parents[joint->child_link_name].push_back(name);
+  for (const auto& [link, joints] : parents) {
+    if (joints.size() < 2) continue;
+    std::string names;
+    for (const std::string& j : joints) names += (names.empty() ? "" : ", ") + j;
+    diag.error(linkPath(link), "is the child of several joints (" + names +
+                                   "): the robot has a closed loop, and URDF (and FlexArm) describe trees");
+  }
+  for (const auto& [name, joint] : impl->model->joints_) {
+    if (joint->type == urdf::Joint::FLOATING || joint->type == urdf::Joint::PLANAR)
+      diag.error(jointPath(name),
+                 std::string("is a ") + (joint->type == urdf::Joint::FLOATING ? "floating" : "planar") +
+                     " joint: FlexArm imports fixed-base chains of revolute, continuous, prismatic and fixed joints");
+  }
+  if (diag.hasErrors()) return std::nullopt;
+  UrdfRobot robot;
+  robot.impl_ = impl;
+  return robot;
+}
+
+std::optional<UrdfRobot> UrdfRobot::read(const std::filesystem::path& file, Diagnostics& diag) {
+  const Result<std::string> text = readRegularFile(file);
+  if (!text) {
+    diag.error("", "cannot open URDF file " + inQuotes(file.string(), 200) + ": " + text.error().message);
+    return std::nullopt;
+  }
+  return parse(*text, diag);
+}
+
+const std::string& UrdfRobot::name() const { return impl_->model->name_; }
+const std::string& UrdfRobot::root() const { return impl_->model->root_link_->name; }
+
+std::vector<std::string> UrdfRobot::leaves() const {
+  std::vector<std::string> out;
+  for (const auto& [name, link] : impl_->model->links_)
+    if (link->child_joints.empty()) out.push_back(name);
+  return out;
+}
+
+std::string UrdfRobot::branchingLink() const {
+  const urdf::ModelInterface& m = *impl_->model;
+  for (const urdf::Link* link = m.root_link_.get();;) {
+    const std::vector<const urdf::Joint*> next = leadingJoints(*link, m);
+    if (next.size() > 1) return link->name;
+    if (next.empty()) return {};
+    link = m.getLink(next.front()->child_link_name).get();
+  }
+}
+
+std::optional<std::vector<UrdfChainLink>> UrdfRobot::chain(const std::string& tip, Diagnostics& diag) const {
+  const std::optional<Walk> w = walk(*impl_->model, tip, diag);
+  if (!w) return std::nullopt;
+  std::vector<UrdfChainLink> out;
+  for (std::size_t k = 0; k < w->segments.size(); ++k) {
+    const Segment& s = w->segments[k];
+    const double next_x = k + 1 < w->segments.size() ? w->segments[k + 1].X_origin.translation().x() : w->end ? w->end->x() : 0.0;
+    out.push_back({s.joint->child_link_name, s.joint->name, next_x});
+  }
+  return out;
+}
+
+std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagnostics& diag) const {
+  const urdf::ModelInterface& m = *impl_->model;
+  const std::optional<Walk> w = walk(m, options.tip, diag);
+  if (!w) return std::nullopt;
+  const std::size_t n = w->segments.size();
+
+  std::vector<const FlexibleLinkSpec*> flexible(n, nullptr);
+  for (const FlexibleLinkSpec& spec : options.flexible) {
+    const auto it = std::find_if(w->segments.begin(), w->segments.end(),
+                                 [&spec](const Segment& s) { return s.joint->child_link_name == spec.link; });
+    if (it == w->segments.end()) {
+      std::string moved;
+      for (const Segment& s : w->segments) moved += (moved.empty() ? "" : ", ") + s.joint->child_link_name;
+      diag.error(linkPath(spec.link),
+                 "cannot be made flexible: it is not a link that a joint of the chain moves (" + moved + ")");
+      continue;
+    }
+    flexible[static_cast<std::size_t>(it - w->segments.begin())] = &spec;
+  }
+
+  // Lengths and frames. A rigid link reaches to the next joint's origin (or the tool frame): where that
+  // is not on its +x axis, its body frame is the URDF frame turned by the smallest rotation that points
+  // x at it, so the link is drawn from joint to joint (the dynamics are the same). A flexible link is a
+  // beam along the URDF link's own x.
+  std::vector<double> length(n, 0.0);
+  std::vector<std::optional<Eigen::Matrix3d>> turn(n);  // nullopt: the URDF frame as it is
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::optional<Eigen::Vector3d> next = k + 1 < n ? w->segments[k + 1].X_origin.translation() : w->end;
+    const std::string& name = w->segments[k].joint->child_link_name;
+    if (flexible[k]) {
+      const double next_x = next ? next->x() : 0.0;
+      if (flexible[k]->length)
+        length[k] = *flexible[k]->length;
+      else if (next_x > 0.0)
+        length[k] = next_x;
+      else
+        diag.error(linkPath(name), "is made flexible, but the next joint's origin is at x = " + formatNumber(next_x) +
+                                       " m in its frame: give the beam's length (length=L)");
+    } else if (next && next->norm() > 0.0) {
+      const Eigen::Vector3d& p = *next;
+      if (p.y() == 0.0 && p.z() == 0.0 && p.x() > 0.0) {
+        length[k] = p.x();
+      } else {
+        turn[k] = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), p).toRotationMatrix();
+        length[k] = p.norm();
+      }
+    }
+  }
+  const auto turned = [&turn](std::size_t k) {
+    Eigen::Isometry3d Q = Eigen::Isometry3d::Identity();
+    if (turn[k]) Q.linear() = *turn[k];
+    return Q;
+  };
+
+  Json links = Json::array(), joints = Json::array(), payloads = Json::array();
+  for (std::size_t k = 0; k < n; ++k) {
+    const Segment& s = w->segments[k];
+    const urdf::Link& own = *s.bodies.front().link;
+    const std::string name = projectName(own.name, linkPath(own.name), diag);
+    // The joint frame in the previous link's distal frame (both turned where they are).
+    Eigen::Isometry3d X = s.X_origin;
+    if (k > 0 && turn[k - 1]) X = turned(k - 1).inverse() * X;
+    if (turn[k]) X = X * turned(k);
+    if (k > 0) X.translation().x() -= length[k - 1];
+    Eigen::Vector3d axis(s.joint->axis.x, s.joint->axis.y, s.joint->axis.z);
+    if (turn[k]) axis = turn[k]->transpose() * axis;
+    joints.push_back(
+        jointJson(*s.joint, projectName(s.joint->name, jointPath(s.joint->name), diag), Placement::fromTransform(X), axis, diag));
+    std::vector<Attached> bodies = s.bodies;
+    if (turn[k])
+      for (Attached& a : bodies) a.X = turned(k).inverse() * a.X;
+
+    for (const Attached& a : bodies)
+      if (a.link->visual || a.link->collision || !a.link->visual_array.empty() || !a.link->collision_array.empty())
+        diag.warning(linkPath(a.link->name),
+                     "visual and collision geometry is ignored (FlexArm draws each link as its centreline)");
+    Json link;
+    link["name"] = name;
+    link["length"] = length[k];
+    if (flexible[k]) {
+      link["flex"] = flexible[k]->flex;
+      if (own.inertial)
+        diag.warning(linkPath(own.name), "is flexible: its <inertial> (" + formatNumber(own.inertial->mass) +
+                                             " kg) is replaced by the beam's mass (rho A length)");
+      for (std::size_t b = 1; b < bodies.size(); ++b) {
+        if (!bodies[b].link->inertial) continue;
+        const std::optional<RigidInertia> ri = inertiaOf(bodies[b], diag);
+        if (!ri || ri->mass <= 0.0) continue;
+        const bool distal = ri->com.x() >= length[k];
+        payloads.push_back({{"name", projectName(bodies[b].link->name, linkPath(bodies[b].link->name), diag)},
+                            {"link", name},
+                            {"frame", distal ? "distal" : "body"},
+                            {"offset", vec3(distal ? Eigen::Vector3d(ri->com - Eigen::Vector3d(length[k], 0, 0)) : ri->com)},
+                            {"mass", ri->mass},
+                            {"inertia", inertia6(ri->inertia_com)}});
+      }
+      links.push_back(link);
+      continue;
+    }
+    if (!own.inertial) {
+      diag.error(linkPath(own.name), "has no <inertial>: a link that a joint moves needs its mass, centre of mass and inertia");
+      continue;
+    }
+    if (!(own.inertial->mass > 0.0)) {
+      diag.error(linkPath(own.name), "<inertial> mass must be > 0, got " + formatNumber(own.inertial->mass));
+      continue;
+    }
+    std::vector<RigidInertia> parts;
+    for (const Attached& a : bodies) {
+      if (!a.link->inertial) continue;
+      if (const std::optional<RigidInertia> ri = inertiaOf(a, diag)) parts.push_back(*ri);
+    }
+    const RigidInertia total = combineInertias(parts);
+    link["mass"] = total.mass;
+    link["com"] = vec3(total.com);
+    link["inertia"] = inertia6(total.inertia_com);
+    links.push_back(link);
+  }
+  if (diag.hasErrors()) return std::nullopt;
+
+  Json doc;
+  doc["format"] = "flexarm-project";
+  doc["schema_version"] = Project::kSchemaVersion;
+  doc["name"] = options.name.empty() ? m.name_ : options.name;
+  doc["description"] = "Imported from the URDF robot " + inQuotes(m.name_, 200) + ": the chain from " +
+                       inQuotes(m.root_link_->name) + " to " + inQuotes(w->tip) + " (" + std::to_string(n) +
+                       " joints; no drives yet).";
+  doc["gravity"] = Json::array({0.0, 0.0, -9.81});
+  doc["links"] = links;
+  doc["joints"] = joints;
+  if (!payloads.empty()) doc["payloads"] = payloads;
+  Diagnostics check;
+  projectFromJson(doc, {}, check);
+  for (const Diagnostic& d : check.all()) {
+    if (d.severity == Diagnostic::Severity::Error)
+      diag.error(d.path, d.message);
+    else
+      diag.warning(d.path, d.message);
+  }
+  if (diag.hasErrors()) return std::nullopt;
+  return doc;
+}
+
+}  // namespace flexarm
