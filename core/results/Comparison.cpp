@@ -44,7 +44,17 @@ Results compareRuns(const std::vector<NamedRun>& runs, std::vector<std::string> 
   const NamedRun* longest = &runs.front();
   for (const NamedRun& r : runs)
     if (r.results->end_time > longest->results->end_time) longest = &r;
-  const std::vector<double> grid = longest->results->column("t");
+  // The longest run's times, and the time each other run ended between two of them (a diverged run's
+  // last row is the state that diverged, off the output grid): every curve ends where its run did.
+  std::vector<double> grid = longest->results->column("t");
+  for (const NamedRun& r : runs) {
+    if (!r.results || r.results->rows() == 0 || grid.empty()) continue;
+    const double end = r.results->value(r.results->rows() - 1, 0);
+    const auto after = std::lower_bound(grid.begin(), grid.end(), end);
+    const double apart = 1e-9 * std::max(1.0, std::abs(end));  // not a grid time written another way
+    if (after == grid.end() || after == grid.begin() || *after - end <= apart || end - *(after - 1) <= apart) continue;
+    grid.insert(after, end);
+  }
 
   std::vector<Channel> cols = {{"t", "s"}};
   std::vector<std::vector<double>> data = {grid};

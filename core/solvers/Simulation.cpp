@@ -253,12 +253,18 @@ Results simulate(const Project& project, const RunControl& control) {
     const double* ystep = stepper->state();
     for (int j = 0; j < stepper->stateSize(); ++j)
       if (!std::isfinite(ystep[j])) return failed("the state became non-finite at " + at(t), t);
+    const std::size_t rows_before = results.rows();
     const std::string diverged = divergence.check(ystep, t);
     if (!diverged.empty()) {
+      // The curves end where the run did: the output times within the step, then the state that
+      // diverged, off the output grid (the last row's t is the message's). The equations may no longer
+      // be evaluable there; the run has diverged all the same, so a row that cannot be made is left out.
+      while (k <= n_out && outputTime(k) < t && stepper->record(outputTime(k), results)) ++k;
+      if (results.rows() == 0 || results.value(results.rows() - 1, 0) < t) stepper->record(t, results);
+      announce(rows_before);
       results.stats = stepper->stats();
       return finish(RunStatus::Diverged, diverged, t);
     }
-    const std::size_t rows_before = results.rows();
     while (k <= n_out && outputTime(k) <= t * (1.0 + 1e-15) + 1e-15) {
       const double t_out = outputTime(k);
       if (!stepper->record(t_out, results))

@@ -110,15 +110,29 @@ class CompareTest : public QObject {
     QVERIFY(qcp->graph(0)->name().contains("coupling=zero"));
     QVERIFY(qcp->graph(1)->name().contains("coupling=high"));
     QVERIFY(qcp->legend->visible());
-    const std::vector<double> zv = zero.column("tip.beam.v"), hv = high.column("tip.beam.v"), ht = high.column("t");
-    QCOMPARE(qcp->graph(1)->dataCount(), static_cast<int>(hv.size()));
+    // The grid: the high-order run's output times, and the time the zero-order run diverged (its last
+    // row, between two of them), where the high-order curve is interpolated.
+    const std::vector<double> zv = zero.column("tip.beam.v"), zt = zero.column("t");
+    const std::vector<double> hv = high.column("tip.beam.v"), ht = high.column("t");
+    const std::size_t on_grid = zv.size() - 1;
+    QVERIFY(zt.back() > ht[on_grid - 1] && zt.back() < ht[on_grid]);
+    QCOMPARE(qcp->graph(1)->dataCount(), static_cast<int>(hv.size() + 1));
+    QCOMPARE(qcp->graph(0)->dataCount(), static_cast<int>(hv.size() + 1));
     for (int k = 0; k < qcp->graph(1)->dataCount(); ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
       const auto z = qcp->graph(0)->data()->at(k);
       const auto h = qcp->graph(1)->data()->at(k);
-      QCOMPARE(h->key, ht[static_cast<std::size_t>(k)]);
-      QCOMPARE(h->value, hv[static_cast<std::size_t>(k)]);
-      if (static_cast<std::size_t>(k) < zv.size())
-        QCOMPARE(z->value, zv[static_cast<std::size_t>(k)]);
+      if (i == on_grid) {  // the curve ends where the run did: the state that diverged
+        QCOMPARE(h->key, zt.back());
+        QCOMPARE(z->value, zv.back());
+        QVERIFY(std::abs(z->value) > 4.0);
+        continue;
+      }
+      const std::size_t j = i < on_grid ? i : i - 1;
+      QCOMPARE(h->key, ht[j]);
+      QCOMPARE(h->value, hv[j]);  // the samples themselves
+      if (i < on_grid)
+        QCOMPARE(z->value, zv[i]);
       else
         QVERIFY(std::isnan(z->value));  // a gap after the divergence
     }
@@ -128,10 +142,11 @@ class CompareTest : public QObject {
     QCOMPARE(qcp->graphCount(), 1);
     QVERIFY(qcp->graph(0)->name().contains("coupling=high - coupling=zero"));
     for (int k = 0; k < qcp->graph(0)->dataCount(); ++k) {
+      const std::size_t i = static_cast<std::size_t>(k);
       const double d = qcp->graph(0)->data()->at(k)->value;
-      if (static_cast<std::size_t>(k) < zv.size())
-        QCOMPARE(d, hv[static_cast<std::size_t>(k)] - zv[static_cast<std::size_t>(k)]);
-      else
+      if (i < on_grid)
+        QCOMPARE(d, hv[i] - zv[i]);
+      else if (i > on_grid)
         QVERIFY(std::isnan(d));
     }
     QTest::mouseClick(plot->differenceButton(), Qt::LeftButton);

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/ui/UiTestSupport.hpp"
@@ -108,6 +109,11 @@ class PlotsTest : public QObject {
     const QString label = QString("diverged at t = %1 s").arg(r->end_time, 0, 'g', 4);
     QCOMPARE(w.plots()->markers()[0].label, label);
     QVERIFY(markerShown(plot, label, r->end_time));
+    // The curves end where the run did: the last point is the state that diverged, at the marker.
+    double last_key = -1.0;
+    for (int g = 0; g < plot->graphCount(); ++g)
+      if (!plot->graph(g)->data()->isEmpty()) last_key = std::max(last_key, (plot->graph(g)->data()->constEnd() - 1)->key);
+    QCOMPARE(last_key, r->end_time);
     flexarm::test::saveScreenshot(w, "plots-main-diverged");
 
     // The exported plot and the report bundle's plots carry the marker.

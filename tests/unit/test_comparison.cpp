@@ -56,6 +56,31 @@ TEST(Comparison, DifferenceIsBMinusAAtEverySampleAndEmptyAfterARunEnds) {
   EXPECT_NE(csv.str().find("\n2,0.90929742682568171,,\n"), std::string::npos) << csv.str().substr(csv.str().size() - 200);
 }
 
+// A diverged run's last row is the state that diverged, between two output times: the comparison
+// keeps it (the curve ends where the run did), the other run interpolated there.
+TEST(Comparison, TheLastRowOfARunThatEndedBetweenOutputTimesIsKept) {
+  const Results a = makeRun(0.1, 2.0, [](double t) { return 3.0 * t; });
+  Results b = makeRun(
+      0.1, 1.0, [](double t) { return t * t; }, RunStatus::Diverged);
+  const double last[3] = {1.03, -4.01, 1.0};
+  b.appendRow(last);
+  b.end_time = 1.03;
+  const Results c = compareRuns({{"A", &a}, {"B", &b}}, {"x"});
+  ASSERT_EQ(c.rows(), a.rows() + 1);
+  EXPECT_EQ(c.value(10, 0), a.value(10, 0));
+  EXPECT_EQ(c.value(11, 0), 1.03);
+  EXPECT_EQ(c.value(11, 2), -4.01);                  // B's own last value
+  EXPECT_NEAR(c.value(11, 1), 3.09, 1e-14);          // A interpolated (linear: exact)
+  EXPECT_NEAR(c.value(11, 3), -4.01 - 3.09, 1e-14);  // B - A there
+  EXPECT_EQ(c.value(12, 0), a.value(11, 0));         // then A's grid goes on
+  EXPECT_TRUE(std::isnan(c.value(12, 2)));
+  // A run that ends on a grid time, written another way by round-off, adds no row.
+  Results d = makeRun(0.1, 1.0, [](double t) { return t; });
+  const double almost[3] = {1.1 + 1e-15, 0.0, 1.0};
+  d.appendRow(almost);
+  EXPECT_EQ(compareRuns({{"A", &a}, {"D", &d}}, {"x"}).rows(), a.rows());
+}
+
 TEST(Comparison, ARunOnAnotherGridIsInterpolatedLinearly) {
   const Results a = makeRun(0.1, 1.0, [](double t) { return 3.0 * t; });
   const Results b = makeRun(0.25, 1.0, [](double t) { return 2.0 * t + 1.0; });  // linear: interpolation is exact

@@ -774,9 +774,13 @@ void MainWindow::onFinished() {
   log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
   plots_->setMarkers(earlyEndMarkers({{"", r}}));  // where it diverged or failed, as the README promises
   if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
-    showBanner(QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") +
-                   QString::fromStdString(r->message) + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)),
-               true);
+    // The engine's message already says "diverged at t = ...: why": say it once ("Diverged at t = ...").
+    QString what = QString::fromStdString(r->message);
+    if (r->status == RunStatus::Diverged && what.startsWith("diverged "))
+      what[0] = 'D';
+    else
+      what = QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") + what;
+    showBanner(what + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)), true);
   } else if (r->status == RunStatus::Cancelled) {
     log(QString::fromStdString(r->message));
   }
