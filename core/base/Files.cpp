@@ -31,9 +31,30 @@ Result<std::string> readRegularFile(const fs::path& file, std::size_t max_bytes)
   return text;
 }
 
-Status writeFileAtomically(const fs::path& file, const std::function<void(std::ostream&)>& write) {
+namespace {
+
+// A name no other writer uses at the same time: this process's id and a counter.
+std::string uniqueSuffix() {
   static std::atomic<unsigned> counter{0};
-  const fs::path tmp = file.string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  return ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+}
+
+// Renames the written temporary file over `file`, or removes it.
+Status replaceWith(const fs::path& tmp, const fs::path& file, const std::string& name) {
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return error("cannot replace " + name + ": " + ec.message());
+  }
+  return {};
+}
+
+}  // namespace
+
+Status writeFileAtomically(const fs::path& file, const std::function<void(std::ostream&)>& write) {
+  const fs::path tmp = file.string() + uniqueSuffix();
   const std::string name = inQuotes(file.string());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -54,14 +75,29 @@ Status writeFileAtomically(const fs::path& file, const std::function<void(std::o
       return error("writing " + name + " failed");
     }
   }
+  return replaceWith(tmp, file, name);
+}
+
+Status writeFileThrough(const fs::path& file, const std::function<std::string(const fs::path&)>& write) {
+  const std::string name = inQuotes(file.string());
+  if (file.filename().empty()) return error("cannot write " + name + ": no file name");
+  if (Status ok = checkWritable(file); !ok) return ok;
+  // A hidden name beside the file, with its extension: ".plot.tmp-123-4.png" for "plot.png".
+  const fs::path tmp = file.parent_path() / ("." + file.stem().string() + uniqueSuffix() + file.extension().string());
+  std::string why;
+  try {
+    why = write(tmp);
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
   std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) {
+  if (why.empty() && !(fs::is_regular_file(tmp, ec) && fs::file_size(tmp, ec) > 0)) why = "nothing was written";
+  if (!why.empty()) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
-    return error("cannot replace " + name + ": " + ec.message());
+    return error("cannot write " + name + ": " + why);
   }
-  return {};
+  return replaceWith(tmp, file, name);
 }
 
 Status writeFileAtomically(const fs::path& file, const std::string& content) {

@@ -25,6 +25,13 @@ Result<std::string> readRegularFile(const std::filesystem::path& file, std::size
 Status writeFileAtomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write);
 Status writeFileAtomically(const std::filesystem::path& file, const std::string& content);
 
+// The same for a writer that makes the file itself (an image or plot library given a file name):
+// `write` writes the temporary path it is given, which is in the same folder and keeps the file's
+// extension (formats are told by it), and returns an empty string or why it failed; then the
+// temporary file is renamed over `file`. On failure the old file stays untouched and no temporary
+// file is left. Errors name the file.
+Status writeFileThrough(const std::filesystem::path& file, const std::function<std::string(const std::filesystem::path&)>& write);
+
 // Whether a file can be created or replaced at `file` (its folder exists and is writable, and it is
 // not a folder itself): checked before a long run rather than after. Errors name the file.
 Status checkWritable(const std::filesystem::path& file);

@@ -6,8 +6,10 @@
 // constraint edit; structure edits keep references; dirty marker, unsaved-changes prompt, autosave
 // and recovery after the process is killed.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -248,6 +250,43 @@ class EditorTest : public QObject {
     QVERIFY2(std::abs((w.armView()->drawnTip(2) - tip).norm() - 1.5) < 1e-9, "the view did not redraw the longer link");
     QVERIFY(w.windowTitle().contains('*'));
     QCOMPARE(w.document()->undoStack()->undoText(), QString("Set links[2].length to 5 m"));
+  }
+
+  // File > Open reads as the command line does (issue 21): a FIFO, a folder, JSON nested 100 000 deep or
+  // with a key twice are refused at once with a message, and the open project stays as it was.
+  void openRefusesWhatTheLoaderRefuses() {
+    QTemporaryDir dir;
+    ProjectDocument doc;
+    QString error;
+    QVERIFY2(doc.open(copyOfExample(dir, kSeed004), &error), qPrintable(error));
+    const Json before = doc.json();
+    const QString fifo = dir.filePath("pipe.flexarm.json");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);  // nobody writes: a read would block forever
+    const QString deep = dir.filePath("deep.flexarm.json");
+    {
+      QFile f(deep);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("{\"links\": ") + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
+    }
+    const QString twice = dir.filePath("twice.flexarm.json");
+    {
+      QFile f(twice);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("{\"name\": \"a\", \"name\": \"b\"}");
+    }
+    const struct {
+      QString path;
+      const char* message;
+    } cases[] = {{fifo, "not a regular file"}, {dir.path(), "is a folder"}, {deep, "nest"}, {twice, "name"}};
+    for (const auto& c : cases) {
+      QElapsedTimer clock;
+      clock.start();
+      error.clear();
+      QVERIFY2(!doc.open(c.path, &error), qPrintable(c.path));
+      QVERIFY2(error.contains(c.message), qPrintable(c.path + ": " + error));
+      QVERIFY(clock.elapsed() < 5000);
+      QCOMPARE(doc.json(), before);
+    }
   }
 
   void buildSeed004FromEmptyUndoAndRedo() {

@@ -115,6 +115,45 @@ TEST(RobustIo, AFileIsReplacedWholeOrNotAtAll) {
   fs::remove_all(dir);
 }
 
+// Files an image or plot library writes itself (the workbench's PNG, PDF and SVG exports) go through a
+// temporary file with the same extension beside them, then a rename.
+TEST(RobustIo, AFileAWriterMakesItselfIsReplacedWholeOrNotAtAll) {
+  const fs::path dir = scratch("through");
+  const fs::path file = dir / "plot.png";
+  std::ofstream(file) << "old\n";
+  fs::path seen;
+  auto writeHalfAndFail = [&seen](const fs::path& tmp) {
+    seen = tmp;
+    std::ofstream(tmp) << "half";
+    return std::string("the disk is full");
+  };
+  Status written = writeFileThrough(file, writeHalfAndFail);
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().text(), "cannot write \"" + file.string() + "\": the disk is full");
+  EXPECT_EQ(seen.parent_path(), dir);
+  EXPECT_EQ(seen.extension(), ".png");  // the library tells the format by it
+  EXPECT_NE(seen, file);
+  EXPECT_EQ(readAll(file), "old\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no temporary file left";
+  // A writer that says it succeeded but wrote nothing, or threw, fails the same way.
+  written = writeFileThrough(file, [](const fs::path&) { return std::string(); });
+  EXPECT_NE(written.error().text().find("nothing was written"), std::string::npos);
+  written = writeFileThrough(file, [](const fs::path& tmp) -> std::string {
+    std::ofstream(tmp) << "x";
+    throw std::runtime_error("bad_alloc");
+  });
+  EXPECT_NE(written.error().text().find("bad_alloc"), std::string::npos);
+  EXPECT_EQ(readAll(file), "old\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  ASSERT_TRUE(writeFileThrough(file, [](const fs::path& tmp) {
+    std::ofstream(tmp) << "new\n";
+    return std::string();
+  }));
+  EXPECT_EQ(readAll(file), "new\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
 TEST(RobustIo, OnlyRegularFilesOfBoundedSizeAreRead) {
   EXPECT_NE(readRegularFile("/dev/zero").error().text().find("not a regular file"), std::string::npos);
   EXPECT_NE(readRegularFile("/nonexistent/x").error().text().find("no such file"), std::string::npos);

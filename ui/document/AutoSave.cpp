@@ -7,6 +7,9 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include "base/Files.hpp"
+#include "io/JsonReader.hpp"
+
 namespace flexarm {
 
 AutoSave::AutoSave(ProjectDocument* doc, QObject* parent) : QObject(parent), doc_(doc) {
@@ -33,11 +36,12 @@ QString AutoSave::recoveryFileFor(const QString& project_path) {
 std::optional<AutoSave::Recovery> AutoSave::find(const QString& project_path) {
   Recovery r;
   r.file = recoveryFileFor(project_path);
-  QFile f(r.file);
-  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
-  const QByteArray text = f.readAll();
-  const Json j = Json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("document") || !j["document"].is_object()) return std::nullopt;
+  const Result<std::string> text = readRegularFile(r.file.toStdString());
+  if (!text) return std::nullopt;
+  const Result<Json> parsed = parseJsonText(*text);
+  if (!parsed) return std::nullopt;
+  const Json& j = *parsed;
+  if (!j.is_object() || !j.contains("document") || !j["document"].is_object()) return std::nullopt;
   r.recovers = QString::fromStdString(j.value("recovers", std::string()));
   r.saved_at = QDateTime::fromString(QString::fromStdString(j.value("saved_at", std::string())), Qt::ISODate);
   r.document = j["document"];

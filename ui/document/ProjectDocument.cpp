@@ -1,14 +1,15 @@
 #include "ui/document/ProjectDocument.hpp"
 
 #include <QAction>
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <cmath>
 
+#include "base/Files.hpp"
 #include "dynamics/MultibodySystem.hpp"
+#include "io/JsonReader.hpp"
 #include "io/ProjectFile.hpp"
 
 namespace flexarm {
@@ -140,18 +141,19 @@ void ProjectDocument::resetEmpty() {
 }
 
 bool ProjectDocument::open(const QString& path, QString* error) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    if (error) *error = "cannot open " + path + ": " + f.errorString();
+  // As the command line reads it: a regular file of bounded size (a FIFO would block, /dev/zero never
+  // ends), JSON of bounded nesting without duplicate keys; the loader says where and why otherwise.
+  const Result<std::string> text = readRegularFile(path.toStdString());
+  if (!text) {
+    if (error) *error = "cannot open " + path + ": " + QString::fromStdString(text.error().message);
     return false;
   }
-  const QByteArray text = f.readAll();
-  Json doc = Json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
-  if (doc.is_discarded()) {  // the loader says where and why
-    if (error) *error = QString::fromStdString(parseProjectText(text.toStdString(), ".").diagnostics.text());
+  const Result<Json> doc = parseJsonText(*text);
+  if (!doc) {
+    if (error) *error = QString::fromStdString(parseProjectText(*text, ".").diagnostics.text());
     return false;
   }
-  return reset(doc, QFileInfo(path).absoluteFilePath(), error);
+  return reset(*doc, QFileInfo(path).absoluteFilePath(), error);
 }
 
 bool ProjectDocument::save(const QString& path, QString* error) {

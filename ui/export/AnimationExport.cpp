@@ -5,6 +5,8 @@
 #include <QStandardPaths>
 #include <cmath>
 
+#include "base/Files.hpp"
+
 namespace flexarm {
 
 QString ffmpegProgram() { return QStandardPaths::findExecutable("ffmpeg"); }
@@ -47,8 +49,11 @@ AnimationOutcome exportAnimation(const std::function<QImage(double)>& frame, dou
     }
     if (size.isEmpty()) size = img.size();
     const QString file = QDir(dir).filePath(QString("frame_%1.png").arg(k, 5, 10, QChar('0')));
-    if (!img.save(file)) {
-      out.error = "cannot write \"" + file.toStdString() + "\"";
+    const Status written = writeFileThrough(file.toStdString(), [&img](const std::filesystem::path& tmp) {
+      return img.save(QString::fromStdString(tmp.string()), "PNG") ? std::string() : std::string("the image could not be saved");
+    });
+    if (!written) {
+      out.error = written.error().text();
       return out;
     }
     ++out.frames;

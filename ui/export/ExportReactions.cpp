@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QProgressDialog>
 
+#include "base/Files.hpp"
 #include "paraview/ParaViewSeries.hpp"
 
 #include "results/CsvWriter.hpp"
@@ -63,7 +64,11 @@ ViewsImageExportReaction::ViewsImageExportReaction(ExportSource& source, ExportQ
     : FileExportReaction(source, std::move(question), "PNG (*.png)", false, parent) {}
 
 std::string ViewsImageExportReaction::exportTo(const QString& file) {
-  const std::string why = source_.viewsImage().save(file, "PNG") ? std::string() : "cannot write \"" + file.toStdString() + "\"";
+  const QImage image = source_.viewsImage();
+  const Status written = writeFileThrough(file.toStdString(), [&image](const std::filesystem::path& tmp) {
+    return image.save(QString::fromStdString(tmp.string()), "PNG") ? std::string() : std::string("the image could not be saved");
+  });
+  const std::string why = written ? std::string() : written.error().text();
   source_.exportReport(told(why, "3D view written to " + file));
   return why;
 }

@@ -10,6 +10,7 @@
 #include <QSvgGenerator>
 
 #include "Version.hpp"
+#include "base/Files.hpp"
 
 namespace flexarm {
 
@@ -18,30 +19,34 @@ std::string exportPlot(QCustomPlot* plot, const QString& file, const ExportSize&
     return "plot size " + std::to_string(size.width) + " x " + std::to_string(size.height) + " px is outside 16..20000";
   if (!(size.dpi >= 10 && size.dpi <= 2400)) return "resolution " + std::to_string(size.dpi) + " dpi is outside 10..2400";
   const QString ext = QFileInfo(file).suffix().toLower();
-  const QString title = plot->windowTitle();
-  bool ok = false;
-  if (ext == "png") {
-    ok = plot->savePng(file, size.width, size.height, 1.0, -1, static_cast<int>(std::lround(size.dpi)), QCP::ruDotsPerInch);
-  } else if (ext == "pdf") {
-    ok = plot->savePdf(file, size.width, size.height, QCP::epNoCosmetic, QString("FlexArm ") + kVersion, title);
-  } else if (ext == "svg") {
-    QSvgGenerator svg;
-    svg.setFileName(file);
-    svg.setSize(QSize(size.width, size.height));
-    svg.setViewBox(QRect(0, 0, size.width, size.height));
-    svg.setTitle(title);
-    svg.setDescription(QString("FlexArm ") + kVersion);
-    QCPPainter painter;
-    ok = painter.begin(&svg);
-    if (ok) {
-      plot->toPainter(&painter, size.width, size.height);
-      ok = painter.end();
-    }
-  } else {
+  if (ext != "png" && ext != "pdf" && ext != "svg")
     return "cannot tell the format of \"" + file.toStdString() + "\": use .png, .pdf or .svg";
-  }
-  if (!ok || !QFileInfo(file).exists() || QFileInfo(file).size() == 0) return "writing \"" + file.toStdString() + "\" failed";
-  return {};
+  const QString title = plot->windowTitle();
+  // Through a temporary file and a rename: a failure half-way leaves an earlier plot as it was.
+  const Status written = writeFileThrough(file.toStdString(), [&](const std::filesystem::path& tmp_path) -> std::string {
+    const QString tmp = QString::fromStdString(tmp_path.string());
+    bool ok = false;
+    if (ext == "png") {
+      ok = plot->savePng(tmp, size.width, size.height, 1.0, -1, static_cast<int>(std::lround(size.dpi)), QCP::ruDotsPerInch);
+    } else if (ext == "pdf") {
+      ok = plot->savePdf(tmp, size.width, size.height, QCP::epNoCosmetic, QString("FlexArm ") + kVersion, title);
+    } else {
+      QSvgGenerator svg;
+      svg.setFileName(tmp);
+      svg.setSize(QSize(size.width, size.height));
+      svg.setViewBox(QRect(0, 0, size.width, size.height));
+      svg.setTitle(title);
+      svg.setDescription(QString("FlexArm ") + kVersion);
+      QCPPainter painter;
+      ok = painter.begin(&svg);
+      if (ok) {
+        plot->toPainter(&painter, size.width, size.height);
+        ok = painter.end();
+      }
+    }
+    return ok ? std::string() : "the plot could not be drawn into the file";
+  });
+  return written ? std::string() : written.error().text();
 }
 
 std::string exportFigure(const Figure& figure, const QString& file, const ExportSize& size) {

@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "base/Files.hpp"
 #include "io/JsonReader.hpp"
 
 namespace flexarm {
@@ -17,9 +18,11 @@ constexpr int kPathRole = Qt::UserRole;
 
 // The example's name and description as its file states them (empty when it cannot be read).
 std::pair<QString, QString> nameAndDescription(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  const Json doc = Json::parse(f.readAll().toStdString(), nullptr, /*allow_exceptions=*/false);
+  const Result<std::string> content = readRegularFile(path.toStdString());
+  if (!content) return {};
+  const Result<Json> parsed = parseJsonText(*content);
+  if (!parsed) return {};
+  const Json& doc = *parsed;
   auto text = [&doc](const char* key) {
     return doc.is_object() && doc.contains(key) && doc[key].is_string() ? QString::fromStdString(doc[key].get<std::string>())
                                                                         : QString();
