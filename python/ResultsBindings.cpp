@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "Bindings.hpp"
+#include "base/NumberFormat.hpp"
 #include "dynamics/Centreline.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "results/CsvWriter.hpp"
@@ -202,7 +203,7 @@ void bindResults(py::module_& m) {
       .def("__repr__", [](const PyResults& r) {
         return "<flexarm.Results " + std::string(runStatusName(r.results->status)) + ", " + std::to_string(r.results->rows()) +
                " rows x " + std::to_string(r.results->channels().size()) + " channels, t_end " +
-               std::to_string(r.results->end_time) + " s>";
+               formatNumber(r.results->end_time) + " s>";  // not std::to_string: "%f" follows the C locale
       });
 
   m.def("simulate", &simulatePy, py::arg("project"), py::kw_only(), py::arg("t_end") = py::none(), py::arg("solver") = py::none(),

@@ -13,6 +13,7 @@
 #include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
+#include "io/FlexibleLinkSpec.hpp"
 #include "io/JsonReader.hpp"
 #include "io/TableFile.hpp"
 #include "results/CsvReader.hpp"
@@ -95,6 +96,11 @@ TEST(RobustIo, NumbersAreWrittenAndReadWithAPointUnderAnyLocale) {
   EXPECT_EQ(table->t[1], 1.5);
   EXPECT_EQ(table->value[1], 2.25);
   fs::remove_all(dir);
+  // The URDF import's flexible-link spec (flexarm-cli import-urdf and the workbench's dialog).
+  const Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec("arm=length=0.7,section=tube:0.08:0.072,material=aluminium");
+  ASSERT_TRUE(spec) << spec.error().text();
+  EXPECT_EQ(spec->length.value_or(0.0), 0.7);
+  EXPECT_EQ(spec->flex["section"]["outer_diameter"], 0.08) << spec->flex.dump();
 }
 
 TEST(RobustIo, AFileIsReplacedWholeOrNotAtAll) {
