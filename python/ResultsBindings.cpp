@@ -159,7 +159,9 @@ void bindResults(py::module_& m) {
           [](const PyResults& r, const fs::path& file) {
             if (const Status written = writeCsvFile(*r.results, file); !written) throw std::runtime_error(written.error().text());
           },
-          py::arg("path"), "Writes the same CSV as flexarm-cli run.")
+          py::arg("path"),
+          "Writes the same CSV as flexarm-cli run (header row first) and its description (project, solver, status, "
+          "statistics, units) as the JSON sidecar beside it: X.meta.json for X.csv.")
       .def(
           "to_pandas",
           [](const py::object& self) {
