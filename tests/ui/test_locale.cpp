@@ -72,6 +72,7 @@ class LocaleTest : public QObject {
     // File > Export > CSV, without its file dialog.
     const QString csv = dir.filePath("pendulum.csv");
     QCOMPARE(w.exportCsvTo(csv), std::string());
+    flexarm::test::saveScreenshot(w, "export-csv-german-locale");  // the message names the sidecar
     const QStringList lines = fileText(csv).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), static_cast<int>(run->rows()) + 1);
     QVERIFY2(lines.front().startsWith("t,q.shoulder,"), qPrintable(lines.front()));
