@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "Bindings.hpp"
+#include "base/NumberFormat.hpp"
 #include "dynamics/Centreline.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "results/CsvWriter.hpp"
@@ -158,7 +159,9 @@ void bindResults(py::module_& m) {
           [](const PyResults& r, const fs::path& file) {
             if (const Status written = writeCsvFile(*r.results, file); !written) throw std::runtime_error(written.error().text());
           },
-          py::arg("path"), "Writes the same CSV as flexarm-cli run.")
+          py::arg("path"),
+          "Writes the same CSV as flexarm-cli run (header row first) and its description (project, solver, status, "
+          "statistics, units) as the JSON sidecar beside it: X.meta.json for X.csv.")
       .def(
           "to_pandas",
           [](const py::object& self) {
@@ -202,7 +205,7 @@ void bindResults(py::module_& m) {
       .def("__repr__", [](const PyResults& r) {
         return "<flexarm.Results " + std::string(runStatusName(r.results->status)) + ", " + std::to_string(r.results->rows()) +
                " rows x " + std::to_string(r.results->channels().size()) + " channels, t_end " +
-               std::to_string(r.results->end_time) + " s>";
+               formatNumber(r.results->end_time) + " s>";  // not std::to_string: "%f" follows the C locale
       });
 
   m.def("simulate", &simulatePy, py::arg("project"), py::kw_only(), py::arg("t_end") = py::none(), py::arg("solver") = py::none(),

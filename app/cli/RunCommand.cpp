@@ -12,6 +12,7 @@
 #include "VtkSeriesOutput.hpp"
 #include "analysis/InverseDynamics.hpp"
 #include "base/NumberFormat.hpp"
+#include "results/CsvMetadata.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 
@@ -56,7 +57,8 @@ int execute(const RunOptions& o, bool inverse) {
     if (const Status followable = checkInverseDynamics(*project); !followable)
       return fail(o.project.path + ": " + followable.error().text());
   }
-  if (!to_stdout && !checkOutputFile(out.string())) return kExitBadInput;  // before the run, not after it
+  // Before the run, not after it: the CSV and its sidecar (the CSV alone on standard output).
+  if (!to_stdout && (!checkOutputFile(out.string()) || !checkOutputFile(csvMetadataFile(out).string()))) return kExitBadInput;
   if (!o.vtk.empty() && !checkVtkFolder(o.vtk, "--vtk")) return kExitBadInput;
   stopOnSignals();
   ProgressBar bar(!o.quiet && isatty(STDERR_FILENO));
@@ -85,7 +87,9 @@ int execute(const RunOptions& o, bool inverse) {
     report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
   report << "\n";
   report << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
-         << (to_stdout ? std::string("standard output") : fs::absolute(out).string()) << "\n";
+         << (to_stdout ? std::string("standard output") : fs::absolute(out).string());
+  if (!to_stdout) report << ", the run's description and units to " << fs::absolute(csvMetadataFile(out)).string();
+  report << "\n";
   if (const std::string bad = firstNonFinite(results); !bad.empty() && results.status == RunStatus::Completed)
     return fail("the results are not finite: " + bad, kExitSolverFailure);  // never a NaN with exit 0
   // The series of what was computed, also of a run that diverged or was stopped (its rows so far).
@@ -102,7 +106,9 @@ Command runLike(const std::string& name, const std::string& summary, bool invers
             auto o = std::make_shared<RunOptions>();
             addProjectArguments(app, o->project, true);
             app.add_option("--out,-o", o->out,
-                           "where to write the CSV results; - writes them to standard output\n"
+                           "where to write the CSV results (the header row first) and, beside them,\n"
+                           "the run's description and units (FILE.meta.json for FILE.csv);\n"
+                           "- writes the CSV alone to standard output (the report to standard error)\n"
                            "(default: PROJECT's name with .csv, in the current directory)")
                 ->type_name("FILE")
                 ->check(nonEmptyPath());

@@ -220,10 +220,11 @@ Command studyCommand() {
       "      [--time HH:MM:SS] [--cpus-per-task C] [--sbatch-arg ARG ...] [--no-submit]] | DIR --case K |\n"
       "      DIR --resume [--slurm ...] | --status DIR",
       "Run the project's study (its variants, or every point of its grid) in parallel on the\n"
-      "machine's cores: DIR/<case>.csv for each case and DIR/summary.csv (status, divergence\n"
-      "and when, wall time, peak tip deflections, final joint values). With --slurm, write a\n"
-      "Slurm job array for the cases into DIR and submit it (flexarm-cli study-collect DIR\n"
-      "writes summary.csv); --resume runs or submits only the cases without a result.",
+      "machine's cores: DIR/<case>.csv (and its description, <case>.meta.json) for each case\n"
+      "and DIR/summary.csv (status, divergence and when, wall time, peak tip deflections,\n"
+      "final joint values). With --slurm, write a Slurm job array for the cases into DIR and\n"
+      "submit it (flexarm-cli study-collect DIR writes summary.csv); --resume runs or submits\n"
+      "only the cases without a result.",
       [](CLI::App& app) {
         auto o = std::make_shared<StudyOptions>();
         app.add_option("PROJECT", o->project.path,

@@ -1,6 +1,8 @@
 #include "io/FlexibleLinkSpec.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <system_error>
 #include <vector>
 
 #include "base/NumberFormat.hpp"
@@ -20,17 +22,17 @@ std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
-// A finite number, the whole of `text`.
+// A finite decimal number, the whole of `text` (leading blanks and a '+' allowed). std::from_chars,
+// not std::stod: strtod follows the C locale, which the workbench's Qt sets from the environment
+// (under de_DE "0.08" would stop at the '.').
 std::optional<double> number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  std::size_t used = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  while (first != last && (*first == ' ' || *first == '\t')) ++first;
+  if (first != last && *first == '+') ++first;
   double v = 0.0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size() || !std::isfinite(v)) return std::nullopt;
+  const std::from_chars_result r = std::from_chars(first, last, v, std::chars_format::general);
+  if (first == last || r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 

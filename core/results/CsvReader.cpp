@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include "base/Files.hpp"
 #include "base/Text.hpp"
+#include "results/CsvMetadata.hpp"
 
 namespace flexarm {
 namespace {
@@ -56,6 +58,27 @@ bool parseCell(const std::string& cell, double& x) {
   return r.ec == std::errc() && r.ptr == last && std::isfinite(x);
 }
 
+// "# stats: steps=812 rhs_evaluations=2130 jacobian_evaluations=40 wall_time_s=0.42" (the earlier layout).
+void readStatsComment(const std::string& value, SolverStats& s) {
+  std::istringstream fields(value);
+  std::string field;
+  while (fields >> field) {
+    const std::size_t eq = field.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = field.substr(0, eq);
+    double x = 0.0;
+    if (!parseCell(field.substr(eq + 1), x) || x < 0.0) continue;
+    if (key == "steps")
+      s.steps = static_cast<long>(x);
+    else if (key == "rhs_evaluations")
+      s.rhs_evaluations = static_cast<long>(x);
+    else if (key == "jacobian_evaluations")
+      s.jacobian_evaluations = static_cast<long>(x);
+    else if (key == "wall_time_s")
+      s.wall_time = x;
+  }
+}
+
 }  // namespace
 
 Result<Results> readCsv(std::istream& in) {
@@ -77,6 +100,8 @@ Result<Results> readCsv(std::istream& in) {
         r.solver_description = value;
       else if (commentValue(line, "units", value))
         units = splitCells(value);
+      else if (commentValue(line, "stats", value))
+        readStatsComment(value, r.stats);
       else if (commentValue(line, "status", value)) {
         r.status = statusFromName(value);
         const std::size_t at = value.find(" at t = ");
@@ -130,6 +155,15 @@ Result<Results> readCsvFile(const std::filesystem::path& file) {
   if (!r) {
     const Error& e = r.error();
     return errorAt(file.filename().string() + (e.where.empty() ? "" : ": " + e.where), e.message);
+  }
+  const std::filesystem::path sidecar = csvMetadataFile(file);
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(sidecar, ec))) return r;  // an earlier CSV, or one from elsewhere
+  const Result<std::string> meta = readRegularFile(sidecar);
+  if (!meta) return errorAt(sidecar.filename().string(), "cannot read the results' description: " + meta.error().message);
+  if (Status applied = readCsvMetadata(*meta, *r); !applied) {
+    const Error& e = applied.error();
+    return errorAt(sidecar.filename().string() + (e.where.empty() ? "" : ": " + e.where), e.message);
   }
   return r;
 }

@@ -2,41 +2,14 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
+#include <system_error>
 
-#include "Version.hpp"
 #include "base/Files.hpp"
+#include "results/CsvMetadata.hpp"
 
 namespace flexarm {
 
-namespace {
-
-// A comment's text on its one line: a newline in a name must not start a line of its own.
-std::string oneLine(std::string s) {
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
-  return s;
-}
-
-}  // namespace
-
 void writeCsv(const Results& r, std::ostream& out) {
-  out << "# FlexArm " << kVersion << "\n";
-  out << "# project: " << oneLine(r.project_name) << "\n";
-  if (!r.variant.empty()) out << "# variant: " << oneLine(r.variant) << "\n";
-  out << "# solver: " << oneLine(r.solver_description) << "\n";
-  char end_time[32];  // shortest text that reads back to the same double
-  *std::to_chars(end_time, end_time + sizeof end_time - 1, r.end_time).ptr = '\0';
-  out << "# status: " << runStatusName(r.status) << " at t = " << end_time << " s";
-  if (!r.message.empty()) out << " (" << oneLine(r.message) << ")";
-  out << "\n";
-  const SolverStats& s = r.stats;
-  out << "# stats: steps=" << s.steps << " rhs_evaluations=" << s.rhs_evaluations
-      << " jacobian_evaluations=" << s.jacobian_evaluations << " wall_time_s=" << s.wall_time << "\n";
-  out << "# units: ";
-  for (std::size_t c = 0; c < r.channels().size(); ++c) out << (c ? "," : "") << r.channels()[c].unit;
-  out << "\n";
   for (std::size_t c = 0; c < r.channels().size(); ++c) out << (c ? "," : "") << r.channels()[c].name;
   out << "\n";
   char buf[32];
@@ -52,7 +25,14 @@ void writeCsv(const Results& r, std::ostream& out) {
 }
 
 Status writeCsvFile(const Results& results, const std::filesystem::path& file) {
-  return writeFileAtomically(file, [&results](std::ostream& out) { writeCsv(results, out); });
+  if (Status csv = writeFileAtomically(file, [&results](std::ostream& out) { writeCsv(results, out); }); !csv) return csv;
+  const std::filesystem::path sidecar = csvMetadataFile(file);
+  Status meta = writeFileAtomically(sidecar, [&results](std::ostream& out) { writeCsvMetadata(results, out); });
+  if (!meta) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(sidecar, ec)) std::filesystem::remove(sidecar, ec);  // never a stale description
+  }
+  return meta;
 }
 
 }  // namespace flexarm

@@ -45,7 +45,8 @@ struct StudyOutcome {
 };
 
 // Runs the study of the project file on `threads` worker threads (0: the machine's cores), after
-// applying `overrides` (and `t_end` when > 0) to every case. Writes DIR/<case>.csv and DIR/summary.csv.
+// applying `overrides` (and `t_end` when > 0) to every case. Writes DIR/<case>.csv (with its sidecar
+// DIR/<case>.meta.json) and DIR/summary.csv.
 // An error when the study cannot start (no study, unreadable file, ...).
 Result<StudyOutcome> runStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end,
                               const std::filesystem::path& out_dir, unsigned threads = 0,

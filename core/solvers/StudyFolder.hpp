@@ -6,7 +6,7 @@
 //   results/K.result      once case K (1 ... N) has run: its row of summary.csv on one line (a
 //                         newline in a message as \n), written atomically after the case's CSV, so
 //                         that a result means a complete case
-//   <case>.csv, summary.csv  as a local study writes them
+//   <case>.csv, <case>.meta.json, summary.csv  as a local study writes them
 // Relative file names in the project (table laws) still resolve against the source project's folder.
 #include <atomic>
 #include <cstddef>

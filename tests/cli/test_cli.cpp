@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "io/ProjectFile.hpp"
+#include "results/CsvMetadata.hpp"
 
 namespace fs = std::filesystem;
 
@@ -115,21 +116,21 @@ TEST(Cli, RunsEveryShippedProjectAndWritesCsv) {
     const CliRun r = runCli("run " + quote(e.path().string()) + " --out " + quote(out.string()) + t_end);
     EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.output;
     EXPECT_NE(r.output.find("written to"), std::string::npos) << r.output;
+    // The header is the first line (no comment lines), the run's description is beside it.
     std::ifstream in(out);
     std::string line, header;
+    std::getline(in, header);
     int data_rows = 0;
     while (std::getline(in, line)) {
-      if (line.rfind("#", 0) == 0) continue;
-      if (header.empty()) {
-        header = line;
-        continue;
-      }
       ++data_rows;
       EXPECT_EQ(line.find("nan"), std::string::npos) << line;
+      EXPECT_EQ(line.find('#'), std::string::npos) << line;
     }
     EXPECT_EQ(header.rfind("t,q.", 0), 0u) << header;
     EXPECT_GT(data_rows, 10);
+    EXPECT_TRUE(fs::exists(flexarm::csvMetadataFile(out))) << flexarm::csvMetadataFile(out);
     fs::remove(out);
+    fs::remove(flexarm::csvMetadataFile(out));
   }
 }
 
@@ -187,9 +188,17 @@ TEST(Cli, SolverFailureExitsWithThreeAndKeepsResults) {
   std::ifstream in(out);
   std::stringstream ss;
   ss << in.rdbuf();
-  EXPECT_NE(ss.str().find("# status: failed"), std::string::npos);
-  EXPECT_NE(ss.str().find("\n0,0,0,"), std::string::npos);  // the first rows are there
+  EXPECT_EQ(ss.str().rfind("t,q.", 0), 0u) << ss.str().substr(0, 200);  // the header first
+  EXPECT_NE(ss.str().find("\n0,0,0,"), std::string::npos);              // the first rows are there
+  // The outcome is in the sidecar, and so is why.
+  std::ifstream meta_in(flexarm::csvMetadataFile(out));
+  std::stringstream meta;
+  meta << meta_in.rdbuf();
+  EXPECT_NE(meta.str().find("\"status\": \"failed\""), std::string::npos) << meta.str();
+  EXPECT_NE(meta.str().find("\"message\": \""), std::string::npos) << meta.str();
+  EXPECT_EQ(meta.str().find("\"message\": \"\""), std::string::npos) << meta.str();
   fs::remove(out);
+  fs::remove(flexarm::csvMetadataFile(out));
 }
 
 TEST(Cli, ModesPrintsTheClampedFreeFrequencyAndStiffening) {
@@ -319,7 +328,6 @@ std::pair<std::vector<std::string>, std::vector<std::vector<double>>> readCsv(co
   std::vector<std::string> header;
   std::vector<std::vector<double>> rows;
   while (std::getline(in, line)) {
-    if (line.rfind("#", 0) == 0) continue;
     std::vector<std::string> cells;
     std::stringstream ss(line);
     std::string cell;
@@ -536,8 +544,9 @@ TEST(Cli, EachCommandHasItsOwnOptionsAndHelp) {
   char buf[4096];
   while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) csv.append(buf, n);
   EXPECT_EQ(WEXITSTATUS(::pclose(pipe)), 0);
-  EXPECT_EQ(csv.rfind("# FlexArm", 0), 0u) << csv.substr(0, 200);
-  EXPECT_NE(csv.find("\nt,q."), std::string::npos);
+  EXPECT_EQ(csv.rfind("t,q.", 0), 0u) << csv.substr(0, 200);  // the header first: only the CSV goes out
+  EXPECT_EQ(csv.find('#'), std::string::npos);
+  EXPECT_FALSE(fs::exists("-.meta.json"));  // and no sidecar is written anywhere
   // At rest without gravity (q and qd zero), up to the end time given.
   const std::string last = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
   EXPECT_EQ(last.rfind("0.05", 0), 0u) << last;
@@ -751,6 +760,22 @@ TEST(Cli, PlotRefusesCellsThatAreNotFiniteDecimalNumbers) {
     EXPECT_NE(r.output.find("is not a number"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir / "a.png"));
   }
+  fs::remove_all(dir);
+}
+
+TEST(Cli, PlotNamesABrokenSidecar) {
+  // The CSV is fine; the description beside it is not: refused, naming the sidecar and what is wrong.
+  const fs::path dir = scratch("plot-sidecar");
+  const fs::path csv = dir / "r.csv";
+  writeFile(csv, "t,a\n0,1\n0.1,2\n");
+  writeFile(dir / "r.meta.json", R"({"format": "flexarm-results-metadata", "version": 1, "status": "fine"})");
+  CliRun r = runCli("plot " + quote(csv.string()) + " --channels a --out " + quote((dir / "a.png").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("r.meta.json: status: unknown value \"fine\""), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "a.png"));
+  writeFile(dir / "r.meta.json", R"({"format": "flexarm-results-metadata", "version": 1, "status": "completed"})");
+  r = runCli("plot " + quote(csv.string()) + " --channels a --out " + quote((dir / "a.png").string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
   fs::remove_all(dir);
 }
 #endif

@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QFile>
 #include <QXmlStreamReader>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -87,10 +88,22 @@ class Export : public ::testing::Test {
 }  // namespace
 
 TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
-  const Results r = awkwardTable();
-  std::stringstream text;
-  writeCsv(r, text);
-  const Result<Results> back = readCsv(text);
+  // The CSV holds the header and the numbers; the sidecar X.meta.json the run's description. Read
+  // together, they give back the Results that were written.
+  Results r = awkwardTable();
+  r.stats.steps = 812;
+  r.stats.rhs_evaluations = 2130;
+  r.stats.jacobian_evaluations = 41;
+  r.stats.linear_setups = 57;
+  r.stats.error_test_failures = 3;
+  r.stats.nonlinear_iterations = 1234;
+  r.stats.nonlinear_convergence_failures = 2;
+  r.stats.last_step = 1.0 / 3.0e3;
+  r.stats.wall_time = 0.4251;
+  const fs::path file = scratch("awkward.csv");
+  ASSERT_TRUE(writeCsvFile(r, file));
+  ASSERT_TRUE(fs::exists(scratch("awkward.meta.json")));
+  const Result<Results> back = readCsvFile(file);
   ASSERT_TRUE(back) << back.error().text();
   ASSERT_EQ(back->channels().size(), 3u);
   for (std::size_t c = 0; c < 3; ++c) {
@@ -114,11 +127,35 @@ TEST_F(Export, CsvReadsBackToTheSameNumbersAndRunDescription) {
   EXPECT_EQ(back->status, RunStatus::Diverged);
   EXPECT_EQ(back->end_time, r.end_time);
   EXPECT_EQ(back->message, r.message);
-  // The comment lines carry what a report needs to repeat the run.
+  EXPECT_EQ(back->stats.steps, 812);
+  EXPECT_EQ(back->stats.rhs_evaluations, 2130);
+  EXPECT_EQ(back->stats.jacobian_evaluations, 41);
+  EXPECT_EQ(back->stats.linear_setups, 57);
+  EXPECT_EQ(back->stats.error_test_failures, 3);
+  EXPECT_EQ(back->stats.nonlinear_iterations, 1234);
+  EXPECT_EQ(back->stats.nonlinear_convergence_failures, 2);
+  EXPECT_EQ(back->stats.last_step, r.stats.last_step);
+  EXPECT_EQ(back->stats.wall_time, r.stats.wall_time);
+  // The CSV is the header row, then the rows: nothing a CSV reader would need an option to skip.
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
   const std::string s = text.str();
-  for (const char* line : {"# FlexArm ", "# project: awkward", "# variant: coupling=zero",
-                           "# solver: CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero", "# units: s,m,rad"})
-    EXPECT_NE(s.find(line), std::string::npos) << line;
+  EXPECT_EQ(s.rfind("t,tip.arm.v,torsion.j1\n", 0), 0u) << s.substr(0, 200);
+  EXPECT_EQ(s.find('#'), std::string::npos);
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), static_cast<long>(r.rows()) + 1);
+  // The sidecar carries what a report needs to repeat the run, as JSON.
+  std::ifstream meta_in(scratch("awkward.meta.json"));
+  std::stringstream meta;
+  meta << meta_in.rdbuf();
+  for (const char* field :
+       {"\"format\": \"flexarm-results-metadata\"", "\"project\": \"awkward, with a comma\"", "\"variant\": \"coupling=zero\"",
+        "\"solver\": \"CVODE BDF rtol=1e-08 atol=1e-10 coupling=zero\"", "\"status\": \"diverged\"", "\"unit\": \"rad\""})
+    EXPECT_NE(meta.str().find(field), std::string::npos) << field << "\n" << meta.str();
+  // writeCsv alone (standard output) is the same CSV.
+  std::stringstream alone;
+  writeCsv(r, alone);
+  EXPECT_EQ(alone.str(), s);
 }
 
 TEST_F(Export, BrokenCsvIsRejectedWithTheLine) {
@@ -237,8 +274,17 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   const BundleOutcome out = writeReportBundle(req);
   ASSERT_EQ(out.error, "");
   for (const char* f : {"project.flexarm.json", "coupling=zero.csv", "coupling=high.csv", "compare.csv", "summary.md",
-                        "plots/tip.beam.v.png", "plots/tip.beam.v.svg", "plots/tip.beam.v-difference.png"})
+                        "coupling=zero.meta.json", "coupling=high.meta.json", "compare.meta.json", "plots/tip.beam.v.png",
+                        "plots/tip.beam.v.svg", "plots/tip.beam.v-difference.png"}) {
     EXPECT_TRUE(fs::exists(req.dir / f)) << f;
+    EXPECT_NE(std::find(out.files.begin(), out.files.end(), f), out.files.end()) << f;
+  }
+  // Each run's CSV reads back with its outcome and units from its sidecar.
+  const Result<Results> zero_csv = readCsvFile(req.dir / "coupling=zero.csv");
+  ASSERT_TRUE(zero_csv) << zero_csv.error().text();
+  EXPECT_EQ(zero_csv->status, RunStatus::Diverged);
+  EXPECT_EQ(zero_csv->end_time, runs[0].end_time);
+  EXPECT_EQ(zero_csv->channels()[zero_csv->channelIndex("tip.beam.v")].unit, "m");
   // The project copy is the project; the comparison table is compareRuns of the runs, read back exactly.
   const LoadedProject copy = loadProjectFile(req.dir / "project.flexarm.json");
   ASSERT_TRUE(copy.project);
@@ -273,14 +319,14 @@ TEST_F(Export, ReportBundleOfAComparisonHoldsTablesPlotsAndMetrics) {
   EXPECT_NE(s.find("![tip.beam.v](plots/tip.beam.v.png)"), std::string::npos);
   // A caller that wrote the runs' CSVs itself (flexarm-cli compare, through runCases) gets them kept,
   // not written twice; a missing one is named.
-  { std::ofstream(req.dir / "coupling=zero.csv", std::ios::app) << "# kept\n"; }
+  { std::ofstream(req.dir / "coupling=zero.csv", std::ios::trunc) << "t,kept\n0,1\n"; }
   req.run_csvs_written = true;
   ASSERT_EQ(writeReportBundle(req).error, "");
   {
     std::ifstream kept(req.dir / "coupling=zero.csv");
     std::stringstream text;
     text << kept.rdbuf();
-    EXPECT_NE(text.str().find("# kept"), std::string::npos);
+    EXPECT_EQ(text.str(), "t,kept\n0,1\n");
   }
   fs::remove(req.dir / "coupling=high.csv");
   EXPECT_EQ(writeReportBundle(req).error,

@@ -1,5 +1,6 @@
 """The flexarm Python module against flexarm-cli: same runs, same messages, same studies and modes."""
 import csv
+import json
 import math
 import os
 import subprocess
@@ -20,9 +21,9 @@ def shipped(name):
 
 
 def data_rows(path):
-    """The CSV's rows after its '#' metadata, header first."""
+    """The CSV's rows, header first (there is nothing before it)."""
     with open(path, newline="") as f:
-        return [row for row in csv.reader(line for line in f if not line.startswith("#"))]
+        return list(csv.reader(f))
 
 
 def test_a_run_equals_the_cli_csv_to_the_last_digit(tmp_path):
@@ -40,6 +41,45 @@ def test_a_run_equals_the_cli_csv_to_the_last_digit(tmp_path):
         if name in header:
             k = header.index(name)
             assert np.array_equal(r[name], np.array([float(row[k]) for row in cli[1:]])), name
+
+
+def test_the_cli_csv_opens_without_options_and_its_sidecar_describes_the_run(tmp_path):
+    # pandas, csv.DictReader: the header is the first row; the description is the JSON beside it.
+    import pandas  # Debian's python3-pandas (install-deps); a missing pandas fails the test
+    out = tmp_path / "arm.csv"
+    subprocess.run([CLI, "run", shipped("two-link-flexible-arm"), "--t-end", "0.2", "-q", "-o", str(out)],
+                   check=True, capture_output=True)
+    frame = pandas.read_csv(out)
+    r = flexarm.simulate(flexarm.load(shipped("two-link-flexible-arm")), t_end=0.2)
+    assert list(frame.columns) == r.channels
+    assert len(frame) == len(r)
+    assert repr(r).endswith("t_end 0.2 s>"), repr(r)  # the shortest exact form, as in the files
+    assert frame["t"].dtype == np.float64
+    # pandas' default number parser is fast, not exact: it may miss the written double by a few ulp;
+    # float_precision="round_trip" reads every value exactly.
+    np.testing.assert_allclose(frame["t"].to_numpy(), r["t"], rtol=1e-14, atol=0)
+    np.testing.assert_allclose(frame["q.shoulder"].to_numpy(), r["q.shoulder"], rtol=1e-14, atol=1e-300)
+    exact = pandas.read_csv(out, float_precision="round_trip")
+    for name in r.channels:
+        assert np.array_equal(exact[name].to_numpy(), r[name]), name
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(r)
+    assert list(rows[0].keys()) == r.channels
+    assert float(rows[-1]["t"]) == r["t"][-1]
+    with open(tmp_path / "arm.meta.json") as f:
+        meta = json.load(f)
+    assert meta["format"] == "flexarm-results-metadata"
+    assert meta["status"] == "completed"
+    assert meta["end_time"] == r.end_time
+    assert meta["stats"]["steps"] > 0
+    assert [c["name"] for c in meta["channels"]] == r.channels
+    assert {c["name"]: c["unit"] for c in meta["channels"]} == r.units
+    # to_csv writes the same pair.
+    r.to_csv(tmp_path / "py.csv")
+    assert pandas.read_csv(tmp_path / "py.csv").equals(frame)
+    with open(tmp_path / "py.meta.json") as f:
+        assert json.load(f)["channels"] == meta["channels"]
 
 
 def test_arrays_are_views_of_the_engines_rows():

@@ -87,6 +87,8 @@ case "$mode" in
       fail "--status after the job: $status"
     for csv in "$work/local"/*.csv; do
       [ -f "$work/slurm/$(basename "$csv")" ] || fail "the Slurm study has no $(basename "$csv")"
+      meta="$(basename "$csv" .csv).meta.json"  # each case's description beside its CSV (not summary.csv's)
+      [ "$(basename "$csv")" = summary.csv ] || [ -f "$work/slurm/$meta" ] || fail "the Slurm study has no $meta"
     done
     ;;
   resume)

@@ -15,7 +15,9 @@
 
 #include "results/RowCoordinates.hpp"
 #include "dynamics/MultibodySystem.hpp"
+#include "io/JsonReader.hpp"
 #include "io/ProjectFile.hpp"
+#include "results/CsvMetadata.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
 #include "ui/view/ArmView.hpp"
@@ -51,13 +53,19 @@ Results engineRun(const std::string& overrides) {
   return simulate(*v);
 }
 
-QStringList csvLines(const QString& file, bool drop_stats) {
+QStringList csvLines(const QString& file) {
   QFile f(file);
   if (!f.open(QIODevice::ReadOnly)) return {};
-  QStringList out;
-  for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
-    if (!(drop_stats && line.startsWith("# stats:"))) out << line;
-  return out;
+  return QString::fromUtf8(f.readAll()).split('\n');
+}
+
+// A results CSV's sidecar (X.meta.json) as JSON, without the one thing two runs differ in: the wall time.
+Json sidecarWithoutWallTime(const QString& csv_file) {
+  QFile f(QString::fromStdString(csvMetadataFile(csv_file.toStdString()).string()));
+  if (!f.open(QIODevice::ReadOnly)) return Json();
+  Json j = Json::parse(f.readAll().toStdString(), nullptr, false);
+  if (j.is_object() && j.contains("stats")) j["stats"].erase("wall_time");
+  return j;
 }
 
 int runCommand(const QString& cmd) {
@@ -165,7 +173,7 @@ class CompareTest : public QObject {
     QVERIFY((c->view(1)->state() - qh).norm() < 1e-12);
     QVERIFY((c->view(0)->state() - qz).norm() < 1e-12);
 
-    // The GUI's CSV export is the CLI's compare.csv, byte for byte.
+    // The GUI's CSV export is the CLI's compare.csv, byte for byte, and so is its sidecar.
     const QString gui_csv = dir.filePath("gui-compare.csv");
     QCOMPARE(c->exportCsv(gui_csv), std::string());
     const QString cli_dir = dir.filePath("cli");
@@ -174,15 +182,25 @@ class CompareTest : public QObject {
                             "--out '%3' > /dev/null 2>&1")
                             .arg(FLEXARM_CLI, example("spin-up-beam.flexarm.json"), cli_dir);
     QCOMPARE(runCommand(cmd), 0);
-    const QStringList gui_lines = csvLines(gui_csv, false), cli_lines = csvLines(cli_dir + "/compare.csv", false);
+    const QStringList gui_lines = csvLines(gui_csv), cli_lines = csvLines(cli_dir + "/compare.csv");
     QVERIFY(gui_lines.size() > 100);
     QCOMPARE(gui_lines, cli_lines);
-    // The report bundle holds each variant's CSV as the CLI writes it (only the wall time differs).
+    QCOMPARE(gui_lines.front().left(2), QString("t,"));  // the header first
+    const QStringList gui_meta = csvLines(dir.filePath("gui-compare.meta.json")),
+                      cli_meta = csvLines(cli_dir + "/compare.meta.json");
+    QVERIFY(gui_meta.size() > 10);
+    QCOMPARE(gui_meta, cli_meta);
+    // The report bundle holds each variant's CSV as the CLI writes it; in the sidecars only the wall time differs.
     const QString bundle = dir.filePath("bundle");
     const BundleOutcome b = c->exportBundle(bundle);
     QCOMPARE(b.error, std::string());
-    for (const char* v : {"coupling=zero.csv", "coupling=high.csv"})
-      QCOMPARE(csvLines(bundle + "/" + v, true), csvLines(cli_dir + "/" + v, true));
+    for (const char* v : {"coupling=zero.csv", "coupling=high.csv"}) {
+      QCOMPARE(csvLines(bundle + "/" + v), csvLines(cli_dir + "/" + v));
+      const Json meta = sidecarWithoutWallTime(bundle + "/" + v);
+      QVERIFY2(meta.is_object(), v);
+      QCOMPARE(meta, sidecarWithoutWallTime(cli_dir + "/" + v));
+    }
+    QCOMPARE(sidecarWithoutWallTime(bundle + "/coupling=zero.csv")["status"], Json("diverged"));
     QVERIFY(QFile::exists(bundle + "/plots/tip.beam.v.svg"));
     QVERIFY(QFile::exists(bundle + "/plots/tip.beam.v-difference.png"));
     QVERIFY(QFile::exists(bundle + "/summary.md"));

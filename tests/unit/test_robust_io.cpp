@@ -13,6 +13,7 @@
 #include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
+#include "io/FlexibleLinkSpec.hpp"
 #include "io/JsonReader.hpp"
 #include "io/TableFile.hpp"
 #include "results/CsvReader.hpp"
@@ -85,9 +86,25 @@ TEST(RobustIo, NumbersAreWrittenAndReadWithAPointUnderAnyLocale) {
   std::stringstream csv;
   writeCsv(res, csv);
   EXPECT_NE(csv.str().find("\n0.5,0.33333333333333331\n"), std::string::npos) << csv.str();
+  EXPECT_EQ(csv.str().rfind("t,x\n", 0), 0u) << csv.str();  // the header first: no comment lines
   const Result<Results> back = readCsv(csv);
   ASSERT_TRUE(back) << back.error().text();
   EXPECT_EQ(back->value(0, 1), 1.0 / 3.0);
+  // The sidecar's numbers too: JSON has '.' whatever the locale, and reads back exactly.
+  const fs::path run_dir = scratch("locale-run");
+  res.end_time = 0.5;
+  res.stats.wall_time = 0.25;
+  res.stats.last_step = 1.0 / 3.0;
+  ASSERT_TRUE(writeCsvFile(res, run_dir / "run.csv"));
+  const std::string meta = readAll(run_dir / "run.meta.json");
+  EXPECT_NE(meta.find("\"end_time\": 0.5,"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("\"wall_time\": 0.25"), std::string::npos) << meta;
+  const Result<Results> file_back = readCsvFile(run_dir / "run.csv");
+  ASSERT_TRUE(file_back) << file_back.error().text();
+  EXPECT_EQ(file_back->end_time, 0.5);
+  EXPECT_EQ(file_back->stats.last_step, 1.0 / 3.0);
+  EXPECT_EQ(file_back->value(0, 1), 1.0 / 3.0);
+  fs::remove_all(run_dir);
   const fs::path dir = scratch("locale-table");
   std::ofstream(dir / "t.csv") << "t,value\n0,0.5\n1.5,2.25\n";
   const Result<Table> table = readTableFile(dir / "t.csv");
@@ -95,6 +112,11 @@ TEST(RobustIo, NumbersAreWrittenAndReadWithAPointUnderAnyLocale) {
   EXPECT_EQ(table->t[1], 1.5);
   EXPECT_EQ(table->value[1], 2.25);
   fs::remove_all(dir);
+  // The URDF import's flexible-link spec (flexarm-cli import-urdf and the workbench's dialog).
+  const Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec("arm=length=0.7,section=tube:0.08:0.072,material=aluminium");
+  ASSERT_TRUE(spec) << spec.error().text();
+  EXPECT_EQ(spec->length.value_or(0.0), 0.7);
+  EXPECT_EQ(spec->flex["section"]["outer_diameter"], 0.08) << spec->flex.dump();
 }
 
 TEST(RobustIo, AFileIsReplacedWholeOrNotAtAll) {

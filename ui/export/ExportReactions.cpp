@@ -7,6 +7,7 @@
 #include "base/Files.hpp"
 #include "paraview/ParaViewSeries.hpp"
 
+#include "results/CsvMetadata.hpp"
 #include "results/CsvWriter.hpp"
 #include "ui/export/ExportDialogs.hpp"
 #include "ui/export/ExportSource.hpp"
@@ -41,7 +42,8 @@ std::string CsvExportReaction::exportTo(const QString& file) {
   const std::shared_ptr<const Results> table = source_.csvTable(why);
   if (table)
     if (const Status written = writeCsvFile(*table, file.toStdString()); !written) why = written.error().text();
-  source_.exportReport(told(why, "results written to " + file));
+  const QString sidecar = QString::fromStdString(csvMetadataFile(file.toStdString()).filename().string());
+  source_.exportReport(told(why, "results written to " + file + " (the run's description and units in " + sidecar + ")"));
   return why;
 }
 

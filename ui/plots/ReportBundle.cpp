@@ -5,10 +5,12 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include "Version.hpp"
 #include "base/Files.hpp"
 #include "io/ProjectFile.hpp"
+#include "results/CsvMetadata.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
@@ -65,6 +67,8 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
       if (const Status written = writeCsvFile(*r.results, req.dir / name); !written) return fail(written.error().text());
     }
     out.files.push_back(name);
+    if (std::error_code ec; std::filesystem::exists(req.dir / csvMetadataFile(name), ec))
+      out.files.push_back(csvMetadataFile(name).string());
     csv_names.push_back(name);
   }
   // The comparison table and the plots are made from the same common-grid results.
@@ -76,6 +80,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
     table.project_name = comparisonName(req.project->name, req.runs);
     if (const Status written = writeCsvFile(table, req.dir / "compare.csv"); !written) return fail(written.error().text());
     out.files.push_back("compare.csv");
+    out.files.push_back(csvMetadataFile("compare.csv").string());
   }
   std::vector<std::string> plotted = req.plot_channels;
   if (plotted.empty())  // the default plots, among the compared channels
