@@ -2,6 +2,7 @@
 // unknown keys become warnings, tables load from files.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -90,6 +91,37 @@ TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {
   EXPECT_TRUE(mentions(p.diagnostics, "links[0].shape.radius: unknown key", Diagnostic::Severity::Warning));
   EXPECT_TRUE(mentions(p.diagnostics, "joints[0].drive.gain: unknown key", Diagnostic::Severity::Warning));
   EXPECT_EQ(projectToText(*p.project).find("colour"), std::string::npos);
+}
+
+// Found by tests/fuzz: the norm of [1e308, 1e308, 1e308] overflowed and the axis became [0, 0, 0]
+// (accepted, and refused once saved); a saved unit axis such as [0.7071067811865475, 0, ...] was
+// divided by a norm one ulp from 1 and saved one digit different.
+TEST(ProjectFile, JointAxesAreNormalizedWithoutOverflowAndStayAsSaved) {
+  auto axisOf = [](const std::string& axis) {
+    const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+      "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+      "joints": [{"name": "j", "type": "revolute", "axis": )" +
+                             axis + "}]}";
+    const LoadedProject p = parseProjectText(text, ".");
+    EXPECT_TRUE(p.project) << axis << ": " << p.diagnostics.text();
+    return p.project ? p.project->model.joints[0].axis : Eigen::Vector3d::Zero().eval();
+  };
+  const Eigen::Vector3d huge = axisOf("[1e308, 1e308, 1e308]");
+  EXPECT_NEAR(huge.x(), 1 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(huge.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(axisOf("[0, 3e100, 4e100]").z(), 0.8, 1e-15);
+  EXPECT_EQ(axisOf("[0, 0, 2]"), Eigen::Vector3d(0, 0, 1));
+  const Eigen::Vector3d saved(0.7071067811865475, 0.7071067811865475, 0.0);  // norm 1 - 1 ulp
+  EXPECT_EQ(axisOf("[0.7071067811865475, 0.7071067811865475, 0]"), saved);
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [1, 1, 0]}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const std::string once = projectToText(*p.project);
+  const LoadedProject again = parseProjectText(once, ".");
+  ASSERT_TRUE(again.project) << again.diagnostics.text();
+  EXPECT_EQ(projectToText(*again.project), once);
 }
 
 TEST(ProjectFile, ReportsEveryErrorNotJustTheFirst) {
