@@ -199,6 +199,15 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
         if (ok) {
           f.section_preset = p;
           f.section = sectionFromPreset(p);
+          // Each dimension is a finite positive number, but their powers may overflow or underflow.
+          const BeamSection& s = f.section;
+          for (auto [name, value] : {std::pair<const char*, double>{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}}) {
+            if (!(std::isfinite(value) && value > 0.0)) {
+              diag.error(sec.path(), std::string("the dimensions give ") + name + " = " + formatNumber(value) +
+                                         ", which must be a finite number > 0 (the dimensions are out of range)");
+              break;
+            }
+          }
         }
       }
     } else {
@@ -334,6 +343,9 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
       readFlexLink(fx, f, link.length);
       link.flex = f;
       link.mass = f.material.rho * f.section.A * link.length;
+      if (link.length > 0.0 && !(std::isfinite(link.mass) && link.mass > 0.0))
+        r.diagnostics().error(fx.path(), "the mass rho A length = " + formatNumber(link.mass) +
+                                             " kg must be a finite number > 0 (rho or the section is out of range)");
       fx.finish();
     }
     return;
@@ -366,6 +378,11 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
           break;
       }
       link.shape = shape;
+      // The inertia grows with mass x size^2, which may overflow although both are finite.
+      const RigidInertia body = inertiaFromShape(shape, link.mass, link.length);
+      if (!body.inertia_com.allFinite() || !body.com.allFinite())
+        s.diagnostics().error(s.path(), "the inertia of this shape with mass " + formatNumber(link.mass) + " kg and length " +
+                                            formatNumber(link.length) + " m is not a finite number (out of range)");
     }
     s.finish();
   } else {
