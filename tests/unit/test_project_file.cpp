@@ -124,6 +124,26 @@ TEST(ProjectFile, JointAxesAreNormalizedWithoutOverflowAndStayAsSaved) {
   EXPECT_EQ(projectToText(*again.project), once);
 }
 
+// Found by tests/fuzz: a constraint's name and an unknown coordinate were echoed whole by the check
+// of the constraints against the discretized system (a message of 100 kB).
+TEST(ProjectFile, ConstraintMessagesEchoNamesShort) {
+  const std::string name(100000, 'c'), coordinate = "q." + std::string(100000, 'x');
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}],
+    "constraints": [{"name": ")" +
+                           name + R"(", "type": "coordinates", "terms": {")" + coordinate +
+                           R"(": 1}}],
+    "simulation": {"solver": {"method": "ida"}}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_FALSE(p.project);
+  ASSERT_EQ(p.diagnostics.all().size(), 1u) << p.diagnostics.text().substr(0, 300);
+  const std::string message = p.diagnostics.all()[0].text();
+  EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+  EXPECT_EQ(message.rfind("error: constraints: constraint 'ccc", 0), 0u) << message.substr(0, 400);
+  EXPECT_NE(message.find("no coordinate named \"q.xxx"), std::string::npos) << message.substr(0, 400);
+}
+
 TEST(ProjectFile, ReportsEveryErrorNotJustTheFirst) {
   const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
     "links": [{"name": "a", "length": -1, "mass": -2, "shape": {"type": "rod"}},
