@@ -415,13 +415,16 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   const int type = r.choice("type", {"revolute", "prismatic"}, Need::Required, -1);
   if (type >= 0) joint.type = static_cast<JointType>(type);
   if (r.vector3("axis", joint.axis, Need::Required)) {
-    // stableNorm: the plain norm of [1e308, 1e308, 1e308] overflows and the axis would become zero.
-    // An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
-    const double n = joint.axis.stableNorm();
-    if (n < 1e-12)
+    // The norm of [1e308, 1e308, 1e308] overflows (even Eigen's stableNorm when it is above the
+    // largest double), and dividing by it would make the axis zero: scale by the largest component
+    // first. An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
+    const double n = joint.axis.stableNorm();  // inf only when the norm itself is out of range
+    if (n < 1e-12) {
       r.diagnostics().error(r.pathOf("axis"), "must not be the zero vector");
-    else if (std::abs(n - 1.0) > 4 * std::numeric_limits<double>::epsilon())
-      joint.axis /= n;
+    } else if (std::abs(n - 1.0) > 4 * std::numeric_limits<double>::epsilon()) {
+      joint.axis /= joint.axis.cwiseAbs().maxCoeff();
+      joint.axis.normalize();
+    }
   }
   JsonObjectReader pl = r.object("placement", Need::Optional);
   if (pl.valid()) {

@@ -110,6 +110,9 @@ TEST(ProjectFile, JointAxesAreNormalizedWithoutOverflowAndStayAsSaved) {
   EXPECT_NEAR(huge.x(), 1 / std::sqrt(3.0), 1e-15);
   EXPECT_NEAR(huge.norm(), 1.0, 1e-15);
   EXPECT_NEAR(axisOf("[0, 3e100, 4e100]").z(), 0.8, 1e-15);
+  const Eigen::Vector3d beyond = axisOf("[-1e308, 1.7976931348623157e308, 0]");  // norm above the largest double
+  EXPECT_NEAR(beyond.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(beyond.y() / -beyond.x(), 1.7976931348623157, 1e-15);
   EXPECT_EQ(axisOf("[0, 0, 2]"), Eigen::Vector3d(0, 0, 1));
   const Eigen::Vector3d saved(0.7071067811865475, 0.7071067811865475, 0.0);  // norm 1 - 1 ulp
   EXPECT_EQ(axisOf("[0.7071067811865475, 0.7071067811865475, 0]"), saved);
