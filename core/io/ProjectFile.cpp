@@ -654,7 +654,7 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
     } else {
       for (auto it = grid->begin(); it != grid->end(); ++it) {
         if (!it.value().is_array() || it.value().empty()) {
-          diag.error(st.pathOf("grid") + "." + it.key(), "must be a non-empty array of values");
+          diag.error(st.pathOf("grid") + "." + excerpt(it.key()), "must be a non-empty array of values");
           continue;
         }
         std::vector<std::string> values;

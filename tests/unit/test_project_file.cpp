@@ -147,6 +147,27 @@ TEST(ProjectFile, ConstraintMessagesEchoNamesShort) {
   EXPECT_NE(message.find("no coordinate named \"q.xxx"), std::string::npos) << message.substr(0, 400);
 }
 
+// Found by tests/fuzz: keys the file chooses (a study grid's paths, a constraint's coordinates) were
+// echoed whole in the path of a message.
+TEST(ProjectFile, KeysOfTheFileAreEchoedShortInPaths) {
+  const std::string key = "links[0]." + std::string(100000, 'k');
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}],
+    "constraints": [{"name": "c", "type": "coordinates", "terms": {")" +
+                           key + R"(": "one"}}],
+    "study": {"grid": {")" +
+                           key + R"(": 5e-7}},
+    "simulation": {"solver": {"method": "ida"}}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_FALSE(p.project);
+  EXPECT_TRUE(mentions(p.diagnostics, "study.grid.links[0].kkk", Diagnostic::Severity::Error))
+      << p.diagnostics.text().substr(0, 500);
+  EXPECT_TRUE(mentions(p.diagnostics, "constraints[0].terms.links[0].kkk", Diagnostic::Severity::Error))
+      << p.diagnostics.text().substr(0, 500);
+  for (const Diagnostic& d : p.diagnostics.all()) EXPECT_LT(d.text().size(), 400u) << d.text().substr(0, 400);
+}
+
 TEST(ProjectFile, ReportsEveryErrorNotJustTheFirst) {
   const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
     "links": [{"name": "a", "length": -1, "mass": -2, "shape": {"type": "rod"}},
