@@ -446,6 +446,12 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
         (jf.gear_ratio < kMinGearRatio || jf.gear_ratio > kMaxGearRatio))
       fx.diagnostics().error(fx.pathOf("gear_ratio"), "must be between " + formatNumber(kMinGearRatio) + " and " +
                                                           formatNumber(kMaxGearRatio) + ", got " + formatNumber(jf.gear_ratio));
+    // The motor starts at N q0 with rate N qd0: finite numbers whose product may overflow.
+    for (auto [key, value] : {std::pair<const char*, double>{"q0", joint.q0}, {"qd0", joint.qd0}})
+      if (!std::isfinite(jf.gear_ratio * value))
+        r.diagnostics().error(r.pathOf(key), "times the gear ratio " + formatNumber(jf.gear_ratio) +
+                                                 " (the motor's initial value) is not a finite number, got " +
+                                                 formatNumber(value));
     joint.flex = jf;
     fx.finish();
   }
