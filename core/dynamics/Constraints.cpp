@@ -4,6 +4,7 @@
 
 #include "dynamics/Kinematics.hpp"
 #include "base/NumberFormat.hpp"
+#include "base/Text.hpp"
 #include "model/Names.hpp"
 
 namespace flexarm {
@@ -49,7 +50,7 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
 
   for (std::size_t c = 0; c < model.constraints.size(); ++c) {
     const Constraint& k = model.constraints[c];
-    const std::string where = "constraint '" + k.name + "'";
+    const std::string where = "constraint '" + excerpt(k.name) + "'";
     switch (k.kind) {
       case Constraint::Kind::Coordinates: {
         Linear lin;
@@ -59,7 +60,8 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         std::string unit, first_unit;
         for (const auto& [name, coef] : k.terms) {
           const int i = coordinateIndex(sys, name, unit);
-          if (i < 0) return errorAt(where, "no coordinate named \"" + name + "\" (use q.<joint>, qm.<joint> or e.<link>.<k>)");
+          if (i < 0)
+            return errorAt(where, "no coordinate named " + inQuotes(name) + " (use q.<joint>, qm.<joint> or e.<link>.<k>)");
           if (first_unit.empty()) first_unit = unit;
           if (unit != first_unit) first_unit = "m or rad";
           lin.a(i) += coef;

@@ -141,7 +141,15 @@ Result<Json> parseJsonText(const std::string& text) {
     std::string what = e.what();
     const std::size_t pos = what.find(": ", what.find("parse error"));
     if (pos != std::string::npos) what = what.substr(pos + 2);
-    return error("not valid JSON at " + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": " + what);
+    // nlohmann quotes the whole token it last read, which may be a string of megabytes with raw
+    // control characters in it: echo its start only, on one line.
+    const std::string last_read = "; last read: '";
+    if (const std::size_t at = what.find(last_read); at != std::string::npos) {
+      std::string token = what.substr(at + last_read.size());
+      if (!token.empty() && token.back() == '\'') token.pop_back();
+      what = what.substr(0, at) + "; last read: " + inQuotes(token, 60);
+    }
+    return error("not valid JSON at " + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": " + excerpt(what, 300));
   } catch (const Json::exception& e) {
     // e.g. a number too large for a double ("1e999"): nlohmann names the token, find where it is.
     std::string what = e.what();

@@ -9,6 +9,7 @@
 
 #include "base/NumberFormat.hpp"
 #include "base/Result.hpp"
+#include "base/Text.hpp"
 #include "io/Diagnostics.hpp"
 
 namespace flexarm {
@@ -43,7 +44,8 @@ class JsonObjectReader {
 
   bool valid() const { return obj_ != nullptr; }
   const std::string& path() const { return path_; }
-  std::string pathOf(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  // The key as a message shows it: a key of the file (a coordinate, a grid path) may be any text, so it is an excerpt.
+  std::string pathOf(const std::string& key) const { return path_.empty() ? excerpt(key) : path_ + "." + excerpt(key); }
   bool has(const std::string& key) const;
   Diagnostics& diagnostics() { return diag_; }
 

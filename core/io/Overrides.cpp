@@ -87,7 +87,7 @@ void refuseUnknownKeysSetBy(const std::vector<std::string>& assignments, Diagnos
 bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos) {
-    diag.error("--set " + assignment, "expected path=value");
+    diag.error("--set " + excerpt(assignment), "expected path=value");
     return false;
   }
   const std::string path = assignment.substr(0, eq);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -198,6 +199,15 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
         if (ok) {
           f.section_preset = p;
           f.section = sectionFromPreset(p);
+          // Each dimension is a finite positive number, but their powers may overflow or underflow.
+          const BeamSection& s = f.section;
+          for (auto [name, value] : {std::pair<const char*, double>{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}}) {
+            if (!(std::isfinite(value) && value > 0.0)) {
+              diag.error(sec.path(), std::string("the dimensions give ") + name + " = " + formatNumber(value) +
+                                         ", which must be a finite number > 0 (the dimensions are out of range)");
+              break;
+            }
+          }
         }
       }
     } else {
@@ -333,6 +343,9 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
       readFlexLink(fx, f, link.length);
       link.flex = f;
       link.mass = f.material.rho * f.section.A * link.length;
+      if (link.length > 0.0 && !(std::isfinite(link.mass) && link.mass > 0.0))
+        r.diagnostics().error(fx.path(), "the mass rho A length = " + formatNumber(link.mass) +
+                                             " kg must be a finite number > 0 (rho or the section is out of range)");
       fx.finish();
     }
     return;
@@ -365,6 +378,11 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
           break;
       }
       link.shape = shape;
+      // The inertia grows with mass x size^2, which may overflow although both are finite.
+      const RigidInertia body = inertiaFromShape(shape, link.mass, link.length);
+      if (!body.inertia_com.allFinite() || !body.com.allFinite())
+        s.diagnostics().error(s.path(), "the inertia of this shape with mass " + formatNumber(link.mass) + " kg and length " +
+                                            formatNumber(link.length) + " m is not a finite number (out of range)");
     }
     s.finish();
   } else {
@@ -397,11 +415,16 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   const int type = r.choice("type", {"revolute", "prismatic"}, Need::Required, -1);
   if (type >= 0) joint.type = static_cast<JointType>(type);
   if (r.vector3("axis", joint.axis, Need::Required)) {
-    const double n = joint.axis.norm();
-    if (n < 1e-12)
+    // The norm of [1e308, 1e308, 1e308] overflows (even Eigen's stableNorm when it is above the
+    // largest double), and dividing by it would make the axis zero: scale by the largest component
+    // first. An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
+    const double n = joint.axis.stableNorm();  // inf only when the norm itself is out of range
+    if (n < 1e-12) {
       r.diagnostics().error(r.pathOf("axis"), "must not be the zero vector");
-    else
-      joint.axis /= n;
+    } else if (std::abs(n - 1.0) > 4 * std::numeric_limits<double>::epsilon()) {
+      joint.axis /= joint.axis.cwiseAbs().maxCoeff();
+      joint.axis.normalize();
+    }
   }
   JsonObjectReader pl = r.object("placement", Need::Optional);
   if (pl.valid()) {
@@ -423,6 +446,12 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
         (jf.gear_ratio < kMinGearRatio || jf.gear_ratio > kMaxGearRatio))
       fx.diagnostics().error(fx.pathOf("gear_ratio"), "must be between " + formatNumber(kMinGearRatio) + " and " +
                                                           formatNumber(kMaxGearRatio) + ", got " + formatNumber(jf.gear_ratio));
+    // The motor starts at N q0 with rate N qd0: finite numbers whose product may overflow.
+    for (auto [key, value] : {std::pair<const char*, double>{"q0", joint.q0}, {"qd0", joint.qd0}})
+      if (!std::isfinite(jf.gear_ratio * value))
+        r.diagnostics().error(r.pathOf(key), "times the gear ratio " + formatNumber(jf.gear_ratio) +
+                                                 " (the motor's initial value) is not a finite number, got " +
+                                                 formatNumber(value));
     joint.flex = jf;
     fx.finish();
   }
@@ -631,7 +660,7 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
     } else {
       for (auto it = grid->begin(); it != grid->end(); ++it) {
         if (!it.value().is_array() || it.value().empty()) {
-          diag.error(st.pathOf("grid") + "." + it.key(), "must be a non-empty array of values");
+          diag.error(st.pathOf("grid") + "." + excerpt(it.key()), "must be a non-empty array of values");
           continue;
         }
         std::vector<std::string> values;

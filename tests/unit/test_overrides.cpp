@@ -50,6 +50,21 @@ TEST(Overrides, BadPathsAreReported) {
   }
 }
 
+// Found by tests/fuzz: an assignment without '=' was echoed whole, a message of megabytes (or of
+// several lines when it held a newline).
+TEST(Overrides, AnAssignmentWithoutEqualsSignIsEchoedShortOnOneLine) {
+  for (const std::string& assignment : {"links" + std::string(100000, '['), "links[0]\nmass" + std::string(200, 'x')}) {
+    const LoadedProject p = parseProjectText(kBase, ".", {assignment});
+    EXPECT_FALSE(p.project);
+    ASSERT_EQ(p.diagnostics.all().size(), 1u) << p.diagnostics.text().substr(0, 300);
+    const std::string text = p.diagnostics.all()[0].text();
+    EXPECT_LT(text.size(), 200u) << text.substr(0, 300);
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text.substr(0, 300);
+    EXPECT_NE(text.find(": expected path=value"), std::string::npos) << text.substr(0, 300);
+    EXPECT_EQ(p.diagnostics.all()[0].path.rfind("--set links", 0), 0u) << text.substr(0, 300);
+  }
+}
+
 TEST(Overrides, NullRemovesAKey) {
   const LoadedProject p = parseProjectText(kBase, ".", {"joints[0].drive=null"});
   ASSERT_TRUE(p.project) << p.diagnostics.text();

@@ -2,6 +2,7 @@
 // unknown keys become warnings, tables load from files.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -90,6 +91,81 @@ TEST(ProjectFile, UnknownKeysAreWarningsNotErrors) {
   EXPECT_TRUE(mentions(p.diagnostics, "links[0].shape.radius: unknown key", Diagnostic::Severity::Warning));
   EXPECT_TRUE(mentions(p.diagnostics, "joints[0].drive.gain: unknown key", Diagnostic::Severity::Warning));
   EXPECT_EQ(projectToText(*p.project).find("colour"), std::string::npos);
+}
+
+// Found by tests/fuzz: the norm of [1e308, 1e308, 1e308] overflowed and the axis became [0, 0, 0]
+// (accepted, and refused once saved); a saved unit axis such as [0.7071067811865475, 0, ...] was
+// divided by a norm one ulp from 1 and saved one digit different.
+TEST(ProjectFile, JointAxesAreNormalizedWithoutOverflowAndStayAsSaved) {
+  auto axisOf = [](const std::string& axis) {
+    const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+      "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+      "joints": [{"name": "j", "type": "revolute", "axis": )" +
+                             axis + "}]}";
+    const LoadedProject p = parseProjectText(text, ".");
+    EXPECT_TRUE(p.project) << axis << ": " << p.diagnostics.text();
+    return p.project ? p.project->model.joints[0].axis : Eigen::Vector3d::Zero().eval();
+  };
+  const Eigen::Vector3d huge = axisOf("[1e308, 1e308, 1e308]");
+  EXPECT_NEAR(huge.x(), 1 / std::sqrt(3.0), 1e-15);
+  EXPECT_NEAR(huge.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(axisOf("[0, 3e100, 4e100]").z(), 0.8, 1e-15);
+  const Eigen::Vector3d beyond = axisOf("[-1e308, 1.7976931348623157e308, 0]");  // norm above the largest double
+  EXPECT_NEAR(beyond.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(beyond.y() / -beyond.x(), 1.7976931348623157, 1e-15);
+  EXPECT_EQ(axisOf("[0, 0, 2]"), Eigen::Vector3d(0, 0, 1));
+  const Eigen::Vector3d saved(0.7071067811865475, 0.7071067811865475, 0.0);  // norm 1 - 1 ulp
+  EXPECT_EQ(axisOf("[0.7071067811865475, 0.7071067811865475, 0]"), saved);
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [1, 1, 0]}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const std::string once = projectToText(*p.project);
+  const LoadedProject again = parseProjectText(once, ".");
+  ASSERT_TRUE(again.project) << again.diagnostics.text();
+  EXPECT_EQ(projectToText(*again.project), once);
+}
+
+// Found by tests/fuzz: a constraint's name and an unknown coordinate were echoed whole by the check
+// of the constraints against the discretized system (a message of 100 kB).
+TEST(ProjectFile, ConstraintMessagesEchoNamesShort) {
+  const std::string name(100000, 'c'), coordinate = "q." + std::string(100000, 'x');
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}],
+    "constraints": [{"name": ")" +
+                           name + R"(", "type": "coordinates", "terms": {")" + coordinate +
+                           R"(": 1}}],
+    "simulation": {"solver": {"method": "ida"}}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_FALSE(p.project);
+  ASSERT_EQ(p.diagnostics.all().size(), 1u) << p.diagnostics.text().substr(0, 300);
+  const std::string message = p.diagnostics.all()[0].text();
+  EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+  EXPECT_EQ(message.rfind("error: constraints: constraint 'ccc", 0), 0u) << message.substr(0, 400);
+  EXPECT_NE(message.find("no coordinate named \"q.xxx"), std::string::npos) << message.substr(0, 400);
+}
+
+// Found by tests/fuzz: keys the file chooses (a study grid's paths, a constraint's coordinates) were
+// echoed whole in the path of a message.
+TEST(ProjectFile, KeysOfTheFileAreEchoedShortInPaths) {
+  const std::string key = "links[0]." + std::string(100000, 'k');
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "a", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}],
+    "constraints": [{"name": "c", "type": "coordinates", "terms": {")" +
+                           key + R"(": "one"}}],
+    "study": {"grid": {")" +
+                           key + R"(": 5e-7}},
+    "simulation": {"solver": {"method": "ida"}}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_FALSE(p.project);
+  EXPECT_TRUE(mentions(p.diagnostics, "study.grid.links[0].kkk", Diagnostic::Severity::Error))
+      << p.diagnostics.text().substr(0, 500);
+  EXPECT_TRUE(mentions(p.diagnostics, "constraints[0].terms.links[0].kkk", Diagnostic::Severity::Error))
+      << p.diagnostics.text().substr(0, 500);
+  for (const Diagnostic& d : p.diagnostics.all()) EXPECT_LT(d.text().size(), 400u) << d.text().substr(0, 400);
 }
 
 TEST(ProjectFile, ReportsEveryErrorNotJustTheFirst) {

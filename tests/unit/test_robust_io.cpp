@@ -204,6 +204,20 @@ TEST(RobustIo, JsonIsReadStrictly) {
   EXPECT_TRUE(j) << j.error().text();
 }
 
+// Found by tests/fuzz: nlohmann's parse error quotes the whole token it last read, a long string
+// with a raw newline or a bad byte in it made a message of megabytes over several lines.
+TEST(RobustIo, AJsonSyntaxErrorQuotesAShortExcerptOnOneLine) {
+  for (const std::string& bad : {std::string("\n"), std::string("\xff"), std::string(1, '\0')}) {
+    const Result<Json> j = parseJsonText("{\"name\": \"" + std::string(100000, 'z') + bad + "\"}");
+    ASSERT_FALSE(j);
+    const std::string text = j.error().text();
+    EXPECT_LT(text.size(), 400u) << text.substr(0, 400);
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text.substr(0, 400);
+    EXPECT_EQ(text.rfind("not valid JSON at line 1, column ", 0), 0u) << text.substr(0, 400);
+    EXPECT_NE(text.find("last read: \"\"zzz"), std::string::npos) << text.substr(0, 400);
+  }
+}
+
 TEST(RobustIo, EchoedTextIsCutAtACharacterAndKeptOnOneLine) {
   EXPECT_EQ(excerpt("short"), "short");
   EXPECT_EQ(excerpt(std::string(100, 'x')), std::string(80, 'x') + "...");
