@@ -150,7 +150,9 @@ void CampbellDialog::setPlotLayout(CampbellLayout layout) {
   layout_->setCurrentIndex(layout == CampbellLayout::Overlaid ? 1 : 0);
 }
 
-bool CampbellDialog::isComputing() const { return watcher_->isRunning(); }
+// Computing until the result has been taken in by onFinished, not only until the worker returns: the
+// watcher's finished signal arrives through the event loop after the future has finished.
+bool CampbellDialog::isComputing() const { return computing_; }
 
 QString CampbellDialog::statusText() const { return status_->text(); }
 
@@ -223,6 +225,7 @@ bool CampbellDialog::compute() {
     }
     return out;
   }));
+  computing_ = true;
   timer_->start();
   updateControls();
   return true;
@@ -238,6 +241,7 @@ void CampbellDialog::showProgress() {
 
 void CampbellDialog::onFinished() {
   timer_->stop();
+  computing_ = false;
   const std::shared_ptr<Outcome> o = watcher_->result();
   if (o->cancelled) {
     setStatus("Cancelled: the diagram shown is the last one computed.", false);

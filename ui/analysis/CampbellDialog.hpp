@@ -79,6 +79,7 @@ class CampbellDialog : public QDialog {
   QCustomPlot* plot_ = nullptr;
   QTimer* timer_;
   QFutureWatcher<std::shared_ptr<Outcome>>* watcher_;
+  bool computing_ = false;
   std::shared_ptr<Sweep> sweep_;
   std::vector<CampbellSet> sets_;
   std::vector<CampbellMark> marks_;

@@ -209,7 +209,9 @@ void ModePreview::setAmplitude(double fraction) { amplitude_box_->setValue(100.0
 
 double ModePreview::targetDisplacement() const { return outcome_ ? amplitude_box_->value() / 100.0 * outcome_->reach : 0.0; }
 
-bool ModePreview::isComputing() const { return watcher_->isRunning(); }
+// Computing until onComputed has taken the result in: the watcher's finished signal arrives through the
+// event loop after the future itself has finished.
+bool ModePreview::isComputing() const { return computing_; }
 
 QString ModePreview::statusText() const { return status_->text(); }
 
@@ -242,6 +244,7 @@ void ModePreview::compute() {
   busy_->setVisible(true);
   setStatus("Computing the natural modes...", false);
   updateControls();
+  computing_ = true;
   watcher_->setFuture(QtConcurrent::run([project = *src.project, system = src.system, options, run_q, t = src.run_time] {
     return computeModes(project, system, options, run_q, t);
   }));
@@ -249,6 +252,7 @@ void ModePreview::compute() {
 }
 
 void ModePreview::onComputed() {
+  computing_ = false;
   std::shared_ptr<Outcome> o = watcher_->result();
   busy_->setVisible(false);
   if (requested_generation_ < replaced_generation_) {  // the modes of a project no longer open

@@ -111,6 +111,7 @@ class ModePreview : public QWidget {
   QTimer* timer_;
   QElapsedTimer clock_;
   QFutureWatcher<std::shared_ptr<Outcome>>* watcher_;
+  bool computing_ = false;
 
   std::shared_ptr<const Outcome> outcome_;
   std::unique_ptr<DynamicsData> data_;                  // kinematics of outcome_->system for the amplitude
