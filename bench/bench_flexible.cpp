@@ -4,6 +4,7 @@
 // sim_s_per_wall_s = simulated seconds per wall-clock second.
 #include <benchmark/benchmark.h>
 
+#include "discretization/FlexibleBody.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "dynamics/ReferenceEquations.hpp"
 #include "io/ProjectFile.hpp"
@@ -71,6 +72,25 @@ void run(benchmark::State& state, bool modes) {
   state.counters["rhs_evaluations"] = static_cast<double>(rhs_evaluations);
 }
 
+// Building one spatial finite-element link (the cantilever tube): matrices integrated element by element,
+// lowest modes by sparse subspace iteration. Grows with the square of the mesh (dense m x m matrices and
+// full shape rows are still stored), where it grew with its cube:
+// 183 s for 200 elements before.
+void BM_BuildSpatialLink(benchmark::State& state) {
+  LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json");
+  if (!p.project) throw std::runtime_error(p.diagnostics.text());
+  const Link& link = p.project->model.links[0];
+  FlexibleLink flex = *link.flex;
+  flex.discretization.elements = static_cast<int>(state.range(0));
+  int m = 0;
+  for (auto _ : state) {
+    const auto body = FlexibleBody::build(flex, link.length);
+    m = body->m;
+    benchmark::DoNotOptimize(body.get());
+  }
+  state.counters["coordinates"] = m;
+}
+
 void BM_SpinUpRhs_AssumedModes(benchmark::State& s) { rhs(s, true); }
 void BM_SpinUpRhs_FiniteElements(benchmark::State& s) { rhs(s, false); }
 void BM_Equations_Zero(benchmark::State& s) { equations(s, CouplingOrder::Zero); }
@@ -80,6 +100,7 @@ void BM_SpinUpRun30s_AssumedModes(benchmark::State& s) { run(s, true); }
 void BM_SpinUpRun30s_FiniteElements(benchmark::State& s) { run(s, false); }
 }  // namespace
 
+BENCHMARK(BM_BuildSpatialLink)->ArgName("elements")->Arg(10)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpinUpRhs_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10);
 BENCHMARK(BM_SpinUpRhs_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40);
 BENCHMARK(BM_Equations_Zero)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "base/Constants.hpp"
+#include "discretization/LowestModes.hpp"
 
 namespace flexarm {
 namespace {
@@ -15,21 +16,43 @@ struct Matrices {
   Eigen::MatrixXd M, K;
 };
 
+// The columns [first, first + count) outside which every row of `r` is zero: a finite element's
+// rows are non-zero on its own nodes only, so the products below touch a small block.
+void widenWindow(const ShapeRows& r, int& lo, int& hi) {
+  for (const Eigen::RowVectorXd* row : {&r.u, &r.u1, &r.v, &r.v1, &r.v2, &r.w, &r.w1, &r.w2, &r.phi, &r.phi1})
+    for (int c = 0; c < row->size(); ++c)
+      if ((*row)(c) != 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
+}
+
+// Mass and stiffness integrated interval by interval, each Gauss point adding only the block of
+// its interval's non-zero columns: O(m) work for a finite-element mesh of m coordinates (a dense
+// outer product per point was O(m^2) per point, O(m^3) in all). Out of the block the dense sum
+// added exact zeros, so the result is the same to the last bit.
 Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& breaks, double rhoA, double rhoIp, double EA,
                             double EIy, double EIz, double GJ) {
   const int m = basis.size();
   Matrices out{Eigen::MatrixXd::Zero(m, m), Eigen::MatrixXd::Zero(m, m)};
-  ShapeRows r;
   std::vector<double> xs, ws;
+  std::vector<ShapeRows> rows(kStationsPerInterval);
   for (std::size_t c = 0; c + 1 < breaks.size(); ++c) {
     gaussLegendre(kStationsPerInterval, breaks[c], breaks[c + 1], xs, ws);
+    int lo = m, hi = -1;
     for (std::size_t g = 0; g < xs.size(); ++g) {
-      basis.evaluate(xs[g], r);
+      basis.evaluate(xs[g], rows[g]);
+      widenWindow(rows[g], lo, hi);
+    }
+    if (hi < lo) continue;
+    const int first = lo, n = hi - lo + 1;
+    auto M = out.M.block(first, first, n, n);
+    auto K = out.K.block(first, first, n, n);
+    for (std::size_t g = 0; g < xs.size(); ++g) {
+      const ShapeRows& r = rows[g];
+      auto s = [&](const Eigen::RowVectorXd& row) { return row.segment(first, n); };
       const double w = ws[g];
-      out.M.noalias() += w * (rhoA * (r.u.transpose() * r.u + r.v.transpose() * r.v + r.w.transpose() * r.w) +
-                              rhoIp * r.phi.transpose() * r.phi);
-      out.K.noalias() += w * (EA * r.u1.transpose() * r.u1 + EIz * r.v2.transpose() * r.v2 + EIy * r.w2.transpose() * r.w2 +
-                              GJ * r.phi1.transpose() * r.phi1);
+      M.noalias() += w * (rhoA * (s(r.u).transpose() * s(r.u) + s(r.v).transpose() * s(r.v) + s(r.w).transpose() * s(r.w)) +
+                          rhoIp * s(r.phi).transpose() * s(r.phi));
+      K.noalias() += w * (EA * s(r.u1).transpose() * s(r.u1) + EIz * s(r.v2).transpose() * s(r.v2) +
+                          EIy * s(r.w2).transpose() * s(r.w2) + GJ * s(r.phi1).transpose() * s(r.phi1));
     }
   }
   out.M = 0.5 * (out.M + out.M.transpose());
@@ -90,28 +113,26 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
   Matrices mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
   const int k_reduce = link.discretization.kind == LinkDiscretization::Kind::FiniteElements ? link.discretization.reduce_to : 0;
   if (k_reduce > 0 && k_reduce < b.basis->size()) {
-    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(mk.K, mk.M);
-    const Eigen::MatrixXd T = eig.eigenvectors().leftCols(k_reduce);
-    b.basis = makeReducedBasis(std::move(b.basis), T);
+    b.basis = makeReducedBasis(std::move(b.basis), lowestModes(mk.K, mk.M, k_reduce).vectors);
     mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
   }
   b.m = b.basis->size();
   b.M = mk.M;
   b.K = mk.K;
 
-  if (b.m > 0) {
-    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(b.K, b.M);
-    b.frequencies = eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
-    b.modes = eig.eigenvectors();
-  }
+  // The lowest clamped-free modes: those shown to the user and those that carry modal damping.
+  const int nz = std::min<int>(static_cast<int>(link.damping.modal_ratios.size()), b.m);
+  const LowestModes lowest = lowestModes(b.K, b.M, std::max(FlexibleBody::kKeptModes, nz));
+  b.frequencies = lowest.values.cwiseMax(0.0).cwiseSqrt();
+  b.modes = lowest.vectors;
   // Damping: Rayleigh plus modal ratios on the link's own clamped-free modes.
   b.C = link.damping.rayleigh_alpha * b.M + link.damping.rayleigh_beta * b.K;
-  const int nz = std::min<int>(static_cast<int>(link.damping.modal_ratios.size()), b.m);
   if (nz > 0) {
-    Eigen::VectorXd d = Eigen::VectorXd::Zero(b.m);
+    Eigen::VectorXd d(nz);
     for (int k = 0; k < nz; ++k) d(k) = 2.0 * link.damping.modal_ratios[k] * b.frequencies(k);
     // Phi^T M Phi = I, so M Phi diag(2 zeta omega) Phi^T M gives modal damping 2 zeta_k omega_k.
-    b.C += b.M * b.modes * d.asDiagonal() * b.modes.transpose() * b.M;
+    const Eigen::MatrixXd MPhi = b.M * b.modes.leftCols(nz);
+    b.C += MPhi * d.asDiagonal() * MPhi.transpose();
   }
 
   // Stations and the foreshortening sub-quadrature.
@@ -172,9 +193,13 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
     b.intervals.push_back(iv);
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);
-  for (const Station& st : b.stations) {
-    b.M_transverse.noalias() +=
-        st.weight * (b.rhoA * (st.v.transpose() * st.v + st.w.transpose() * st.w) + b.rhoIp * st.phi.transpose() * st.phi);
+  for (const Station& st : b.stations) {  // on the block of the station's interval, as in structuralMatrices
+    const Interval& iv = b.intervals[static_cast<std::size_t>(st.interval)];
+    if (iv.count == 0) continue;
+    auto s = [&](const Eigen::RowVectorXd& row) { return row.segment(iv.first, iv.count); };
+    b.M_transverse.block(iv.first, iv.first, iv.count, iv.count).noalias() +=
+        st.weight *
+        (b.rhoA * (s(st.v).transpose() * s(st.v) + s(st.w).transpose() * s(st.w)) + b.rhoIp * s(st.phi).transpose() * s(st.phi));
   }
   b.K_sparse = b.K.sparseView();
   b.C_sparse = b.C.sparseView();

@@ -59,8 +59,11 @@ struct FlexibleBody {
   // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
   // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
   Eigen::MatrixXd M_transverse;
-  Eigen::VectorXd frequencies;  // clamped-free natural frequencies [rad/s] of the link alone
-  Eigen::MatrixXd modes;        // their mass-normalized mode shapes (columns)
+  // The lowest clamped-free natural frequencies [rad/s] of the link alone, min(m, max(kKeptModes, number of
+  // modal damping ratios)) of them, and their mass-normalized mode shapes (columns).
+  static constexpr int kKeptModes = 12;
+  Eigen::VectorXd frequencies;
+  Eigen::MatrixXd modes;
 
   // Builds the link; the FlexibleLink must have been validated.
   static std::shared_ptr<const FlexibleBody> build(const FlexibleLink& link, double length);
