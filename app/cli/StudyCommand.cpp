@@ -34,14 +34,11 @@ struct StudyOptions {
 };
 
 // The line a case's run prints.
-void printCase(const StudyCaseResult& c) {
-  if (!c.loaded) {
-    std::cout << c.study_case.name << ": invalid: " << c.loaded.error().text() << "\n";
-    return;
-  }
+std::string caseLine(const StudyCaseResult& c) {
+  if (!c.loaded) return c.study_case.name + ": invalid: " + c.loaded.error().text() + "\n";
   const Results& r = c.results;
-  std::cout << c.study_case.name << ": " << runStatusName(r.status) << " at t = " << formatShort(r.end_time, 6) << " s, "
-            << formatShort(r.stats.wall_time, 3) << " s wall" << (r.message.empty() ? "" : " (" + r.message + ")") << "\n";
+  return c.study_case.name + ": " + runStatusName(r.status) + " at t = " + formatShort(r.end_time, 6) + " s, " +
+         formatShort(r.stats.wall_time, 3) + " s wall" + (r.message.empty() ? "" : " (" + r.message + ")") + "\n";
 }
 
 // The prepared study the command works on: DIR given as PROJECT, or the project's study for --out
@@ -97,11 +94,20 @@ int runLocally(const StudyFolder& study, bool resume) {
     std::cout << pending.size() << " of " << study.cases.size() << " cases without a result"
               << (pending.empty() ? "" : "; running them") << "\n";
   stopOnSignals();
-  std::vector<FolderCaseRun> runs(pending.size());
-  parallelFor(pending.size(), 0, [&](std::size_t j) { runs[j] = runStudyFolderCase(study, pending[j], &cancelFlag()); });
-  for (const FolderCaseRun& run : runs) {
-    printCase(run.result);
-    if (!run.recorded) return fail(run.recorded.error().text());
+  // Each case's results go to its files as it ends and are dropped here: only its line and whether its
+  // result was recorded are kept, so a study of any size holds at most one run per worker in memory.
+  struct Ended {
+    std::string line;
+    Status recorded;
+  };
+  std::vector<Ended> ended(pending.size());
+  parallelFor(pending.size(), 0, [&](std::size_t j) {
+    const FolderCaseRun run = runStudyFolderCase(study, pending[j], &cancelFlag());
+    ended[j] = {caseLine(run.result), run.recorded};
+  });
+  for (const Ended& e : ended) {
+    std::cout << e.line;
+    if (!e.recorded) return fail(e.recorded.error().text());
   }
   const StudyCollection collected = collectStudyFolder(study);
   if (!collected.summary_written) return fail(collected.summary_written.error().text());
@@ -114,8 +120,7 @@ int runOneCase(const StudyFolder& study, long number) {
     return fail("--case " + std::to_string(number) + ": the study has cases 1 to " + std::to_string(study.cases.size()));
   stopOnSignals();
   const FolderCaseRun run = runStudyFolderCase(study, static_cast<std::size_t>(number), &cancelFlag());
-  std::cout << "case " << number << " of " << study.cases.size() << ", ";
-  printCase(run.result);
+  std::cout << "case " << number << " of " << study.cases.size() << ", " << caseLine(run.result);
   if (!run.recorded) return fail(run.recorded.error().text());
   return studyExitCode({caseStatus(study, static_cast<std::size_t>(number))});
 }
