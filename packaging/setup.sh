@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian bookworm machine.
 #   bash packaging/setup.sh run    install, build, start the workbench on the spin-up beam example
-#   bash packaging/setup.sh test   install, build, run the whole test suite (ctest), then again
-#                                  under AddressSanitizer + UndefinedBehaviorSanitizer
+#   bash packaging/setup.sh test   install, build, run the whole test suite (ctest), then the engine's,
+#                                  the command line's and the fuzz tests under ASan + UBSan (what CI runs)
+#   bash packaging/setup.sh sanitize  every suite, the workbench's included, under ASan + UBSan (long)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"
@@ -31,23 +32,22 @@ case "$mode" in
   test)
     configure_and_build build all -DCMAKE_BUILD_TYPE=Release -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_BUILD_UI=ON
     (cd build && ctest --output-on-failure -j "$jobs")
-    # RelWithDebInfo: the sanitizers check the same code at -O2, fast enough for the physics tests.
-    # The workbench test runs here too, with leak detection (tests/ui/lsan.supp).
-    # The engine, the command line and their tests again under ASan + UBSan, at -O1 with line tables
-    # only; the workbench's Qt tests run in the Release pass above (building them a second time under
-    # the sanitizers took CI past 45 minutes on two cores).
+    # Then under ASan + UBSan (-O1, line tables only): the engine through its unit tests, the command line's
+    # tests and the fuzz program, the inputs a hostile user controls. The long physics suites and the
+    # workbench's Qt tests run in the Release pass above only: building and running them a second time
+    # under the sanitizers took CI past 45 minutes on two cores. `bash packaging/setup.sh sanitize` runs
+    # every suite under the sanitizers.
     configure_and_build build-sanitize all -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-      -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON -DFLEXARM_BUILD_UI=OFF
-    # The long seed studies (spin-up grid, Canadarm2 sweeps, spatial RRR) run in the Release pass only: the
-    # sanitizers see the same study and validation code through the short seed 001-003 claims. So do the
-    # Slurm tests: they check the scheduler's side (job arrays, scancel, resubmission) with two private
-    # clusters; the code a task runs (study DIR --case K, --resume, study-collect) is the CLI tests' and
-    # runs under the sanitizers there.
-    (cd build-sanitize && ctest --output-on-failure -j "$jobs" \
-      -E 'SeedClaims\.(SpinUpBeam|Canadarm|Seed004)|Slurm\.')
+      -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON -DFLEXARM_BUILD_UI=OFF -DFLEXARM_PHYSICS_TESTS=OFF
+    (cd build-sanitize && ctest --output-on-failure -j "$jobs" -E 'Slurm\.|Cli\.RunsEveryShippedProject')
+    ;;
+  sanitize)  # RelWithDebInfo (-O2), with leak detection for the workbench (tests/ui/lsan.supp)
+    configure_and_build build-sanitize-all all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLEXARM_BUILD_TESTS=ON -DFLEXARM_SANITIZE=ON \
+      -DFLEXARM_BUILD_UI=ON -DFLEXARM_PHYSICS_TESTS=ON
+    (cd build-sanitize-all && ctest --output-on-failure -j "$jobs" -E 'SeedClaims\.(SpinUpBeam|Canadarm|Seed004)|Slurm\.')
     ;;
   *)
-    echo "usage: bash packaging/setup.sh run|test" >&2
+    echo "usage: bash packaging/setup.sh run|test|sanitize" >&2
     exit 2
     ;;
 esac
