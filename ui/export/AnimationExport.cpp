@@ -11,6 +11,13 @@ namespace flexarm {
 
 QString ffmpegProgram() { return QStandardPaths::findExecutable("ffmpeg"); }
 
+std::string writePngFile(const QImage& image, const QString& file) {
+  const Status written = writeFileThrough(file.toStdString(), [&image](const std::filesystem::path& tmp) {
+    return image.save(QString::fromStdString(tmp.string()), "PNG") ? std::string() : std::string("the image could not be saved");
+  });
+  return written ? std::string() : written.error().text();
+}
+
 AnimationOutcome exportAnimation(const std::function<QImage(double)>& frame, double t0, double t1, const QString& dir,
                                  const AnimationSettings& settings, const std::function<bool(int, int)>& progress) {
   AnimationOutcome out;
@@ -49,11 +56,8 @@ AnimationOutcome exportAnimation(const std::function<QImage(double)>& frame, dou
     }
     if (size.isEmpty()) size = img.size();
     const QString file = QDir(dir).filePath(QString("frame_%1.png").arg(k, 5, 10, QChar('0')));
-    const Status written = writeFileThrough(file.toStdString(), [&img](const std::filesystem::path& tmp) {
-      return img.save(QString::fromStdString(tmp.string()), "PNG") ? std::string() : std::string("the image could not be saved");
-    });
-    if (!written) {
-      out.error = written.error().text();
+    if (std::string why = writePngFile(img, file); !why.empty()) {
+      out.error = why;
       return out;
     }
     ++out.frames;

@@ -24,6 +24,10 @@ struct AnimationOutcome {
 // ffmpeg's path, or empty when it is not installed.
 QString ffmpegProgram();
 
+// Writes `image` as a PNG through a temporary file and a rename: an earlier file stays whole when it fails.
+// Empty, or why it could not be written.
+std::string writePngFile(const QImage& image, const QString& file);
+
 // Frames at t0, t0 + speed/fps, ... up to t1 (t1 included); frame(t) renders one. progress(done, total)
 // returning false cancels (the frames so far are kept, no MP4).
 AnimationOutcome exportAnimation(const std::function<QImage(double)>& frame, double t0, double t1, const QString& dir,

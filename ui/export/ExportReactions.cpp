@@ -4,11 +4,11 @@
 #include <QDir>
 #include <QProgressDialog>
 
-#include "base/Files.hpp"
 #include "paraview/ParaViewSeries.hpp"
 
 #include "results/CsvMetadata.hpp"
 #include "results/CsvWriter.hpp"
+#include "ui/export/AnimationExport.hpp"
 #include "ui/export/ExportDialogs.hpp"
 #include "ui/export/ExportSource.hpp"
 
@@ -66,11 +66,7 @@ ViewsImageExportReaction::ViewsImageExportReaction(ExportSource& source, ExportQ
     : FileExportReaction(source, std::move(question), "PNG (*.png)", false, parent) {}
 
 std::string ViewsImageExportReaction::exportTo(const QString& file) {
-  const QImage image = source_.viewsImage();
-  const Status written = writeFileThrough(file.toStdString(), [&image](const std::filesystem::path& tmp) {
-    return image.save(QString::fromStdString(tmp.string()), "PNG") ? std::string() : std::string("the image could not be saved");
-  });
-  const std::string why = written ? std::string() : written.error().text();
+  const std::string why = writePngFile(source_.viewsImage(), file);
   source_.exportReport(told(why, "3D view written to " + file));
   return why;
 }
