@@ -127,6 +127,10 @@ Status checkJsonNesting(const std::string& text) {
   return {};
 }
 
+Json vec3Json(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+Json inertia6Json(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
+
 Result<Json> parseJsonText(const std::string& text) {
   if (Status nesting = checkJsonNesting(text); !nesting) return nesting.error();
   Json doc;

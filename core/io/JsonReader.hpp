@@ -37,6 +37,11 @@ Status checkJsonNesting(const std::string& text);
 // Syntax errors say where: "not valid JSON at line 3, column 7: ...".
 Result<Json> parseJsonText(const std::string& text);
 
+// The file's forms of a vector, [x, y, z], and of a symmetric inertia, [Ixx, Iyy, Izz, Ixy, Ixz, Iyz],
+// as JsonObjectReader::vector3 and the project reader read them back.
+Json vec3Json(const Eigen::Vector3d& v);
+Json inertia6Json(const Eigen::Matrix3d& I);
+
 class JsonObjectReader {
  public:
   // j may be null (the object is missing); a non-object value is reported as an error.

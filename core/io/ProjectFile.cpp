@@ -673,10 +673,6 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
   project.study = study;
 }
 
-Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
-
-Json inertia6(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
-
 void writeLaw(Json& j, const TimeFunction& f) {
   j["law"] = lawName(f.law);
   for (const schema::LawParameter& p : schema::law(f.law).parameters) {
@@ -745,7 +741,7 @@ Json flexToJson(const FlexibleLink& f) {
   fj["rayleigh"] = Json::array({f.damping.rayleigh_alpha, f.damping.rayleigh_beta});
   fj["modal_damping"] = f.damping.modal_ratios;
   if (!f.e0.empty()) fj["e0"] = f.e0;
-  if (f.initial_load) fj["initial_load"] = vec3(*f.initial_load);
+  if (f.initial_load) fj["initial_load"] = vec3Json(*f.initial_load);
   return fj;
 }
 
@@ -922,7 +918,7 @@ Json projectToJson(const Project& project) {
   j["name"] = project.name;
   j["description"] = project.description;
   j["coupling"] = couplingName(project.coupling);
-  j["gravity"] = vec3(m.gravity);
+  j["gravity"] = vec3Json(m.gravity);
   j["links"] = Json::array();
   for (const Link& l : m.links) {
     Json lj;
@@ -951,8 +947,8 @@ Json projectToJson(const Project& project) {
       }
       lj["shape"] = s;
     } else {
-      lj["com"] = vec3(l.com);
-      lj["inertia"] = inertia6(l.inertia);
+      lj["com"] = vec3Json(l.com);
+      lj["inertia"] = inertia6Json(l.inertia);
     }
     j["links"].push_back(lj);
   }
@@ -961,8 +957,8 @@ Json projectToJson(const Project& project) {
     Json jj;
     jj["name"] = jt.name;
     jj["type"] = jointTypeName(jt.type);
-    jj["axis"] = vec3(jt.axis);
-    jj["placement"] = {{"xyz", vec3(jt.placement.xyz)}, {"rpy", vec3(jt.placement.rpy)}};
+    jj["axis"] = vec3Json(jt.axis);
+    jj["placement"] = {{"xyz", vec3Json(jt.placement.xyz)}, {"rpy", vec3Json(jt.placement.rpy)}};
     jj["q0"] = jt.q0;
     jj["qd0"] = jt.qd0;
     jj["damping"] = jt.damping;
@@ -1007,9 +1003,9 @@ Json projectToJson(const Project& project) {
     pj["name"] = p.name;
     pj["link"] = (p.link >= 0 && p.link < static_cast<int>(m.links.size())) ? m.links[p.link].name : std::string();
     pj["frame"] = p.frame == Payload::Frame::Distal ? "distal" : "body";
-    pj["offset"] = vec3(p.offset);
+    pj["offset"] = vec3Json(p.offset);
     pj["mass"] = p.mass;
-    pj["inertia"] = inertia6(p.inertia);
+    pj["inertia"] = inertia6Json(p.inertia);
     j["payloads"].push_back(pj);
   }
   if (!m.constraints.empty()) {
@@ -1033,8 +1029,8 @@ Json projectToJson(const Project& project) {
         }
         case Constraint::Kind::Point: {
           cj["link"] = linkName();
-          cj["point"] = vec3(c.point);
-          cj["world"] = vec3(c.world);
+          cj["point"] = vec3Json(c.point);
+          cj["world"] = vec3Json(c.world);
           std::string axes;
           for (int a = 0; a < 3; ++a)
             if (c.axes[static_cast<std::size_t>(a)]) axes += static_cast<char>('x' + a);

@@ -52,8 +52,6 @@ Eigen::Isometry3d toIsometry(const urdf::Pose& p) {
   return X;
 }
 
-Json vec3(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z()}); }
-
 // Does the joint, or any joint below it, move?
 bool leadsToMovingJoint(const urdf::Joint& j, const urdf::ModelInterface& m) {
   if (isMoving(j)) return true;
@@ -214,16 +212,14 @@ std::optional<RigidInertia> inertiaOf(const Attached& a, Diagnostics& diag) {
   return transformInertia(a.X * toIsometry(i.origin), body);
 }
 
-Json inertia6(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
-
 Json jointJson(const urdf::Joint& j, const std::string& name, const Placement& placement, const Eigen::Vector3d& axis,
                Diagnostics& diag) {
   const std::string path = jointPath(j.name);
   Json out;
   out["name"] = name;
   out["type"] = j.type == urdf::Joint::PRISMATIC ? "prismatic" : "revolute";
-  out["axis"] = vec3(axis);
-  out["placement"] = {{"xyz", vec3(placement.xyz)}, {"rpy", vec3(placement.rpy)}};
+  out["axis"] = vec3Json(axis);
+  out["placement"] = {{"xyz", vec3Json(placement.xyz)}, {"rpy", vec3Json(placement.rpy)}};
   if (j.dynamics) {
     out["damping"] = j.dynamics->damping;
     if (j.dynamics->friction != 0.0)
@@ -428,9 +424,9 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
         payloads.push_back({{"name", projectName(bodies[b].link->name, linkPath(bodies[b].link->name), diag)},
                             {"link", name},
                             {"frame", distal ? "distal" : "body"},
-                            {"offset", vec3(distal ? Eigen::Vector3d(ri->com - Eigen::Vector3d(length[k], 0, 0)) : ri->com)},
+                            {"offset", vec3Json(distal ? Eigen::Vector3d(ri->com - Eigen::Vector3d(length[k], 0, 0)) : ri->com)},
                             {"mass", ri->mass},
-                            {"inertia", inertia6(ri->inertia_com)}});
+                            {"inertia", inertia6Json(ri->inertia_com)}});
       }
       links.push_back(link);
       continue;
@@ -450,8 +446,8 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
     }
     const RigidInertia total = combineInertias(parts);
     link["mass"] = total.mass;
-    link["com"] = vec3(total.com);
-    link["inertia"] = inertia6(total.inertia_com);
+    link["com"] = vec3Json(total.com);
+    link["inertia"] = inertia6Json(total.inertia_com);
     links.push_back(link);
   }
   if (diag.hasErrors()) return std::nullopt;
