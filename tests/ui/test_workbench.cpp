@@ -143,6 +143,19 @@ class WorkbenchTest : public QObject {
     QVERIFY2(w.bannerText().contains("links[1].mass: must be > 0, got -2"), qPrintable(w.bannerText()));
     QCOMPARE(w.projectName(), name);
   }
+
+  // A broken project given on the command line (or opened from the file manager) with no project
+  // open yet: the start page stays, and the reason is shown above it, not on the hidden workbench.
+  void brokenFileFromTheStartPageSaysWhy() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.startPageShown());
+    QVERIFY(!w.openProject(QString(FLEXARM_TEST_DATA_DIR) + "/bad/duplicate-key.json"));
+    QVERIFY(w.startPageShown());
+    QVERIFY(w.bannerShown());
+    QVERIFY2(w.bannerText().contains("Could not open duplicate-key.json"), qPrintable(w.bannerText()));
+    test::saveScreenshot(w, "broken-file-from-start-page");
+  }
 };
 
 int main(int argc, char** argv) { return flexarm::test::runUiTests<WorkbenchTest>(argc, argv); }

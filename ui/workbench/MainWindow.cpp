@@ -82,7 +82,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   auto* work = new QWidget(this);
   auto* layout = new QVBoxLayout(work);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(banner_);
   layout->addWidget(view_, 1);
   layout->addWidget(timeline_);
   start_ = new StartPage(examplesDirectory(), this);
@@ -92,7 +91,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   central_ = new QStackedWidget(this);
   central_->addWidget(start_);
   central_->addWidget(work);
-  setCentralWidget(central_);
+  // The banner above both pages: a project that cannot be opened from the start page says why there.
+  auto* centre = new QWidget(this);
+  auto* centre_layout = new QVBoxLayout(centre);
+  centre_layout->setContentsMargins(0, 0, 0, 0);
+  centre_layout->setSpacing(0);
+  centre_layout->addWidget(banner_);
+  centre_layout->addWidget(central_, 1);
+  setCentralWidget(centre);
 
   session_ = new RunSession(this);
   connect(session_, &RunSession::finished, this, &MainWindow::onFinished);
@@ -801,7 +807,7 @@ void MainWindow::showRow(int row) {
 
 QString MainWindow::projectName() const { return project() ? QString::fromStdString(project()->name) : QString(); }
 QString MainWindow::bannerText() const { return banner_->text(); }
-bool MainWindow::bannerShown() const { return !banner_->isHidden(); }
+bool MainWindow::bannerShown() const { return banner_->isVisibleTo(this); }  // shown on the page the user sees
 
 void MainWindow::showBanner(const QString& text, bool error) {
   banner_->setText(text);
