@@ -13,25 +13,15 @@
 #include "results/CsvMetadata.hpp"
 #include "results/CsvReader.hpp"
 #include "results/CsvWriter.hpp"
+#include "TestFiles.hpp"
 
 using namespace flexarm;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("flexarm-results-csv-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string readAll(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+fs::path scratch(const std::string& name) { return test::scratchFolder("results-csv", name); }
+using test::readAll;
 
 Results smallRun() {
   Results r;

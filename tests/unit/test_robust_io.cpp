@@ -18,25 +18,15 @@
 #include "io/TableFile.hpp"
 #include "results/CsvReader.hpp"
 #include "results/CsvWriter.hpp"
+#include "TestFiles.hpp"
 
 using namespace flexarm;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("flexarm-robust-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string readAll(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+fs::path scratch(const std::string& name) { return test::scratchFolder("robust", name); }
+using test::readAll;
 
 // Sets the C locale to de_DE.UTF-8 (decimal comma) for the scope; available() false when not installed.
 class GermanLocale {
