@@ -16,12 +16,17 @@ struct Matrices {
   Eigen::MatrixXd M, K;
 };
 
-// The columns [first, first + count) outside which every row of `r` is zero: a finite element's
-// rows are non-zero on its own nodes only, so the products below touch a small block.
+// Widens the column window [lo, hi] to the non-zero entries of `row`: a finite element's rows are
+// non-zero on its own nodes only, so the products on a window touch a small block.
+void widenWindow(const Eigen::RowVectorXd& row, int& lo, int& hi) {
+  for (int c = 0; c < row.size(); ++c)
+    if (row(c) != 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
+}
+
+// The same for every row of `r`.
 void widenWindow(const ShapeRows& r, int& lo, int& hi) {
   for (const Eigen::RowVectorXd* row : {&r.u, &r.u1, &r.v, &r.v1, &r.v2, &r.w, &r.w1, &r.w2, &r.phi, &r.phi1})
-    for (int c = 0; c < row->size(); ++c)
-      if ((*row)(c) != 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
+    widenWindow(*row, lo, hi);
 }
 
 // Mass and stiffness integrated interval by interval, each Gauss point adding only the block of
@@ -170,10 +175,7 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
     }
     // The interval's window: the columns on which any of its rows is non-zero.
     int lo = b.m, hi = -1;
-    auto widen = [&](const Eigen::RowVectorXd& row) {
-      for (int c = 0; c < row.size(); ++c)
-        if (row(c) != 0.0) lo = std::min(lo, c), hi = std::max(hi, c);
-    };
+    auto widen = [&](const Eigen::RowVectorXd& row) { widenWindow(row, lo, hi); };
     for (int k = iv.full_begin; k < static_cast<int>(b.slopes.size()); ++k) widen(b.slopes[k].v1), widen(b.slopes[k].w1);
     for (const Station& s : b.stations)
       if (s.interval == static_cast<int>(b.intervals.size())) widen(s.u), widen(s.v), widen(s.w), widen(s.phi);

@@ -1,8 +1,9 @@
 #pragma once
 // The lowest natural modes of a structural model K x = lambda M x (K symmetric, M symmetric positive
 // definite). Small models are solved densely; large finite-element meshes by subspace iteration on the
-// sparse matrices, whose cost grows linearly with the mesh where the dense solver's grows with its cube
-// (a 200-element spatial link: 1 200 coordinates).
+// sparse matrices, whose solves grow linearly with the mesh where the dense solver grows with its cube
+// (a 200-element spatial link: 1 200 coordinates). Taking the sparse view of the dense K and M given is
+// O(m^2).
 #include <Eigen/Core>
 
 namespace flexarm {
