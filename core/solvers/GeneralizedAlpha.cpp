@@ -98,8 +98,10 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     if (ode_->solveIteration(r_.data()) != 0) break;
     a1_ -= r_;
     ++stats_.nonlinear_iterations;
-    // The correction's size in the positions (the velocities follow them: c_v / c_q = gamma / (beta h)).
-    const double size = c_q * wrms(r_, 0);
+    // The correction's size in the positions and in the velocities (c_v / c_q = gamma / (beta h) times
+    // larger): a test on the positions alone accepts at loose tolerances velocities that are off by far
+    // more than their tolerance, and a spurious fast vibration grows in them.
+    const double size = std::max(c_q * wrms(r_, 0), c_v * wrms(r_, n_));
     // Converged when the correction, times the convergence rate, is small (CVODE's test): the rate
     // is carried over from earlier steps only while the matrices are at most one step old.
     if (it > 0) rate_ = std::max(0.3 * rate_, size / previous);

@@ -12,7 +12,8 @@
 // step takes the matrices of the last iteration of the step before (up to 100 coordinates, where a
 // factorization is cheaper than an iteration; larger systems keep them across steps while the
 // iteration converges within two iterations). The iteration stops when
-// its correction times the convergence rate is small, as CVODE's: with matrices that fresh, most
+// its correction times the convergence rate is small, as CVODE's, in the positions and in the
+// velocities (whose corrections are gamma / (beta h) times larger): with matrices that fresh, most
 // steps need one iteration.
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
