@@ -6,14 +6,25 @@
 // Eigen's LLT factorizes from 32 rows up by blocks, with matrix products that pack their operands
 // into buffers: for the 30-100 coordinates of a flexible arm that costs several times the
 // factorization itself. Up to kColumnwiseLimit rows the column-by-column algorithm is used instead;
-// both give the same factor. No heap allocation once sized, except on the LU path.
+// both give the same factor. No heap allocation once sized, except on the LU path and the sparse one.
+//
+// From kSparseFrom rows, a matrix that is mostly zeros is factorized as a sparse one (Eigen's
+// SimplicialLLT, fill-reducing ordering): the mass and iteration matrices of finely meshed links with
+// zero or geometric coupling are banded blocks plus the joints' rows, a few per cent of the entries
+// (100 planar elements: 0.01 ms instead of 0.3 ms). The pattern is the union of the nonzero entries of
+// every matrix factorized so far, found by a scan of the lower triangle; an entry outside it redoes the
+// ordering. Once the union holds more than kSparseDensity of the triangle (the foreshortening terms of
+// `high` coupling fill the mass matrix), the dense path is used from then on without scanning.
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 
 namespace flexarm {
 
 class SymmetricSolve {
  public:
   static constexpr int kColumnwiseLimit = 128;
+  static constexpr int kSparseFrom = 96;
+  static constexpr double kSparseDensity = 0.15;
 
   // Factorizes S. Returns false when S is not finite.
   bool compute(const Eigen::MatrixXd& S);
@@ -24,14 +35,25 @@ class SymmetricSolve {
   void solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const;
   void solveColumnsInPlace(Eigen::Ref<Eigen::MatrixXd> x) const;
   bool usesLu() const { return use_lu_; }
+  bool usesSparse() const { return use_sparse_; }
 
  private:
+  using Sparse = Eigen::SparseMatrix<double>;
   template <typename X>
   void solve(X& x) const;
+  // The sparse factorization of S when S is large and sparse enough: 1 factorized, 0 not positive
+  // definite, -1 not sparse (use the dense path).
+  int computeSparse(const Eigen::MatrixXd& S);
+  bool gatherIntoPattern(const Eigen::MatrixXd& S);  // false when S has a nonzero outside the pattern
+  void widenPattern(const Eigen::MatrixXd& S);
+
   Eigen::MatrixXd factor_;  // lower Cholesky factor in the lower triangle
   Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  bool columnwise_ = true, use_lu_ = false;
+  Sparse lower_;  // the lower triangle of S on the pattern
+  Eigen::SimplicialLLT<Sparse, Eigen::Lower> sparse_llt_;
+  mutable Eigen::VectorXd work_;
+  bool columnwise_ = true, use_lu_ = false, use_sparse_ = false, dense_pattern_ = false;
 };
 
 }  // namespace flexarm

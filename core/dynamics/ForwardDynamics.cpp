@@ -80,8 +80,11 @@ void ForwardDynamics::computeTerms(double t) {
     applied_(i) += effort_(static_cast<int>(j));
   }
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
-  for (int r = 0; r < nf; ++r)
-    for (int c = 0; c < nf; ++c) M_ff_(r, c) = M(free_[r], free_[c]);
+  for (int c = 0; c < nf; ++c) {  // column by column, as both are stored
+    const double* from = M.col(free_[c]).data();
+    double* to = M_ff_.col(c).data();
+    for (int r = 0; r < nf; ++r) to[r] = from[free_[r]];
+  }
   if (mode_ == Prescribed::Constrained) {
     // The kinematics above used the nominal accelerations of the prescribed joints, so that the
     // geometric axial force follows the prescribed motion (seed 003 eq. (17)); the multipliers

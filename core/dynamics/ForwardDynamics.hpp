@@ -36,7 +36,8 @@ class ForwardDynamics {
   void assemble(double t, const double* y);
 
   // ydot = f(t, y). Returns false when the mass matrix is not positive definite or a value is not
-  // finite; error() then says what. No heap allocation.
+  // finite; error() then says what. No heap allocation below SymmetricSolve::kSparseFrom free
+  // coordinates (Eigen's sparse Cholesky allocates its work arrays in each factorization).
   bool evaluate(double t, const double* y, double* ydot);
 
   // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and

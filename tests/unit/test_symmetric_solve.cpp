@@ -49,5 +49,69 @@ TEST(SymmetricSolve, CholeskyRefusesAnIndefiniteMatrix) {
   EXPECT_NEAR(x(1), 1.0, 1e-14);
 }
 
+// The mass matrix of a finely meshed link without foreshortening: banded element blocks plus a few
+// full rows and columns (the joints), positive definite.
+Eigen::MatrixXd bandedWithBorder(int n, int band, int border, unsigned seed) {
+  std::srand(seed);
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(n, n);
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < std::min(n, j + band + 1); ++i)
+      S(i, j) = S(j, i) = i == j ? 2.0 * band + 2.0 : Eigen::internal::random<double>(-1.0, 1.0);
+  for (int k = 0; k < border; ++k) {
+    const Eigen::VectorXd row = 0.5 * Eigen::VectorXd::Random(n) / std::sqrt(n);
+    S.row(n - 1 - k) += row.transpose();
+    S.col(n - 1 - k) += row;
+    S(n - 1 - k, n - 1 - k) += 4.0;
+  }
+  return S;
+}
+
+// From kSparseFrom rows a mostly-zero matrix is factorized as a sparse one and solves as the dense
+// LU does; entries that appear later outside the pattern widen it; a matrix that fills in (the
+// foreshortening of `high` coupling) goes to the dense path; an indefinite one to the LU.
+TEST(SymmetricSolve, SparseMatricesSolveAsTheDenseOnes) {
+  const int n = 2 * SymmetricSolve::kSparseFrom;
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+  auto expectSolves = [&](SymmetricSolve& solve, const Eigen::MatrixXd& S, const char* what) {
+    const Eigen::VectorXd expected = S.partialPivLu().solve(b);
+    Eigen::VectorXd x = b;
+    solve.solveInPlace(x);
+    EXPECT_LE((x - expected).norm(), 1e-12 * expected.norm()) << what;
+    Eigen::MatrixXd X(n, 2);
+    X << b, -b;
+    solve.solveColumnsInPlace(X);
+    EXPECT_LE((X.col(1) + expected).norm(), 1e-12 * expected.norm()) << what;
+  };
+  SymmetricSolve solve;
+  Eigen::MatrixXd S = bandedWithBorder(n, 6, 2, 3);
+  ASSERT_TRUE(solve.computeCholesky(S));
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S, "banded with a border");
+  S(n / 2 + 20, n / 2) = S(n / 2, n / 2 + 20) = 0.5;  // a new entry outside the pattern
+  ASSERT_TRUE(solve.computeCholesky(S));
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S, "a new entry");
+  S(n / 2 + 20, n / 2) = S(n / 2, n / 2 + 20) = 0.0;  // an entry of the pattern that is zero now
+  ASSERT_TRUE(solve.computeCholesky(S));
+  expectSolves(solve, S, "a zero in the pattern");
+  Eigen::MatrixXd indefinite = S;
+  indefinite.diagonal().array() -= 40.0;
+  ASSERT_FALSE(solve.computeCholesky(indefinite));
+  ASSERT_TRUE(solve.compute(indefinite));
+  EXPECT_TRUE(solve.usesLu());
+  expectSolves(solve, indefinite, "indefinite");
+  const Eigen::MatrixXd full = S + 1e-3 * symmetric(n, 0.0, 5);  // fills in: dense from now on
+  ASSERT_TRUE(solve.computeCholesky(full));
+  EXPECT_FALSE(solve.usesSparse());
+  expectSolves(solve, full, "filled in");
+  ASSERT_TRUE(solve.computeCholesky(S));
+  EXPECT_FALSE(solve.usesSparse());
+  expectSolves(solve, S, "sparse again, after the fill");
+  SymmetricSolve small;  // below kSparseFrom rows: always dense
+  const Eigen::MatrixXd S_small = bandedWithBorder(SymmetricSolve::kSparseFrom - 1, 6, 1, 4);
+  ASSERT_TRUE(small.computeCholesky(S_small));
+  EXPECT_FALSE(small.usesSparse());
+}
+
 }  // namespace
 }  // namespace flexarm
