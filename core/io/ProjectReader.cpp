@@ -39,6 +39,20 @@ void readFields(JsonObjectReader& r, const std::vector<schema::Field<T>>& fields
   for (const schema::Field<T>& f : fields) read(r, *f.key, out.*f.field);
 }
 
+// Reads a preset's kind (the choice at kind_key) and the dimensions the schema gives it into `out`;
+// false when the kind is not valid. `complete`: every dimension was read.
+template <class Preset>
+bool readPreset(JsonObjectReader& r, const schema::Key& kind_key, const std::vector<schema::PresetSpec<Preset>>& specs,
+                Preset& out, bool& complete) {
+  const int kind = choose(r, kind_key);
+  complete = kind >= 0;
+  if (kind < 0) return false;
+  out.kind = static_cast<typename Preset::Kind>(kind);
+  for (const schema::Dimension<Preset>& dim : specs[static_cast<std::size_t>(kind)].dimensions)
+    complete &= read(r, *dim.key, out.*dim.field);
+  return true;
+}
+
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 bool validName(const std::string& s) {
@@ -180,12 +194,8 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
   if (sec.valid()) {
     if (sec.has(key("links[].flex.section.preset").name())) {
       SectionPreset p;
-      const int kind = choose(sec, key("links[].flex.section.preset"));
-      if (kind >= 0) {
-        p.kind = static_cast<SectionPreset::Kind>(kind);
-        bool ok = true;
-        for (const schema::Dimension<SectionPreset>& dim : schema::sectionPresets()[static_cast<std::size_t>(kind)].dimensions)
-          ok &= read(sec, *dim.key, p.*dim.field);
+      bool ok = false;
+      if (readPreset(sec, key("links[].flex.section.preset"), schema::sectionPresets(), p, ok)) {
         switch (p.kind) {  // what the dimensions must satisfy together
           case SectionPreset::Kind::Rectangle: break;
           case SectionPreset::Kind::Tube:
@@ -366,12 +376,8 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
     JsonObjectReader s = object(r, key("links[].shape"));
     if (!s.valid()) return;
     ShapePreset shape;
-    const int kind = choose(s, key("links[].shape.type"));
-    if (kind >= 0) {
-      shape.kind = static_cast<ShapePreset::Kind>(kind);
-      bool read_all = true;
-      for (const schema::Dimension<ShapePreset>& dim : schema::shapePresets()[static_cast<std::size_t>(kind)].dimensions)
-        read_all &= read(s, *dim.key, shape.*dim.field);
+    bool read_all = false;
+    if (readPreset(s, key("links[].shape.type"), schema::shapePresets(), shape, read_all)) {
       if (shape.kind == ShapePreset::Kind::Tube && read_all && shape.inner_radius >= shape.radius)
         s.diagnostics().error(s.pathOf("inner_radius"),
                               "must be < radius (" + formatNumber(shape.radius) + "), got " + formatNumber(shape.inner_radius));
