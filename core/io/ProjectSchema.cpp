@@ -87,21 +87,6 @@ Json newLaw(const std::string& name) {
   return j;
 }
 
-namespace {
-
-// The model's names of an enum's values 0, 1, ... up to the first it does not name ("?").
-template <class Enum, class NameOf>
-std::vector<std::string> enumNames(NameOf name) {
-  std::vector<std::string> out;
-  for (int k = 0;; ++k) {
-    const std::string word = name(static_cast<Enum>(k));
-    if (word == "?") return out;
-    out.push_back(word);
-  }
-}
-
-}  // namespace
-
 std::vector<std::string> couplingNames() { return enumNames<CouplingOrder>(couplingName); }
 std::vector<std::string> methodNames() { return enumNames<SimulationSettings::Method>(methodName); }
 std::vector<std::string> jacobianNames() { return enumNames<SimulationSettings::Jacobian>(jacobianName); }

@@ -170,8 +170,9 @@ bool addLink(ProjectDocument& d, int index, QString* error) {
   const int n = static_cast<int>(links.size());
   if (index < 0 || index > n) index = n;
   const std::string ln = uniqueName(doc, "links", "link"), jn = uniqueName(doc, "joints", "joint");
-  Json link = {{"name", ln}, {"length", 1.0}, {"mass", 1.0}, {"shape", {{"type", "rod"}}}};
-  Json joint = {{"name", jn}, {"type", "revolute"}, {"axis", Json::array({0.0, 1.0, 0.0})}};
+  Json link = {{"name", ln}}, joint = {{"name", jn}};  // and what the schema gives a new link and joint
+  link.update(schema::newObject("links[]"));
+  joint.update(schema::newObject("joints[]"));
   links.insert(links.begin() + index, link);
   joints.insert(joints.begin() + index, joint);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i >= index ? i + 1 : i; });
@@ -250,7 +251,9 @@ bool addPayload(ProjectDocument& d, int link, QString* error) {
   Json doc = withNames(d);
   if (!validIndex(doc, "links", link, error)) return false;
   const std::string name = uniqueName(doc, "payloads", "payload");
-  arrayOf(doc, "payloads").push_back({{"name", name}, {"link", nameOf(doc["links"][link])}, {"frame", "distal"}, {"mass", 1.0}});
+  Json payload = {{"name", name}, {"link", nameOf(doc["links"][link])}};
+  payload.update(schema::newObject("payloads[]"));
+  arrayOf(doc, "payloads").push_back(payload);
   return d.apply("Add payload " + q(name) + " on link " + q(nameOf(doc["links"][link])), doc, error);
 }
 
@@ -295,16 +298,12 @@ bool setLinkFlexible(ProjectDocument& d, int index, bool flexible, QString* erro
   if (flexible == link.contains("flex")) return true;
   if (flexible) {
     for (const char* k : {"mass", "shape", "com", "inertia"}) link.erase(k);
-    link["flex"] = {{"section", {{"preset", "tube"}, {"outer_diameter", 0.05}, {"inner_diameter", 0.04}}},
-                    {"material", {{"preset", "aluminium"}}},
-                    {"basis", "fem"},
-                    {"elements", 4},
-                    {"layout", "spatial"}};
+    link["flex"] = schema::newFlexibleLink();
   } else {
     const double mass = d.project() ? d.project()->model.links[static_cast<std::size_t>(index)].mass : 1.0;
     link.erase("flex");
     link["mass"] = mass;  // the beam's own rho A L
-    link["shape"] = {{"type", "rod"}};
+    link["shape"] = schema::key("links[].shape").initial;
   }
   return d.apply(QString("Make link %1 %2").arg(q(nameOf(link)), flexible ? "flexible" : "rigid"), doc, error,
                  at("links", index));
@@ -316,7 +315,7 @@ bool setJointFlexible(ProjectDocument& d, int index, bool flexible, QString* err
   Json& joint = doc["joints"][index];
   if (flexible == joint.contains("flex")) return true;
   if (flexible)
-    joint["flex"] = {{"stiffness", 1000.0}, {"rotor_inertia", 0.01}};
+    joint["flex"] = schema::newObject("joints[].flex");
   else
     joint.erase("flex");
   return d.apply(QString("Make joint %1 %2").arg(q(nameOf(joint)), flexible ? "flexible" : "rigid"), doc, error,
@@ -329,14 +328,10 @@ bool setSectionPreset(ProjectDocument& d, int index, const std::string& preset, 
   if (!flex) return false;
   Json& section = doc["links"][index]["flex"]["section"];
   if (preset.empty()) {
-    const BeamSection& s = flex->section;
-    section = {{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}};
-  } else if (preset == "rectangle") {
-    section = {{"preset", preset}, {"width", 0.05}, {"height", 0.01}};
-  } else if (preset == "tube") {
-    section = {{"preset", preset}, {"outer_diameter", 0.05}, {"inner_diameter", 0.04}};
+    section = Json::object();
+    for (const schema::Field<BeamSection>& f : schema::sectionProperties()) section[f.key->name()] = flex->section.*f.field;
   } else {
-    section = {{"preset", preset}, {"width", 0.05}, {"height", 0.1}, {"flange_thickness", 0.008}, {"web_thickness", 0.005}};
+    section = schema::newSection(preset);
   }
   const QString path = at("links", index) + ".flex.section";
   return d.apply("Set " + path + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)), doc, error,
@@ -349,10 +344,10 @@ bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset,
   if (!flex) return false;
   Json& material = doc["links"][index]["flex"]["material"];
   if (preset.empty()) {
-    const Material& m = flex->material;
-    material = {{"E", m.E}, {"G", m.G}, {"rho", m.rho}};
+    material = Json::object();
+    for (const schema::Field<Material>& f : schema::materialProperties()) material[f.key->name()] = flex->material.*f.field;
   } else {
-    material = {{"preset", preset}};
+    material = {{schema::key("links[].flex.material.preset").name(), preset}};
   }
   const QString path = at("links", index) + ".flex.material";
   return d.apply("Set " + path + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc, error,
@@ -367,11 +362,10 @@ bool setBasis(ProjectDocument& d, int index, const std::string& basis, QString* 
   flex.erase("e0");  // its count follows from the basis
   if (basis == "modes") {
     for (const char* k : {"elements", "layout", "nodes", "reduce_to", "root"}) flex.erase(k);
-    flex["modes"] = {{"bending_y", 2}, {"bending_z", 2}};
+    flex["modes"] = schema::newObject("links[].flex.modes");
   } else {
     flex.erase("modes");
-    flex["elements"] = 4;
-    flex["layout"] = "spatial";
+    for (const char* key : {"elements", "layout"}) flex[key] = schema::key(std::string("links[].flex.") + key).initial;
   }
   flex["basis"] = basis;
   const QString path = at("links", index) + ".flex.basis";
@@ -396,14 +390,7 @@ bool setShape(ProjectDocument& d, int index, const std::string& shape, QString* 
   } else {
     link.erase("com");
     link.erase("inertia");
-    if (shape == "rod")
-      link["shape"] = {{"type", shape}};
-    else if (shape == "box")
-      link["shape"] = {{"type", shape}, {"width", 0.05}, {"height", 0.05}};
-    else if (shape == "cylinder")
-      link["shape"] = {{"type", shape}, {"radius", 0.025}};
-    else
-      link["shape"] = {{"type", shape}, {"radius", 0.025}, {"inner_radius", 0.02}};
+    link["shape"] = schema::newShape(shape);
   }
   const QString path = at("links", index) + ".shape";
   return d.apply("Set " + path + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)), doc, error,
@@ -423,11 +410,14 @@ bool setDriveType(ProjectDocument& d, int index, const std::string& type, QStrin
   Json doc = d.json();
   if (!validIndex(doc, "joints", index, error)) return false;
   Json& joint = doc["joints"][index];
-  if (type == "free")
+  if (type == "free") {
     joint["drive"] = {{"type", type}};
-  else if (type == "pd")
-    joint["drive"] = {{"type", type}, {"kp", 100.0}, {"kd", 10.0}, {"setpoint", defaultLaw("constant")}};
-  else {
+  } else if (type == "pd") {
+    Json drive = {{"type", type}};
+    drive.update(schema::newObject("joints[].drive"));  // kp, kd
+    drive["setpoint"] = defaultLaw("constant");
+    joint["drive"] = drive;
+  } else {
     Json drive = defaultLaw("constant");
     drive["type"] = type;
     joint["drive"] = drive;

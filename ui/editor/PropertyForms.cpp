@@ -56,6 +56,32 @@ FieldSpec nameField(const QString& path, const ModelItem& item) {
   return f;
 }
 
+QStringList words(const std::vector<std::string>& names) {
+  QStringList out;
+  for (const std::string& n : names) out << QString::fromStdString(n);
+  return out;
+}
+
+// The field of the schema's key `key` (io/ProjectSchema.hpp: "links[].length") at the document's `path`
+// ("links[0].length"): its kind, label, unit, default and choices, with the units of a revolute (true)
+// or prismatic joint.
+FieldSpec keyField(const QString& path, const std::string& key, bool revolute = true) {
+  const schema::Key& k = schema::key(key);
+  const QString unit = QString::fromStdString(schema::unitFor(k.unit, revolute));
+  const QString label = QString::fromUtf8(k.label);
+  using T = schema::Type;
+  switch (k.type) {
+    case T::Number: return number(path, label, unit, k.fallback);
+    case T::Integer: return integer(path, label, k.fallback);
+    case T::Vector3: return numbers(path, label, unit, 3, k.fallback);
+    case T::Inertia: return numbers(path, label, unit, 0, k.fallback);
+    case T::Numbers: return numbers(path, label, unit, static_cast<int>(k.fallback.size()), k.fallback);
+    default:
+      if (!k.choices.empty()) return choice(path, label, words(k.choices), k.fallback);
+      return field(Kind::Text, path, label, unit, k.fallback);
+  }
+}
+
 QString num(double x) { return QString::number(x, 'g', 6); }
 QString at(const char* array, int i) { return QString("%1[%2]").arg(array).arg(i); }
 std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
@@ -80,58 +106,42 @@ QStringList lawChoices() {
   return laws;
 }
 
+// The fields of keys at the same path in the document and the schema (no array index on the way).
+void keyFields(std::vector<FieldSpec>& out, std::initializer_list<const char*> keys) {
+  for (const char* k : keys) out.push_back(keyField(k, k));
+}
+
 void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   out.push_back(nameField("name", {ModelItem::Kind::Project, -1}));
-  out.push_back(field(Kind::Text, "description", "description", {}, ""));
-  out.push_back(numbers("gravity", "gravity", "m/s²", 3, Json::array({0.0, 0.0, -9.81})));
+  keyFields(out, {"description", "gravity"});
 }
 
-QStringList words(const std::vector<std::string>& names) {
-  QStringList out;
-  for (const std::string& n : names) out << QString::fromStdString(n);
-  return out;
-}
-
-// The defaults shown for absent keys are the reader's (schema::simulationDefaults).
+// The defaults shown for absent keys are the reader's (the schema's, from schema::simulationDefaults).
 void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
-  const SimulationSettings& s = schema::simulationDefaults();
-  out.push_back(number("simulation.t_end", "end time", "s", s.t_end));
-  out.push_back(number("simulation.output_rate", "output rate", "Hz", s.output_rate));
-  out.push_back(choice("coupling", "coupling order", words(schema::couplingNames()), couplingName(Project{}.coupling)));
-  out.push_back(choice("simulation.solver.method", "solver", words(schema::methodNames()), methodName(s.method)));
-  out.push_back(number("simulation.solver.rtol", "relative tolerance", "-", s.rtol));
-  out.push_back(number("simulation.solver.atol", "absolute tolerance", "-", s.atol));
-  out.push_back(number("simulation.solver.max_step", "largest step (0: no limit)", "s", s.max_step));
-  out.push_back(number("simulation.solver.step", "Newmark step", "s", s.step));
-  out.push_back(integer("simulation.solver.max_steps", "step limit", s.max_steps));
-  out.push_back(integer("simulation.solver.max_order", "largest order (0: SUNDIALS' own)", s.max_order));
-  out.push_back(choice("simulation.solver.jacobian", "Newton matrix", words(schema::jacobianNames()), jacobianName(s.jacobian)));
-  out.push_back(number("simulation.solver.rho_inf", "galpha damping rho_inf (0-1; 1: none)", "-", s.rho_inf));
-  out.push_back(number("simulation.divergence_ratio", "divergence: tip deflection / length", "-", s.divergence_ratio));
+  keyFields(out, {"simulation.t_end", "simulation.output_rate", "coupling", "simulation.solver.method", "simulation.solver.rtol",
+                  "simulation.solver.atol", "simulation.solver.max_step", "simulation.solver.step", "simulation.solver.max_steps",
+                  "simulation.solver.max_order", "simulation.solver.jacobian", "simulation.solver.rho_inf",
+                  "simulation.divergence_ratio"});
 }
 
 void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {
   const QString s = p + ".flex.section";
   const std::string preset = stringAt(d, s + ".preset", "explicit");
-  out.push_back(
-      choice(s + ".preset", "section", {"explicit", "rectangle", "tube", "ibeam"}, "explicit",
-             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); }));
+  FieldSpec kind = keyField(s + ".preset", "links[].flex.section.preset");
+  kind.choices.prepend("explicit");
+  kind.fallback = "explicit";
+  kind.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setSectionPreset(doc, i, presetOf(v), e); };
+  out.push_back(kind);
+  const QString field_of = s + ".";
   if (preset == "explicit") {
-    out.push_back(number(s + ".A", "area A", "m²"));
-    out.push_back(number(s + ".Iy", "Iy (bending in x-z)", "m⁴"));
-    out.push_back(number(s + ".Iz", "Iz (bending in x-y)", "m⁴"));
-    out.push_back(number(s + ".J", "torsion constant J", "m⁴"));
-  } else if (preset == "tube") {
-    out.push_back(number(s + ".outer_diameter", "outer diameter", "m"));
-    out.push_back(number(s + ".inner_diameter", "inner diameter", "m"));
-  } else {
-    out.push_back(number(s + ".width", "width (along y)", "m"));
-    out.push_back(number(s + ".height", "height (along z)", "m"));
-    if (preset == "ibeam") {
-      out.push_back(number(s + ".flange_thickness", "flange thickness", "m"));
-      out.push_back(number(s + ".web_thickness", "web thickness", "m"));
-    }
+    for (const schema::Field<BeamSection>& f : schema::sectionProperties())
+      out.push_back(keyField(field_of + QString::fromStdString(f.key->name()), f.key->path));
+    return;
   }
+  for (const schema::PresetSpec<SectionPreset>& spec : schema::sectionPresets())
+    if (preset == spec.name)
+      for (const schema::Dimension<SectionPreset>& dim : spec.dimensions)
+        out.push_back(keyField(field_of + QString::fromStdString(dim.key->name()), dim.key->path));
 }
 
 void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i,
@@ -140,38 +150,39 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
   sectionFields(out, d, p, i);
   out.push_back(heading("Material"));
   const QString m = p + ".flex.material";
-  out.push_back(
-      choice(m + ".preset", "material", {"explicit", "steel", "aluminium", "cfrp"}, "explicit",
-             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setMaterialPreset(doc, i, presetOf(v), e); }));
+  FieldSpec material = keyField(m + ".preset", "links[].flex.material.preset");
+  material.choices.prepend("explicit");
+  material.fallback = "explicit";
+  material.commit = [i](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setMaterialPreset(doc, i, presetOf(v), e);
+  };
+  out.push_back(material);
   if (stringAt(d, m + ".preset", "explicit") == "explicit") {
-    out.push_back(number(m + ".E", "Young's modulus E", "Pa"));
-    out.push_back(number(m + ".G", "shear modulus G", "Pa"));
-    out.push_back(number(m + ".rho", "density rho", "kg/m³"));
+    for (const schema::Field<Material>& f : schema::materialProperties())
+      out.push_back(keyField(m + "." + QString::fromStdString(f.key->name()), f.key->path));
   } else if (const Project* pr = d.project(); pr && pr->model.links[static_cast<std::size_t>(i)].flex) {
     const Material& mat = pr->model.links[static_cast<std::size_t>(i)].flex->material;
     out.push_back(info("E, G, rho", QString("%1 Pa, %2 Pa, %3 kg/m³").arg(num(mat.E), num(mat.G), num(mat.rho))));
   }
   out.push_back(heading("Discretization"));
   const QString f = p + ".flex";
-  out.push_back(choice(f + ".basis", "basis", {"fem", "modes"}, {},
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setBasis(doc, i, str(v), e); }));
+  FieldSpec basis = keyField(f + ".basis", "links[].flex.basis");
+  basis.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setBasis(doc, i, str(v), e); };
+  out.push_back(basis);
+  const auto flexKey = [&f](const char* key) { return keyField(f + "." + key, std::string("links[].flex.") + key); };
   if (stringAt(d, f + ".basis", "fem") == "modes") {
-    out.push_back(integer(f + ".modes.axial", "axial modes", 0));
-    out.push_back(integer(f + ".modes.bending_y", "bending modes along y", 0));
-    out.push_back(integer(f + ".modes.bending_z", "bending modes along z", 0));
-    out.push_back(integer(f + ".modes.torsion", "torsion modes", 0));
+    for (const char* family : {"modes.axial", "modes.bending_y", "modes.bending_z", "modes.torsion"})
+      out.push_back(flexKey(family));
   } else {
-    out.push_back(integer(f + ".elements", "elements", 10));
-    out.push_back(choice(f + ".layout", "layout", {"spatial", "planar"}, "spatial"));
-    out.push_back(integer(f + ".reduce_to", "modal reduction (0: none)", 0));
-    FieldSpec nodes = numbers(f + ".nodes", "node positions (empty: equal elements)", "m", 0, Json::array());
+    for (const char* key : {"elements", "layout", "reduce_to"}) out.push_back(flexKey(key));
+    FieldSpec nodes = flexKey("nodes");
     nodes.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
       return edits::setListOrDefault(doc, f + ".nodes", v, false, {}, e);
     };
     out.push_back(nodes);
   }
   out.push_back(heading("Initial shape"));
-  FieldSpec load = numbers(f + ".initial_load", "static shape under the load px, py, pz", "N/m", 3, Json::array({0.0, 0.0, 0.0}));
+  FieldSpec load = flexKey("initial_load");
   load.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
     return edits::setListOrDefault(doc, f + ".initial_load", v, true, {"e0"}, e);
   };
@@ -179,14 +190,15 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
   QString count;
   if (sys && i < static_cast<int>(sys->bodies.size()))
     count = QString(", %1 values").arg(sys->bodies[static_cast<std::size_t>(i)].e_count);
-  FieldSpec e0 = numbers(f + ".e0", "or elastic coordinates e0 (empty: undeformed" + count + ")", "m, rad", 0, Json::array());
+  FieldSpec e0 = flexKey("e0");
+  e0.label += " (empty: undeformed" + count + ")";
   e0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
     return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e);
   };
   out.push_back(e0);
   out.push_back(heading("Damping"));
-  out.push_back(numbers(f + ".rayleigh", "Rayleigh alpha, beta", "1/s, s", 2, Json::array({0.0, 0.0})));
-  out.push_back(numbers(f + ".modal_damping", "modal damping ratios", "-", 0, Json::array()));
+  out.push_back(flexKey("rayleigh"));
+  out.push_back(flexKey("modal_damping"));
   if (sys && i < static_cast<int>(sys->bodies.size()) && d.project()) {
     const Body& b = sys->bodies[static_cast<std::size_t>(i)];
     out.push_back(heading("Computed"));
@@ -205,22 +217,24 @@ void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, cons
   });
   kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
   out.push_back(kind);
-  out.push_back(number(p + ".length", "length", "m"));
+  out.push_back(keyField(p + ".length", "links[].length"));
   if (d.value(p + ".flex")) return flexibleLinkFields(out, d, p, i, sys);
-  out.push_back(number(p + ".mass", "mass", "kg"));
+  out.push_back(keyField(p + ".mass", "links[].mass"));
   const std::string shape = stringAt(d, p + ".shape.type", "explicit");
-  out.push_back(choice(p + ".shape.type", "shape", {"rod", "box", "cylinder", "tube", "explicit"}, "explicit",
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setShape(doc, i, presetOf(v), e); }));
-  if (shape == "box") {
-    out.push_back(number(p + ".shape.width", "width (along y)", "m"));
-    out.push_back(number(p + ".shape.height", "height (along z)", "m"));
-  } else if (shape == "cylinder" || shape == "tube") {
-    out.push_back(number(p + ".shape.radius", "radius", "m"));
-    if (shape == "tube") out.push_back(number(p + ".shape.inner_radius", "inner radius", "m"));
-  } else if (shape == "explicit") {
-    out.push_back(numbers(p + ".com", "centre of mass", "m", 3));
-    out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0));
+  FieldSpec kind_of_shape = keyField(p + ".shape.type", "links[].shape.type");
+  kind_of_shape.choices.append("explicit");
+  kind_of_shape.fallback = "explicit";
+  kind_of_shape.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setShape(doc, i, presetOf(v), e); };
+  out.push_back(kind_of_shape);
+  if (shape == "explicit") {
+    out.push_back(keyField(p + ".com", "links[].com"));
+    out.push_back(keyField(p + ".inertia", "links[].inertia"));
+    return;
   }
+  for (const schema::PresetSpec<ShapePreset>& spec : schema::shapePresets())
+    if (shape == spec.name)
+      for (const schema::Dimension<ShapePreset>& dim : spec.dimensions)
+        out.push_back(keyField(p + ".shape." + QString::fromStdString(dim.key->name()), dim.key->path));
 }
 
 // A table law at `law` (its TimeFunction as loaded: `loaded`, may be null): its interpolation, what it
@@ -251,7 +265,6 @@ namespace {
 // The range and ratings a joint is built for (joints[i].limits, e.g. from a URDF): kept and shown,
 // not enforced. "none" removes them; "given" starts from the whole turn (or +-1 m).
 void limitFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, bool revolute) {
-  const QString q = revolute ? "rad" : "m";
   FieldSpec kind = choice(p + ".limits", "limits (not enforced)", {"none", "given"}, {},
                           [p, revolute](ProjectDocument& doc, const Json& v, QString* e) {
                             if (str(v) == "none") return doc.value(p + ".limits") ? doc.removeValue(p + ".limits", e) : true;
@@ -262,10 +275,8 @@ void limitFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QS
   kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".limits") ? "given" : "none"); };
   out.push_back(kind);
   if (!d.value(p + ".limits")) return;
-  out.push_back(number(p + ".limits.lower", "lower limit", q));
-  out.push_back(number(p + ".limits.upper", "upper limit", q));
-  out.push_back(number(p + ".limits.effort", "largest effort", revolute ? "N m" : "N"));
-  out.push_back(number(p + ".limits.velocity", "largest rate", q + "/s"));
+  for (const char* key : {"lower", "upper", "effort", "velocity"})
+    out.push_back(keyField(p + ".limits." + key, std::string("joints[].limits.") + key, revolute));
 }
 
 }  // namespace
@@ -274,16 +285,12 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("joints", i);
   const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
   const QString q = revolute ? "rad" : "m", effort = revolute ? "N m" : "N";
-  const QString stiff = revolute ? "N m/rad" : "N/m", damp = revolute ? "N m s/rad" : "N s/m";
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Joint, i}));
-  out.push_back(choice(p + ".type", "type", {"revolute", "prismatic"}, {}));
-  out.push_back(numbers(p + ".axis", "axis (joint frame)", "-", 3));
-  out.push_back(numbers(p + ".placement.xyz", "placement xyz", "m", 3, Json::array({0.0, 0.0, 0.0})));
-  out.push_back(numbers(p + ".placement.rpy", "placement roll, pitch, yaw", "rad", 3, Json::array({0.0, 0.0, 0.0})));
-  out.push_back(number(p + ".q0", "initial q", q, 0.0));
-  out.push_back(number(p + ".qd0", "initial rate", q + "/s", 0.0));
-  out.push_back(number(p + ".damping", "damping", damp, 0.0));
-  out.push_back(number(p + ".mass", "joint mass", "kg", 0.0));
+  const auto jointKey = [&p, revolute](const char* key) {
+    return keyField(p + "." + key, std::string("joints[].") + key, revolute);
+  };
+  for (const char* key : {"type", "axis", "placement.xyz", "placement.rpy", "q0", "qd0", "damping", "mass"})
+    out.push_back(jointKey(key));
   limitFields(out, d, p, revolute);
   out.push_back(heading("Flexibility"));
   FieldSpec kind = choice(p + ".flex", "joint", {"rigid", "flexible"}, {}, [i](ProjectDocument& doc, const Json& v, QString* e) {
@@ -292,18 +299,17 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   kind.current = [p](const ProjectDocument& doc) { return Json(doc.value(p + ".flex") ? "flexible" : "rigid"); };
   out.push_back(kind);
   if (d.value(p + ".flex")) {
-    out.push_back(number(p + ".flex.stiffness", "stiffness k", stiff));
-    out.push_back(number(p + ".flex.damping", "damping c", damp, 0.0));
-    out.push_back(number(p + ".flex.rotor_inertia", "rotor inertia J", revolute ? "kg m²" : "kg"));
-    out.push_back(number(p + ".flex.gear_ratio", "gear ratio N", "-", 1.0));
+    for (const schema::Field<JointFlex>& f : schema::jointFlexProperties())
+      out.push_back(keyField(p + ".flex." + QString::fromStdString(f.key->name()), f.key->path, revolute));
   }
   out.push_back(heading("Drive"));
-  out.push_back(choice(p + ".drive.type", "drive", {"free", "effort", "pd", "prescribed"}, "free",
-                       [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setDriveType(doc, i, str(v), e); }));
+  FieldSpec drive = jointKey("drive.type");
+  drive.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setDriveType(doc, i, str(v), e); };
+  out.push_back(drive);
   const std::string type = stringAt(d, p + ".drive.type", "free");
   if (type == "pd") {
-    out.push_back(number(p + ".drive.kp", "kp", stiff));
-    out.push_back(number(p + ".drive.kd", "kd", damp));
+    out.push_back(jointKey("drive.kp"));
+    out.push_back(jointKey("drive.kd"));
   }
   const QString law = edits::lawPath(d, i);
   if (law.isEmpty()) return;
@@ -326,10 +332,8 @@ void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("payloads", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Payload, i}));
   out.push_back(choice(p + ".link", "link", linkNames(d), {}));
-  out.push_back(choice(p + ".frame", "offset frame", {"body", "distal"}, "body"));
-  out.push_back(numbers(p + ".offset", "offset", "m", 3, Json::array({0.0, 0.0, 0.0})));
-  out.push_back(number(p + ".mass", "mass", "kg"));
-  out.push_back(numbers(p + ".inertia", "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", "kg m²", 0, Json::array({0.0, 0.0, 0.0})));
+  for (const char* key : {"frame", "offset", "mass", "inertia"})
+    out.push_back(keyField(p + "." + key, std::string("payloads[].") + key));
 }
 
 // The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
@@ -370,9 +374,9 @@ void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d
 void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("constraints", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Constraint, i}));
-  out.push_back(
-      choice(p + ".type", "type", {"coordinates", "point", "sliding_support"}, {},
-             [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); }));
+  FieldSpec kind = keyField(p + ".type", "constraints[].type");
+  kind.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintType(doc, i, str(v), e); };
+  out.push_back(kind);
   const std::string type = stringAt(d, p + ".type", "");
   if (type == "coordinates") {
     out.push_back(heading("sum of c_k q_k = f(t)"));
@@ -389,12 +393,11 @@ void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i
     constraintValueFields(out, d, i, p);
   } else if (type == "point") {
     out.push_back(choice(p + ".link", "link", linkNames(d), {}));
-    out.push_back(numbers(p + ".point", "point (link body frame)", "m", 3, Json::array({0.0, 0.0, 0.0})));
-    out.push_back(numbers(p + ".world", "held at (world)", "m", 3));
-    out.push_back(choice(p + ".axes", "world axes held", {"xyz", "xy", "xz", "yz", "x", "y", "z"}, "xyz"));
+    for (const char* key : {"point", "world", "axes"})
+      out.push_back(keyField(p + "." + key, std::string("constraints[].") + key));
   } else if (type == "sliding_support") {
     out.push_back(choice(p + ".link", "flexible link", linkNames(d), {}));
-    out.push_back(number(p + ".position", "support position (joint axis)", "m"));
+    out.push_back(keyField(p + ".position", "constraints[].position"));
     FieldSpec slope = choice(
         p + ".clamp_slope", "also zero slope (sleeve)", {"false", "true"}, {},
         [p](ProjectDocument& doc, const Json& v, QString* e) { return doc.setValue(p + ".clamp_slope", str(v) == "true", e); });

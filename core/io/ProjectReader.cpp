@@ -1,30 +1,57 @@
-#include "io/ProjectFile.hpp"
-
+// Reads a project file: one walk over the JSON document, every problem a diagnostic with its path.
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #include "base/Files.hpp"
 #include "base/Text.hpp"
 #include "dynamics/Constraints.hpp"
 #include "io/Overrides.hpp"
+#include "io/ProjectFile.hpp"
 #include "io/ProjectSchema.hpp"
 #include "io/TableFile.hpp"
 
 namespace flexarm {
 namespace {
 
-// Beyond these the arm is no robot and its numbers leave double precision (a length of 1e300 has no
-// clamped-free frequency, a gear ratio of 1e300 no energy).
-constexpr double kMaxLinkLength = 1e3;  // [m]
-constexpr double kMaxGravity = 981.0;   // [m/s^2], 100 g
-constexpr double kMinGearRatio = 1e-3;
-constexpr double kMaxGearRatio = 1e5;
+using schema::key;
 
-const std::vector<std::string> kShapeNames = {"rod", "box", "cylinder", "tube"};
+// Each reads the key `k` of the schema from r with its need, range and choices (ProjectSchema.hpp);
+// true when a valid value was read into `out`.
+bool read(JsonObjectReader& r, const schema::Key& k, double& out) { return r.number(k.name(), out, k.need, k.range); }
+bool read(JsonObjectReader& r, const schema::Key& k, long& out) {
+  return r.integer(k.name(), out, k.need, static_cast<long>(k.lower));
+}
+bool read(JsonObjectReader& r, const schema::Key& k, Eigen::Vector3d& out) { return r.vector3(k.name(), out, k.need); }
+bool read(JsonObjectReader& r, const schema::Key& k, std::string& out) { return r.string(k.name(), out, k.need); }
+// The index of the chosen word; the fallback's index when the key is absent, -1 when there is none.
+int choose(JsonObjectReader& r, const schema::Key& k) {
+  int fallback = -1;
+  for (std::size_t i = 0; i < k.choices.size(); ++i)
+    if (k.fallback == k.choices[i]) fallback = static_cast<int>(i);
+  return r.choice(k.name(), k.choices, k.need, fallback);
+}
+JsonObjectReader object(JsonObjectReader& r, const schema::Key& k) { return r.object(k.name(), k.need); }
+// Reads the struct's numbers that the schema lists (a section's A, Iy, ..., a joint's flex).
+template <class T>
+void readFields(JsonObjectReader& r, const std::vector<schema::Field<T>>& fields, T& out) {
+  for (const schema::Field<T>& f : fields) read(r, *f.key, out.*f.field);
+}
+
+// Reads a preset's kind (the choice at kind_key) and the dimensions the schema gives it into `out`;
+// false when the kind is not valid. `complete`: every dimension was read.
+template <class Preset>
+bool readPreset(JsonObjectReader& r, const schema::Key& kind_key, const std::vector<schema::PresetSpec<Preset>>& specs,
+                Preset& out, bool& complete) {
+  const int kind = choose(r, kind_key);
+  complete = kind >= 0;
+  if (kind < 0) return false;
+  out.kind = static_cast<typename Preset::Kind>(kind);
+  for (const schema::Dimension<Preset>& dim : specs[static_cast<std::size_t>(kind)].dimensions)
+    complete &= read(r, *dim.key, out.*dim.field);
+  return true;
+}
 
 std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
@@ -133,7 +160,7 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
 
 void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& base_dir) {
   if (!r.valid()) return;
-  const int kind = r.choice("type", schema::driveTypeNames(), Need::Required, -1);
+  const int kind = choose(r, key("joints[].drive.type"));
   if (kind < 0) return;
   d.kind = static_cast<JointDrive::Kind>(kind);
   switch (d.kind) {
@@ -141,9 +168,9 @@ void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& 
     case JointDrive::Kind::Effort:
     case JointDrive::Kind::Prescribed: readLaw(r, d.law, base_dir); break;
     case JointDrive::Kind::PD: {
-      r.number("kp", d.kp, Need::Required, Range::NonNegative);
-      r.number("kd", d.kd, Need::Required, Range::NonNegative);
-      JsonObjectReader sp = r.object("setpoint", Need::Required);
+      read(r, key("joints[].drive.kp"), d.kp);
+      read(r, key("joints[].drive.kd"), d.kd);
+      JsonObjectReader sp = object(r, key("joints[].drive.setpoint"));
       if (sp.valid()) {
         readLaw(sp, d.law, base_dir);
         sp.finish();
@@ -163,22 +190,15 @@ int elasticCount(const LinkDiscretization& d) {
 void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
   Diagnostics& diag = r.diagnostics();
   // Section: explicit properties or a preset.
-  JsonObjectReader sec = r.object("section", Need::Required);
+  JsonObjectReader sec = object(r, key("links[].flex.section"));
   if (sec.valid()) {
-    if (sec.has("preset")) {
+    if (sec.has(key("links[].flex.section.preset").name())) {
       SectionPreset p;
-      const int kind = sec.choice("preset", {"rectangle", "tube", "ibeam"}, Need::Required, -1);
-      if (kind >= 0) {
-        p.kind = static_cast<SectionPreset::Kind>(kind);
-        bool ok = true;
-        switch (p.kind) {
-          case SectionPreset::Kind::Rectangle:
-            ok &= sec.number("width", p.width, Need::Required, Range::Positive);
-            ok &= sec.number("height", p.height, Need::Required, Range::Positive);
-            break;
+      bool ok = false;
+      if (readPreset(sec, key("links[].flex.section.preset"), schema::sectionPresets(), p, ok)) {
+        switch (p.kind) {  // what the dimensions must satisfy together
+          case SectionPreset::Kind::Rectangle: break;
           case SectionPreset::Kind::Tube:
-            ok &= sec.number("outer_diameter", p.outer_diameter, Need::Required, Range::Positive);
-            ok &= sec.number("inner_diameter", p.inner_diameter, Need::Required, Range::NonNegative);
             if (ok && p.inner_diameter >= p.outer_diameter) {
               diag.error(sec.pathOf("inner_diameter"), "must be < outer_diameter (" + formatNumber(p.outer_diameter) + "), got " +
                                                            formatNumber(p.inner_diameter));
@@ -186,10 +206,6 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
             }
             break;
           case SectionPreset::Kind::IBeam:
-            ok &= sec.number("width", p.width, Need::Required, Range::Positive);
-            ok &= sec.number("height", p.height, Need::Required, Range::Positive);
-            ok &= sec.number("flange_thickness", p.flange_thickness, Need::Required, Range::Positive);
-            ok &= sec.number("web_thickness", p.web_thickness, Need::Required, Range::Positive);
             if (ok && (2 * p.flange_thickness >= p.height || p.web_thickness >= p.width)) {
               diag.error(sec.path(), "flanges must be thinner than half the height and the web narrower than the width");
               ok = false;
@@ -211,60 +227,59 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
         }
       }
     } else {
-      sec.number("A", f.section.A, Need::Required, Range::Positive);
-      sec.number("Iy", f.section.Iy, Need::Required, Range::Positive);
-      sec.number("Iz", f.section.Iz, Need::Required, Range::Positive);
-      sec.number("J", f.section.J, Need::Required, Range::Positive);
+      readFields(sec, schema::sectionProperties(), f.section);
     }
     sec.finish();
   }
   // Material: explicit or a preset.
-  JsonObjectReader mat = r.object("material", Need::Required);
+  JsonObjectReader mat = object(r, key("links[].flex.material"));
   if (mat.valid()) {
-    if (mat.has("preset")) {
-      const std::vector<std::string> names = materialPresetNames();
-      const int k = mat.choice("preset", names, Need::Required, -1);
+    const schema::Key& preset = key("links[].flex.material.preset");
+    if (mat.has(preset.name())) {
+      const int k = choose(mat, preset);
       if (k >= 0) {
-        f.material_preset = names[k];
-        f.material = *materialPreset(names[k]);
+        f.material_preset = preset.choices[static_cast<std::size_t>(k)];
+        f.material = *materialPreset(f.material_preset);
       }
     } else {
-      mat.number("E", f.material.E, Need::Required, Range::Positive);
-      mat.number("G", f.material.G, Need::Required, Range::Positive);
-      mat.number("rho", f.material.rho, Need::Required, Range::Positive);
+      readFields(mat, schema::materialProperties(), f.material);
     }
     mat.finish();
   }
   // Discretization.
   LinkDiscretization& d = f.discretization;
-  const int basis = r.choice("basis", {"modes", "fem"}, Need::Required, -1);
+  const int basis = choose(r, key("links[].flex.basis"));
   if (basis == 0) {
     d.kind = LinkDiscretization::Kind::AssumedModes;
-    JsonObjectReader mo = r.object("modes", Need::Required);
+    JsonObjectReader mo = object(r, key("links[].flex.modes"));
     if (mo.valid()) {
-      long a = 0, v = 0, w = 0, t = 0;
-      mo.integer("axial", a, Need::Optional, 0);
-      mo.integer("bending_y", v, Need::Optional, 0);
-      mo.integer("bending_z", w, Need::Optional, 0);
-      mo.integer("torsion", t, Need::Optional, 0);
-      for (auto [name, value] : {std::pair<const char*, long>{"axial", a}, {"bending_y", v}, {"bending_z", w}, {"torsion", t}})
-        if (value > 20) diag.error(mo.pathOf(name), "at most 20 modes per family, got " + std::to_string(value));
-      d.axial = static_cast<int>(a);
-      d.bending_y = static_cast<int>(v);
-      d.bending_z = static_cast<int>(w);
-      d.torsion = static_cast<int>(t);
-      if (a + v + w + t == 0) diag.error(mo.path(), "a flexible link needs at least one mode");
+      const std::pair<const schema::Key*, int*> families[] = {{&key("links[].flex.modes.axial"), &d.axial},
+                                                              {&key("links[].flex.modes.bending_y"), &d.bending_y},
+                                                              {&key("links[].flex.modes.bending_z"), &d.bending_z},
+                                                              {&key("links[].flex.modes.torsion"), &d.torsion}};
+      long counts[4] = {0, 0, 0, 0}, total = 0;
+      for (int k = 0; k < 4; ++k) read(mo, *families[k].first, counts[k]);
+      for (int k = 0; k < 4; ++k) {
+        const schema::Key& family = *families[k].first;
+        if (counts[k] > family.upper)
+          diag.error(mo.pathOf(family.name()), "at most " + std::to_string(static_cast<long>(family.upper)) +
+                                                   " modes per family, got " + std::to_string(counts[k]));
+        *families[k].second = static_cast<int>(counts[k]);
+        total += counts[k];
+      }
+      if (total == 0) diag.error(mo.path(), "a flexible link needs at least one mode");
       mo.finish();
     }
   } else if (basis == 1) {
     d.kind = LinkDiscretization::Kind::FiniteElements;
-    long elements = 10;
-    if (r.integer("elements", elements, Need::Optional, 1) && elements > 200)
-      diag.error(r.pathOf("elements"), "at most 200 elements, got " + std::to_string(elements));
-    d.elements = static_cast<int>(std::min(elements, 200L));
-    const int layout = r.choice("layout", {"spatial", "planar"}, Need::Optional, 0);
-    d.planar = layout == 1;
-    if (r.numbers("nodes", d.nodes, Need::Optional, 1)) {
+    const schema::Key& elements_key = key("links[].flex.elements");
+    const long most = static_cast<long>(elements_key.upper);
+    long elements = elements_key.fallback.get<long>();
+    if (read(r, elements_key, elements) && elements > most)
+      diag.error(r.pathOf(elements_key.name()), "at most " + std::to_string(most) + " elements, got " + std::to_string(elements));
+    d.elements = static_cast<int>(std::min(elements, most));
+    d.planar = choose(r, key("links[].flex.layout")) == 1;
+    if (r.numbers(key("links[].flex.nodes").name(), d.nodes, Need::Optional, 1)) {
       for (std::size_t k = 0; k < d.nodes.size(); ++k) {
         const double lo = k == 0 ? 0.0 : d.nodes[k - 1];
         if (!(d.nodes[k] > lo) || d.nodes[k] > length) {
@@ -280,12 +295,11 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
         d.nodes.pop_back();  // stored without the tip node: elements = nodes.size() + 1
       }
     }
-    const int root = r.choice("root", {"clamped", "free"}, Need::Optional, 0);
-    d.free_root = root == 1;
+    d.free_root = choose(r, key("links[].flex.root")) == 1;
     if (d.free_root && !d.planar)
       diag.error(r.pathOf("root"), "a free root is available for planar elements only (\"layout\": \"planar\")");
     long reduce = 0;
-    r.integer("reduce_to", reduce, Need::Optional, 0);
+    read(r, key("links[].flex.reduce_to"), reduce);
     d.reduce_to = static_cast<int>(reduce);
     if (d.free_root && d.reduce_to > 0)
       diag.error(r.pathOf("reduce_to"), "modal reduction needs a clamped root (the free beam's lowest modes are rigid)");
@@ -324,9 +338,12 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
 
 void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
   readName(r, link.name, "link" + std::to_string(i + 1));
-  if (r.number("length", link.length, Need::Required, Range::NonNegative) && link.length > kMaxLinkLength) {
-    r.diagnostics().error(r.pathOf("length"),
-                          "must be at most " + formatNumber(kMaxLinkLength) + " m, got " + formatNumber(link.length));
+  // Beyond its bound the arm is no robot and its numbers leave double precision (a length of 1e300 has no
+  // clamped-free frequency).
+  const schema::Key& length = key("links[].length");
+  if (read(r, length, link.length) && link.length > length.upper) {
+    r.diagnostics().error(r.pathOf(length.name()),
+                          "must be at most " + formatNumber(length.upper) + " m, got " + formatNumber(link.length));
     link.length = 1.0;  // the rest of the link is still checked
   }
   if (r.has("flex")) {
@@ -350,33 +367,20 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
     }
     return;
   }
-  r.number("mass", link.mass, Need::Required, Range::Positive);
+  read(r, key("links[].mass"), link.mass);
   const bool has_shape = r.has("shape");
   if (has_shape && (r.has("com") || r.has("inertia"))) {
     r.diagnostics().error(r.path(), "give either \"shape\" or \"com\"/\"inertia\", not both");
   }
   if (has_shape) {
-    JsonObjectReader s = r.object("shape", Need::Required);
+    JsonObjectReader s = object(r, key("links[].shape"));
     if (!s.valid()) return;
     ShapePreset shape;
-    const int kind = s.choice("type", kShapeNames, Need::Required, -1);
-    if (kind >= 0) {
-      shape.kind = static_cast<ShapePreset::Kind>(kind);
-      switch (shape.kind) {
-        case ShapePreset::Kind::Rod: break;
-        case ShapePreset::Kind::Box:
-          s.number("width", shape.width, Need::Required, Range::Positive);
-          s.number("height", shape.height, Need::Required, Range::Positive);
-          break;
-        case ShapePreset::Kind::Cylinder: s.number("radius", shape.radius, Need::Required, Range::Positive); break;
-        case ShapePreset::Kind::Tube:
-          s.number("radius", shape.radius, Need::Required, Range::Positive);
-          if (s.number("inner_radius", shape.inner_radius, Need::Required, Range::NonNegative) &&
-              shape.inner_radius >= shape.radius)
-            s.diagnostics().error(s.pathOf("inner_radius"), "must be < radius (" + formatNumber(shape.radius) + "), got " +
-                                                                formatNumber(shape.inner_radius));
-          break;
-      }
+    bool read_all = false;
+    if (readPreset(s, key("links[].shape.type"), schema::shapePresets(), shape, read_all)) {
+      if (shape.kind == ShapePreset::Kind::Tube && read_all && shape.inner_radius >= shape.radius)
+        s.diagnostics().error(s.pathOf("inner_radius"),
+                              "must be < radius (" + formatNumber(shape.radius) + "), got " + formatNumber(shape.inner_radius));
       link.shape = shape;
       // The inertia grows with mass x size^2, which may overflow although both are finite.
       const RigidInertia body = inertiaFromShape(shape, link.mass, link.length);
@@ -386,22 +390,23 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
     }
     s.finish();
   } else {
-    r.vector3("com", link.com, Need::Required);
-    readInertiaComponents(r, "inertia", link.inertia, Need::Required);
+    read(r, key("links[].com"), link.com);
+    const schema::Key& inertia = key("links[].inertia");
+    readInertiaComponents(r, inertia.name(), link.inertia, inertia.need);
   }
 }
 
 // The joint's limits (kept for display): lower <= upper, ratings >= 0; q0 outside them is a warning.
 void readJointLimits(JsonObjectReader& r, Joint& joint) {
-  const auto read = [&r](const char* key, std::optional<double>& out, Range range) {
+  const auto readLimit = [&r](const char* name, std::optional<double>& out) {
     double v = 0.0;
-    if (r.number(key, v, Need::Optional, range)) out = v;
+    if (read(r, key(std::string("joints[].limits.") + name), v)) out = v;
   };
   JointLimits& l = joint.limits;
-  read("lower", l.lower, Range::Any);
-  read("upper", l.upper, Range::Any);
-  read("effort", l.effort, Range::NonNegative);
-  read("velocity", l.velocity, Range::NonNegative);
+  readLimit("lower", l.lower);
+  readLimit("upper", l.upper);
+  readLimit("effort", l.effort);
+  readLimit("velocity", l.velocity);
   r.finish();
   if (l.lower && l.upper && *l.lower > *l.upper)
     r.diagnostics().error(r.pathOf("upper"), "must be >= lower (" + formatNumber(*l.lower) + "), got " + formatNumber(*l.upper));
@@ -412,9 +417,9 @@ void readJointLimits(JsonObjectReader& r, Joint& joint) {
 
 void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::filesystem::path& base_dir) {
   readName(r, joint.name, "joint" + std::to_string(i + 1));
-  const int type = r.choice("type", {"revolute", "prismatic"}, Need::Required, -1);
+  const int type = choose(r, key("joints[].type"));
   if (type >= 0) joint.type = static_cast<JointType>(type);
-  if (r.vector3("axis", joint.axis, Need::Required)) {
+  if (read(r, key("joints[].axis"), joint.axis)) {
     // The norm of [1e308, 1e308, 1e308] overflows (even Eigen's stableNorm when it is above the
     // largest double), and dividing by it would make the axis zero: scale by the largest component
     // first. An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
@@ -426,26 +431,25 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
       joint.axis.normalize();
     }
   }
-  JsonObjectReader pl = r.object("placement", Need::Optional);
+  JsonObjectReader pl = object(r, key("joints[].placement"));
   if (pl.valid()) {
-    pl.vector3("xyz", joint.placement.xyz, Need::Optional);
-    pl.vector3("rpy", joint.placement.rpy, Need::Optional);
+    read(pl, key("joints[].placement.xyz"), joint.placement.xyz);
+    read(pl, key("joints[].placement.rpy"), joint.placement.rpy);
     pl.finish();
   }
-  r.number("q0", joint.q0, Need::Optional);
-  r.number("qd0", joint.qd0, Need::Optional);
-  r.number("damping", joint.damping, Need::Optional, Range::NonNegative);
-  r.number("mass", joint.mass, Need::Optional, Range::NonNegative);
-  JsonObjectReader fx = r.object("flex", Need::Optional);
+  read(r, key("joints[].q0"), joint.q0);
+  read(r, key("joints[].qd0"), joint.qd0);
+  read(r, key("joints[].damping"), joint.damping);
+  read(r, key("joints[].mass"), joint.mass);
+  JsonObjectReader fx = object(r, key("joints[].flex"));
   if (fx.valid()) {
     JointFlex jf;
-    fx.number("stiffness", jf.stiffness, Need::Required, Range::Positive);
-    fx.number("damping", jf.damping, Need::Optional, Range::NonNegative);
-    fx.number("rotor_inertia", jf.rotor_inertia, Need::Required, Range::Positive);
-    if (fx.number("gear_ratio", jf.gear_ratio, Need::Optional, Range::Positive) &&
-        (jf.gear_ratio < kMinGearRatio || jf.gear_ratio > kMaxGearRatio))
-      fx.diagnostics().error(fx.pathOf("gear_ratio"), "must be between " + formatNumber(kMinGearRatio) + " and " +
-                                                          formatNumber(kMaxGearRatio) + ", got " + formatNumber(jf.gear_ratio));
+    // The gear ratio's bounds keep the motor's numbers within double precision (1e300 has no energy).
+    const schema::Key& gear = key("joints[].flex.gear_ratio");
+    for (const schema::Field<JointFlex>& f : schema::jointFlexProperties())
+      if (read(fx, *f.key, jf.*f.field) && f.key == &gear && (jf.gear_ratio < gear.lower || jf.gear_ratio > gear.upper))
+        fx.diagnostics().error(fx.pathOf(gear.name()), "must be between " + formatNumber(gear.lower) + " and " +
+                                                           formatNumber(gear.upper) + ", got " + formatNumber(jf.gear_ratio));
     // The motor starts at N q0 with rate N qd0: finite numbers whose product may overflow.
     for (auto [key, value] : {std::pair<const char*, double>{"q0", joint.q0}, {"qd0", joint.qd0}})
       if (!std::isfinite(jf.gear_ratio * value))
@@ -455,10 +459,10 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
     joint.flex = jf;
     fx.finish();
   }
-  JsonObjectReader drive = r.object("drive", Need::Optional);
+  JsonObjectReader drive = object(r, key("joints[].drive"));
   readDrive(drive, joint.drive, base_dir);
   drive.finish();
-  JsonObjectReader limits = r.object("limits", Need::Optional);
+  JsonObjectReader limits = object(r, key("joints[].limits"));
   if (limits.valid()) readJointLimits(limits, joint);
 }
 
@@ -478,17 +482,18 @@ int readLinkRef(JsonObjectReader& r, const char* key, const Model& model) {
 void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& model) {
   readName(r, p.name, "payload" + std::to_string(i + 1));
   p.link = readLinkRef(r, "link", model);
-  const int frame = r.choice("frame", {"body", "distal"}, Need::Optional, 0);
+  const int frame = choose(r, key("payloads[].frame"));
   if (frame >= 0) p.frame = static_cast<Payload::Frame>(frame);
-  r.vector3("offset", p.offset, Need::Optional);
-  r.number("mass", p.mass, Need::Required, Range::Positive);
-  if (r.has("inertia")) readInertiaComponents(r, "inertia", p.inertia, Need::Required);
+  read(r, key("payloads[].offset"), p.offset);
+  read(r, key("payloads[].mass"), p.mass);
+  const std::string inertia = key("payloads[].inertia").name();
+  if (r.has(inertia)) readInertiaComponents(r, inertia, p.inertia, Need::Required);
 }
 
 void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model,
                     const std::filesystem::path& base_dir) {
   readName(r, c.name, "constraint" + std::to_string(i + 1));
-  const int kind = r.choice("type", {"coordinates", "point", "sliding_support"}, Need::Required, -1);
+  const int kind = choose(r, key("constraints[].type"));
   if (kind < 0) return;
   c.kind = static_cast<Constraint::Kind>(kind);
   switch (c.kind) {
@@ -510,8 +515,8 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
     }
     case Constraint::Kind::Point: {
       c.link = readLinkRef(r, "link", model);
-      r.vector3("point", c.point, Need::Optional);
-      r.vector3("world", c.world, Need::Required);
+      read(r, key("constraints[].point"), c.point);
+      read(r, key("constraints[].world"), c.world);
       std::string axes = "xyz";
       if (r.string("axes", axes, Need::Optional)) {
         c.axes = {{false, false, false}};
@@ -527,7 +532,7 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
     }
     case Constraint::Kind::SlidingSupport: {
       c.link = readLinkRef(r, "link", model);
-      r.number("position", c.position, Need::Required);
+      read(r, key("constraints[].position"), c.position);
       const Json* slope = r.raw("clamp_slope", Need::Optional);
       if (slope) {
         if (slope->is_boolean())
@@ -545,23 +550,23 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
 
 void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
-  const bool t_end = r.number("t_end", s.t_end, Need::Optional, Range::Positive);
-  const bool rate = r.number("output_rate", s.output_rate, Need::Optional, Range::Positive);
+  const bool t_end = read(r, key("simulation.t_end"), s.t_end);
+  const bool rate = read(r, key("simulation.output_rate"), s.output_rate);
   if (t_end || rate) {
     if (const Status length = checkRunLength(s); !length) r.diagnostics().error(length.error().where, length.error().message);
   }
-  r.number("divergence_ratio", s.divergence_ratio, Need::Optional, Range::Positive);
-  JsonObjectReader sv = r.object("solver", Need::Optional);
+  read(r, key("simulation.divergence_ratio"), s.divergence_ratio);
+  JsonObjectReader sv = object(r, key("simulation.solver"));
   if (sv.valid()) {
-    const int m = sv.choice("method", schema::methodNames(), Need::Optional, 0);
+    const int m = choose(sv, key("simulation.solver.method"));
     if (m >= 0) s.method = static_cast<SimulationSettings::Method>(m);
-    sv.number("rtol", s.rtol, Need::Optional, Range::Positive);
-    sv.number("atol", s.atol, Need::Optional, Range::Positive);
-    sv.number("max_step", s.max_step, Need::Optional, Range::NonNegative);
-    sv.number("initial_step", s.initial_step, Need::Optional, Range::NonNegative);
-    sv.integer("max_steps", s.max_steps, Need::Optional, 1);
+    read(sv, key("simulation.solver.rtol"), s.rtol);
+    read(sv, key("simulation.solver.atol"), s.atol);
+    read(sv, key("simulation.solver.max_step"), s.max_step);
+    read(sv, key("simulation.solver.initial_step"), s.initial_step);
+    read(sv, key("simulation.solver.max_steps"), s.max_steps);
     long max_order = s.max_order;
-    if (sv.integer("max_order", max_order, Need::Optional, 0)) {
+    if (read(sv, key("simulation.solver.max_order"), max_order)) {
       const long highest = s.method == SimulationSettings::Method::Adams ? 12 : 5;
       if (max_order > highest)
         sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
@@ -572,21 +577,23 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
       else
         s.max_order = static_cast<int>(max_order);
     }
-    const int jac = sv.choice("jacobian", schema::jacobianNames(), Need::Optional, 0);
+    const int jac = choose(sv, key("simulation.solver.jacobian"));
     if (jac >= 0) s.jacobian = static_cast<SimulationSettings::Jacobian>(jac);
-    if (sv.number("rho_inf", s.rho_inf, Need::Optional, Range::NonNegative) && s.rho_inf > 1.0)
-      sv.diagnostics().error(sv.pathOf("rho_inf"), "must be between 0 and 1, got " + formatNumber(s.rho_inf));
-    sv.number("step", s.step, Need::Optional, Range::Positive);
-    JsonObjectReader nm = sv.object("newmark", Need::Optional);
+    const schema::Key& rho_inf = key("simulation.solver.rho_inf");
+    if (read(sv, rho_inf, s.rho_inf) && s.rho_inf > rho_inf.upper)
+      sv.diagnostics().error(sv.pathOf(rho_inf.name()), "must be between " + formatNumber(rho_inf.lower) + " and " +
+                                                            formatNumber(rho_inf.upper) + ", got " + formatNumber(s.rho_inf));
+    read(sv, key("simulation.solver.step"), s.step);
+    JsonObjectReader nm = object(sv, key("simulation.solver.newmark"));
     if (nm.valid()) {
-      nm.number("alpha", s.newmark_alpha, Need::Optional, Range::Positive);
-      nm.number("delta", s.newmark_delta, Need::Optional, Range::Positive);
+      read(nm, key("simulation.solver.newmark.alpha"), s.newmark_alpha);
+      read(nm, key("simulation.solver.newmark.delta"), s.newmark_delta);
       nm.finish();
     }
-    JsonObjectReader bg = sv.object("baumgarte", Need::Optional);
+    JsonObjectReader bg = object(sv, key("simulation.solver.baumgarte"));
     if (bg.valid()) {
-      bg.number("gamma", s.baumgarte_gamma, Need::Optional, Range::NonNegative);
-      bg.number("beta", s.baumgarte_beta, Need::Optional, Range::NonNegative);
+      read(bg, key("simulation.solver.baumgarte.gamma"), s.baumgarte_gamma);
+      read(bg, key("simulation.solver.baumgarte.beta"), s.baumgarte_beta);
       bg.finish();
     }
     sv.finish();
@@ -599,6 +606,23 @@ void checkUniqueNames(const std::vector<T>& items, const std::string& path, Diag
   for (std::size_t i = 0; i < items.size(); ++i)
     if (!seen.insert(items[i].name).second)
       diag.error(at(path, i) + ".name", inQuotes(items[i].name) + " is used twice in " + path);
+}
+
+// Reads the array at the schema's key `k` (its items by readOne(reader, item, index)) into `out`; the
+// names must be unique. Returns the array, or nullptr when it is absent or not an array.
+template <class T, class ReadOne>
+const Json* readArray(JsonObjectReader& root, const schema::Key& k, std::vector<T>& out, ReadOne readOne) {
+  const Json* items = root.array(k.name(), k.need);
+  if (!items) return nullptr;
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    JsonObjectReader r(&(*items)[i], at(k.name(), i), root.diagnostics());
+    T item;
+    if (r.valid()) readOne(r, item, i);
+    r.finish();
+    out.push_back(item);
+  }
+  checkUniqueNames(out, k.name(), root.diagnostics());
+  return items;
 }
 
 // Overrides by path: an object {"path": value, ...}; the values are kept as JSON text. An empty object
@@ -673,78 +697,6 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
   project.study = study;
 }
 
-void writeLaw(Json& j, const TimeFunction& f) {
-  j["law"] = lawName(f.law);
-  for (const schema::LawParameter& p : schema::law(f.law).parameters) {
-    if (p.list)
-      j[p.key] = f.*p.list;
-    else
-      j[p.key] = f.*p.number;
-  }
-  switch (f.law) {
-    case TimeFunction::Law::Table:
-      j["interpolation"] = f.interpolation == TableInterpolation::Cubic ? "cubic" : "linear";
-      if (!f.file.empty()) {
-        j["file"] = f.file;
-      } else {
-        Json pts = Json::array();
-        for (std::size_t k = 0; k < f.table_t.size(); ++k) pts.push_back(Json::array({f.table_t[k], f.table_value[k]}));
-        j["points"] = pts;
-      }
-      break;
-    default: break;  // the other laws are their parameters, written above
-  }
-}
-
-Json flexToJson(const FlexibleLink& f) {
-  Json fj;
-  if (f.section_preset) {
-    const SectionPreset& p = *f.section_preset;
-    Json sj;
-    sj["preset"] = sectionPresetName(p.kind);
-    switch (p.kind) {
-      case SectionPreset::Kind::Rectangle:
-        sj["width"] = p.width;
-        sj["height"] = p.height;
-        break;
-      case SectionPreset::Kind::Tube:
-        sj["outer_diameter"] = p.outer_diameter;
-        sj["inner_diameter"] = p.inner_diameter;
-        break;
-      case SectionPreset::Kind::IBeam:
-        sj["width"] = p.width;
-        sj["height"] = p.height;
-        sj["flange_thickness"] = p.flange_thickness;
-        sj["web_thickness"] = p.web_thickness;
-        break;
-    }
-    fj["section"] = sj;
-  } else {
-    fj["section"] = {{"A", f.section.A}, {"Iy", f.section.Iy}, {"Iz", f.section.Iz}, {"J", f.section.J}};
-  }
-  if (!f.material_preset.empty())
-    fj["material"] = {{"preset", f.material_preset}};
-  else
-    fj["material"] = {{"E", f.material.E}, {"G", f.material.G}, {"rho", f.material.rho}};
-  const LinkDiscretization& d = f.discretization;
-  if (d.kind == LinkDiscretization::Kind::AssumedModes) {
-    fj["basis"] = "modes";
-    fj["modes"] = {{"axial", d.axial}, {"bending_y", d.bending_y}, {"bending_z", d.bending_z}, {"torsion", d.torsion}};
-  } else {
-    fj["basis"] = "fem";
-    fj["elements"] = d.elements;
-    fj["layout"] = d.planar ? "planar" : "spatial";
-    if (!d.nodes.empty()) fj["nodes"] = d.nodes;
-    if (d.free_root) fj["root"] = "free";
-    fj["reduce_to"] = d.reduce_to;
-  }
-  fj["rayleigh"] = Json::array({f.damping.rayleigh_alpha, f.damping.rayleigh_beta});
-  fj["modal_damping"] = f.damping.modal_ratios;
-  if (!f.e0.empty()) fj["e0"] = f.e0;
-  if (f.initial_load) fj["initial_load"] = vec3Json(*f.initial_load);
-  return fj;
-}
-
 // Every path a variant or the study's grid sets is well formed (as --set reads it): `check` finds
 // what would otherwise fail only in a study's worker. Whether the path names a field is known only
 // against the document the case starts from (a variant may remove what another sets), so at run time.
@@ -790,60 +742,25 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
                            inQuotes(project.name));
   root.string("description", project.description, Need::Optional);
   Model& model = project.model;
-  const int coupling = root.choice("coupling", schema::couplingNames(), Need::Optional, 2);
+  const int coupling = choose(root, key("coupling"));
   if (coupling >= 0) project.coupling = static_cast<CouplingOrder>(coupling);
-  if (root.vector3("gravity", model.gravity, Need::Optional) && !(model.gravity.norm() <= kMaxGravity))
-    diag.error("gravity", "must be at most " + formatNumber(kMaxGravity) + " m/s^2 in magnitude (100 g), got " +
+  const double most_gravity = key("gravity").upper;  // 100 g
+  if (read(root, key("gravity"), model.gravity) && !(model.gravity.norm() <= most_gravity))
+    diag.error("gravity", "must be at most " + formatNumber(most_gravity) + " m/s^2 in magnitude (100 g), got " +
                               formatShort(model.gravity.norm(), 3));
 
-  const Json* links = root.array("links", Need::Required);
-  if (links) {
-    if (links->empty()) diag.error("links", "the chain is empty: add at least one link");
-    for (std::size_t i = 0; i < links->size(); ++i) {
-      JsonObjectReader r(&(*links)[i], at("links", i), diag);
-      Link link;
-      if (r.valid()) readLink(r, link, i);
-      r.finish();
-      model.links.push_back(link);
-    }
-    checkUniqueNames(model.links, "links", diag);
-  }
-  const Json* joints = root.array("joints", Need::Required);
-  if (joints) {
-    for (std::size_t i = 0; i < joints->size(); ++i) {
-      JsonObjectReader r(&(*joints)[i], at("joints", i), diag);
-      Joint joint;
-      if (r.valid()) readJoint(r, joint, i, base_dir);
-      r.finish();
-      model.joints.push_back(joint);
-    }
-    checkUniqueNames(model.joints, "joints", diag);
-    if (links && joints->size() != links->size())
-      diag.error("joints", "there must be one joint per link (joint i drives link i): " + std::to_string(links->size()) +
-                               " links, " + std::to_string(joints->size()) + " joints");
-  }
-  const Json* payloads = root.array("payloads", Need::Optional);
-  if (payloads) {
-    for (std::size_t i = 0; i < payloads->size(); ++i) {
-      JsonObjectReader r(&(*payloads)[i], at("payloads", i), diag);
-      Payload p;
-      if (r.valid()) readPayload(r, p, i, model);
-      r.finish();
-      model.payloads.push_back(p);
-    }
-    checkUniqueNames(model.payloads, "payloads", diag);
-  }
-  const Json* constraints = root.array("constraints", Need::Optional);
-  if (constraints) {
-    for (std::size_t i = 0; i < constraints->size(); ++i) {
-      JsonObjectReader r(&(*constraints)[i], at("constraints", i), diag);
-      Constraint c;
-      if (r.valid()) readConstraint(r, c, i, model, base_dir);
-      r.finish();
-      model.constraints.push_back(c);
-    }
-    checkUniqueNames(model.constraints, "constraints", diag);
-  }
+  const Json* links =
+      readArray(root, key("links"), model.links, [](JsonObjectReader& r, Link& link, std::size_t i) { readLink(r, link, i); });
+  if (links && links->empty()) diag.error("links", "the chain is empty: add at least one link");
+  const Json* joints = readArray(root, key("joints"), model.joints,
+                                 [&](JsonObjectReader& r, Joint& joint, std::size_t i) { readJoint(r, joint, i, base_dir); });
+  if (links && joints && joints->size() != links->size())
+    diag.error("joints", "there must be one joint per link (joint i drives link i): " + std::to_string(links->size()) +
+                             " links, " + std::to_string(joints->size()) + " joints");
+  readArray(root, key("payloads"), model.payloads,
+            [&](JsonObjectReader& r, Payload& p, std::size_t i) { readPayload(r, p, i, model); });
+  readArray(root, key("constraints"), model.constraints,
+            [&](JsonObjectReader& r, Constraint& c, std::size_t i) { readConstraint(r, c, i, model, base_dir); });
   JsonObjectReader inv = root.object("inverse_dynamics", Need::Optional);
   if (inv.valid()) {
     InverseSpec spec;
@@ -866,7 +783,7 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   }
   readVariantsAndStudy(root, project, diag);
   checkVariantPaths(project, diag);
-  JsonObjectReader sim = root.object("simulation", Need::Optional);
+  JsonObjectReader sim = object(root, key("simulation"));
   readSimulation(sim, project.simulation);
   sim.finish();
   if (!model.constraints.empty() && !project.simulation.constrained())
@@ -908,200 +825,6 @@ LoadedProject loadProjectFile(const std::filesystem::path& file, const std::vect
     return out;
   }
   return parseProjectText(*text, file.parent_path(), overrides);
-}
-
-Json projectToJson(const Project& project) {
-  const Model& m = project.model;
-  Json j;
-  j["format"] = "flexarm-project";
-  j["schema_version"] = Project::kSchemaVersion;
-  j["name"] = project.name;
-  j["description"] = project.description;
-  j["coupling"] = couplingName(project.coupling);
-  j["gravity"] = vec3Json(m.gravity);
-  j["links"] = Json::array();
-  for (const Link& l : m.links) {
-    Json lj;
-    lj["name"] = l.name;
-    lj["length"] = l.length;
-    if (l.flex) {
-      lj["flex"] = flexToJson(*l.flex);
-      j["links"].push_back(lj);
-      continue;
-    }
-    lj["mass"] = l.mass;
-    if (l.shape) {
-      Json s;
-      s["type"] = shapeName(l.shape->kind);
-      switch (l.shape->kind) {
-        case ShapePreset::Kind::Rod: break;
-        case ShapePreset::Kind::Box:
-          s["width"] = l.shape->width;
-          s["height"] = l.shape->height;
-          break;
-        case ShapePreset::Kind::Cylinder: s["radius"] = l.shape->radius; break;
-        case ShapePreset::Kind::Tube:
-          s["radius"] = l.shape->radius;
-          s["inner_radius"] = l.shape->inner_radius;
-          break;
-      }
-      lj["shape"] = s;
-    } else {
-      lj["com"] = vec3Json(l.com);
-      lj["inertia"] = inertia6Json(l.inertia);
-    }
-    j["links"].push_back(lj);
-  }
-  j["joints"] = Json::array();
-  for (const Joint& jt : m.joints) {
-    Json jj;
-    jj["name"] = jt.name;
-    jj["type"] = jointTypeName(jt.type);
-    jj["axis"] = vec3Json(jt.axis);
-    jj["placement"] = {{"xyz", vec3Json(jt.placement.xyz)}, {"rpy", vec3Json(jt.placement.rpy)}};
-    jj["q0"] = jt.q0;
-    jj["qd0"] = jt.qd0;
-    jj["damping"] = jt.damping;
-    jj["mass"] = jt.mass;
-    if (jt.flex) {
-      jj["flex"] = {{"stiffness", jt.flex->stiffness},
-                    {"damping", jt.flex->damping},
-                    {"rotor_inertia", jt.flex->rotor_inertia},
-                    {"gear_ratio", jt.flex->gear_ratio}};
-    }
-    Json d;
-    d["type"] = driveKindName(jt.drive.kind);
-    switch (jt.drive.kind) {
-      case JointDrive::Kind::Free: break;
-      case JointDrive::Kind::Effort:
-      case JointDrive::Kind::Prescribed: writeLaw(d, jt.drive.law); break;
-      case JointDrive::Kind::PD: {
-        d["kp"] = jt.drive.kp;
-        d["kd"] = jt.drive.kd;
-        Json sp;
-        writeLaw(sp, jt.drive.law);
-        d["setpoint"] = sp;
-        break;
-      }
-    }
-    jj["drive"] = d;
-    if (jt.limits.any()) {
-      Json lj = Json::object();
-      const std::pair<const char*, const std::optional<double>*> values[] = {{"lower", &jt.limits.lower},
-                                                                             {"upper", &jt.limits.upper},
-                                                                             {"effort", &jt.limits.effort},
-                                                                             {"velocity", &jt.limits.velocity}};
-      for (const auto& [key, v] : values)
-        if (*v) lj[key] = **v;
-      jj["limits"] = lj;
-    }
-    j["joints"].push_back(jj);
-  }
-  j["payloads"] = Json::array();
-  for (const Payload& p : m.payloads) {
-    Json pj;
-    pj["name"] = p.name;
-    pj["link"] = (p.link >= 0 && p.link < static_cast<int>(m.links.size())) ? m.links[p.link].name : std::string();
-    pj["frame"] = p.frame == Payload::Frame::Distal ? "distal" : "body";
-    pj["offset"] = vec3Json(p.offset);
-    pj["mass"] = p.mass;
-    pj["inertia"] = inertia6Json(p.inertia);
-    j["payloads"].push_back(pj);
-  }
-  if (!m.constraints.empty()) {
-    j["constraints"] = Json::array();
-    for (const Constraint& c : m.constraints) {
-      Json cj;
-      cj["name"] = c.name;
-      cj["type"] = constraintKindName(c.kind);
-      auto linkName = [&] {
-        return (c.link >= 0 && c.link < static_cast<int>(m.links.size())) ? m.links[c.link].name : std::string();
-      };
-      switch (c.kind) {
-        case Constraint::Kind::Coordinates: {
-          Json terms = Json::object();
-          for (const auto& [name, coef] : c.terms) terms[name] = coef;
-          cj["terms"] = terms;
-          Json value;
-          writeLaw(value, c.value);
-          cj["value"] = value;
-          break;
-        }
-        case Constraint::Kind::Point: {
-          cj["link"] = linkName();
-          cj["point"] = vec3Json(c.point);
-          cj["world"] = vec3Json(c.world);
-          std::string axes;
-          for (int a = 0; a < 3; ++a)
-            if (c.axes[static_cast<std::size_t>(a)]) axes += static_cast<char>('x' + a);
-          cj["axes"] = axes;
-          break;
-        }
-        case Constraint::Kind::SlidingSupport:
-          cj["link"] = linkName();
-          cj["position"] = c.position;
-          cj["clamp_slope"] = c.clamp_slope;
-          break;
-      }
-      j["constraints"].push_back(cj);
-    }
-  }
-  if (project.inverse) {
-    Json path = Json::object();
-    const char* names[3] = {"x", "y", "z"};
-    for (int a = 0; a < 3; ++a) {
-      if (!project.inverse->path[static_cast<std::size_t>(a)]) continue;
-      Json law;
-      writeLaw(law, *project.inverse->path[static_cast<std::size_t>(a)]);
-      path[names[a]] = law;
-    }
-    j["inverse_dynamics"] = {{"path", path}};
-  }
-  if (!project.variants.empty()) {
-    j["variants"] = Json::array();
-    for (const Variant& v : project.variants) {
-      Json set = Json::object();
-      for (const auto& [path, value] : v.sets) set[path] = Json::parse(value);
-      j["variants"].push_back({{"name", v.name}, {"set", set}});
-    }
-  }
-  if (project.study) {
-    if (!project.study->grid.empty()) {
-      Json grid = Json::object();
-      for (const auto& [path, values] : project.study->grid) {
-        Json arr = Json::array();
-        for (const std::string& v : values) arr.push_back(Json::parse(v));
-        grid[path] = arr;
-      }
-      j["study"] = {{"grid", grid}};
-    } else {
-      j["study"] = {{"variants", project.study->variants}};
-    }
-  }
-  const SimulationSettings& s = project.simulation;
-  j["simulation"] = {{"t_end", s.t_end},
-                     {"output_rate", s.output_rate},
-                     {"divergence_ratio", s.divergence_ratio},
-                     {"solver",
-                      {{"method", methodName(s.method)},
-                       {"rtol", s.rtol},
-                       {"atol", s.atol},
-                       {"max_step", s.max_step},
-                       {"initial_step", s.initial_step},
-                       {"max_steps", s.max_steps},
-                       {"max_order", s.max_order},
-                       {"jacobian", jacobianName(s.jacobian)},
-                       {"rho_inf", s.rho_inf},
-                       {"step", s.step},
-                       {"newmark", {{"alpha", s.newmark_alpha}, {"delta", s.newmark_delta}}},
-                       {"baumgarte", {{"gamma", s.baumgarte_gamma}, {"beta", s.baumgarte_beta}}}}}};
-  return j;
-}
-
-std::string projectToText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
-
-Status saveProjectFile(const Project& project, const std::filesystem::path& file) {
-  return writeFileAtomically(file, projectToText(project));
 }
 
 }  // namespace flexarm
