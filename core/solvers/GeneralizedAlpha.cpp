@@ -146,18 +146,22 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   // matrix is there, the tangent is assembled) when a factorization costs less than the iteration
   // it saves; larger systems re-evaluate them only when the iteration slows down (the inertial
   // terms the tangent leaves out change quickly on fast-turning arms).
+  matrices_current_ = false;
   if (n_ <= kKeepMatricesUpTo) {
     if (ode_->keepIterationMatrices() == 0) {
       ++stats_.jacobian_evaluations;
       steps_since_matrices_ = 0;
       factored_cv_ = factored_cq_ = -1.0;
+      // Taken at the last iterate, where the next step starts to within the Newton tolerance: new
+      // ones would be the same, so a failed iteration of the next step shrinks it rather than
+      // repeating it with them.
+      matrices_current_ = true;
     } else {
       steps_since_matrices_ = kStepsPerIterationMatrix;
     }
   } else if (iterations > 2) {
     steps_since_matrices_ = kStepsPerIterationMatrix;
   }
-  matrices_current_ = false;
   // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %.
   if (factor < 1.0 || factor >= 1.2) h_ = h * std::min(factor, 2.0);
   return 0;
