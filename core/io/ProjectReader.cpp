@@ -311,26 +311,30 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
   }
   // Damping.
   std::vector<double> ab;
-  if (r.numbers("rayleigh", ab, Need::Optional, 2)) {
+  const schema::Key& rayleigh = key("links[].flex.rayleigh");
+  if (r.numbers(rayleigh.name(), ab, rayleigh.need, 2)) {
     if (ab.size() != 2 || ab[0] < 0 || ab[1] < 0)
-      diag.error(r.pathOf("rayleigh"), "must be [alpha, beta] with alpha, beta >= 0");
+      diag.error(r.pathOf(rayleigh.name()), "must be [alpha, beta] with alpha, beta >= 0");
     else
       f.damping.rayleigh_alpha = ab[0], f.damping.rayleigh_beta = ab[1];
   }
-  if (r.numbers("modal_damping", f.damping.modal_ratios, Need::Optional, 0)) {
+  const schema::Key& modal = key("links[].flex.modal_damping");
+  if (r.numbers(modal.name(), f.damping.modal_ratios, modal.need, 0)) {
     for (double z : f.damping.modal_ratios)
-      if (z < 0) diag.error(r.pathOf("modal_damping"), "damping ratios must be >= 0");
+      if (z < 0) diag.error(r.pathOf(modal.name()), "damping ratios must be >= 0");
   }
-  if (r.numbers("e0", f.e0, Need::Optional, 0) && basis >= 0) {
+  const schema::Key& e0 = key("links[].flex.e0");
+  if (r.numbers(e0.name(), f.e0, e0.need, 0) && basis >= 0) {
     const int m = elasticCount(d);
     if (static_cast<int>(f.e0.size()) != m)
-      diag.error(r.pathOf("e0"),
+      diag.error(r.pathOf(e0.name()),
                  "must have one value per elastic coordinate (" + std::to_string(m) + "), got " + std::to_string(f.e0.size()));
   }
   Eigen::Vector3d load;
-  if (r.vector3("initial_load", load, Need::Optional)) {
+  const schema::Key& initial_load = key("links[].flex.initial_load");
+  if (read(r, initial_load, load)) {
     if (!f.e0.empty())
-      diag.error(r.pathOf("initial_load"), "give either \"e0\" or \"initial_load\", not both");
+      diag.error(r.pathOf(initial_load.name()), "give either \"" + e0.name() + "\" or \"" + initial_load.name() + "\", not both");
     else
       f.initial_load = load;
   }
@@ -498,17 +502,19 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
   c.kind = static_cast<Constraint::Kind>(kind);
   switch (c.kind) {
     case Constraint::Kind::Coordinates: {
-      JsonObjectReader terms = r.object("terms", Need::Required);
+      const schema::Key& terms_key = key("constraints[].terms");
+      JsonObjectReader terms = object(r, terms_key);
       if (terms.valid()) {
-        const Json& obj = *r.raw("terms", Need::Required);
+        const Json& obj = *r.raw(terms_key.name(), terms_key.need);
         for (auto it = obj.begin(); it != obj.end(); ++it) {
           double coef = 0.0;
           if (terms.number(it.key(), coef, Need::Required)) c.terms.emplace_back(it.key(), coef);
         }
-        if (obj.empty()) r.diagnostics().error(r.pathOf("terms"), "needs at least one coordinate, e.g. {\"q.shoulder\": 1}");
+        if (obj.empty())
+          r.diagnostics().error(r.pathOf(terms_key.name()), "needs at least one coordinate, e.g. {\"q.shoulder\": 1}");
         terms.finish();
       }
-      JsonObjectReader value = r.object("value", Need::Optional);
+      JsonObjectReader value = object(r, key("constraints[].value"));
       if (value.valid()) readLaw(value, c.value, base_dir);
       value.finish();
       break;
@@ -517,12 +523,14 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
       c.link = readLinkRef(r, "link", model);
       read(r, key("constraints[].point"), c.point);
       read(r, key("constraints[].world"), c.world);
-      std::string axes = "xyz";
-      if (r.string("axes", axes, Need::Optional)) {
+      const schema::Key& axes_key = key("constraints[].axes");
+      std::string axes = axes_key.fallback.get<std::string>();
+      if (read(r, axes_key, axes)) {
         c.axes = {{false, false, false}};
         for (char a : axes) {
           if (a < 'x' || a > 'z') {
-            r.diagnostics().error(r.pathOf("axes"), "must be letters among x, y, z (e.g. \"xy\"), got " + inQuotes(axes));
+            r.diagnostics().error(r.pathOf(axes_key.name()),
+                                  "must be letters among x, y, z (e.g. \"xy\"), got " + inQuotes(axes));
             break;
           }
           c.axes[static_cast<std::size_t>(a - 'x')] = true;
@@ -533,12 +541,13 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
     case Constraint::Kind::SlidingSupport: {
       c.link = readLinkRef(r, "link", model);
       read(r, key("constraints[].position"), c.position);
-      const Json* slope = r.raw("clamp_slope", Need::Optional);
+      const schema::Key& clamp = key("constraints[].clamp_slope");
+      const Json* slope = r.raw(clamp.name(), clamp.need);
       if (slope) {
         if (slope->is_boolean())
           c.clamp_slope = slope->get<bool>();
         else
-          r.diagnostics().error(r.pathOf("clamp_slope"), "must be true or false, got " + describeJson(*slope));
+          r.diagnostics().error(r.pathOf(clamp.name()), "must be true or false, got " + describeJson(*slope));
       }
       if (c.link >= 0 && !model.links[static_cast<std::size_t>(c.link)].flex)
         r.diagnostics().error(r.pathOf("link"), "link \"" + model.links[static_cast<std::size_t>(c.link)].name +
@@ -627,12 +636,12 @@ const Json* readArray(JsonObjectReader& root, const schema::Key& k, std::vector<
 
 // Overrides by path: an object {"path": value, ...}; the values are kept as JSON text. An empty object
 // is the project as it is (a baseline variant).
-std::vector<std::pair<std::string, std::string>> readSets(JsonObjectReader& r, const char* key) {
+std::vector<std::pair<std::string, std::string>> readSets(JsonObjectReader& r, const schema::Key& k) {
   std::vector<std::pair<std::string, std::string>> out;
-  const Json* obj = r.raw(key, Need::Required);
+  const Json* obj = r.raw(k.name(), k.need);
   if (!obj) return out;
   if (!obj->is_object()) {
-    r.diagnostics().error(r.pathOf(key), "must be an object of overrides by path, e.g. {\"coupling\": \"zero\"}");
+    r.diagnostics().error(r.pathOf(k.name()), "must be an object of overrides by path, e.g. {\"coupling\": \"zero\"}");
     return out;
   }
   for (auto it = obj->begin(); it != obj->end(); ++it) out.emplace_back(it.key(), it.value().dump());
@@ -640,9 +649,10 @@ std::vector<std::pair<std::string, std::string>> readSets(JsonObjectReader& r, c
 }
 
 void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics& diag) {
-  if (const Json* variants = root.array("variants", Need::Optional)) {
+  const schema::Key& variants_key = key("variants");
+  if (const Json* variants = root.array(variants_key.name(), variants_key.need)) {
     for (std::size_t i = 0; i < variants->size(); ++i) {
-      JsonObjectReader r(&(*variants)[i], at("variants", i), diag);
+      JsonObjectReader r(&(*variants)[i], at(variants_key.name(), i), diag);
       Variant v;
       if (r.valid()) {
         readName(r, v.name, "variant" + std::to_string(i + 1));
@@ -651,19 +661,19 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
           if (v.name == reserved)
             diag.error(r.pathOf("name"), "\"" + v.name + "\" is reserved: a study or comparison writes its own " + reserved +
                                              ".csv (choose another name)");
-        v.sets = readSets(r, "set");
+        v.sets = readSets(r, key("variants[].set"));
       }
       r.finish();
       project.variants.push_back(v);
     }
-    checkUniqueNames(project.variants, "variants", diag);
+    checkUniqueNames(project.variants, variants_key.name(), diag);
   }
-  JsonObjectReader st = root.object("study", Need::Optional);
+  JsonObjectReader st = object(root, key("study"));
   if (!st.valid()) return;
   Study study;
   if (st.has("variants") == st.has("grid")) {
     diag.error(st.path(), "a study needs exactly one of \"variants\" (names) or \"grid\" (values by path)");
-  } else if (const Json* names = st.array("variants", Need::Optional)) {
+  } else if (const Json* names = st.array("variants", key("study.variants").need)) {
     for (std::size_t k = 0; k < names->size(); ++k) {
       const Json& n = (*names)[k];
       const std::string path = at(st.pathOf("variants"), k);
@@ -677,7 +687,7 @@ void readVariantsAndStudy(JsonObjectReader& root, Project& project, Diagnostics&
       study.variants.push_back(n.get<std::string>());
     }
     if (names->empty()) diag.error(st.pathOf("variants"), "list at least one variant");
-  } else if (const Json* grid = st.raw("grid", Need::Optional)) {
+  } else if (const Json* grid = st.raw("grid", key("study.grid").need)) {
     if (!grid->is_object() || grid->empty()) {
       diag.error(st.pathOf("grid"),
                  "must be an object from paths to arrays of values, e.g. {\"coupling\": [\"zero\", \"high\"]}");
@@ -761,14 +771,14 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
             [&](JsonObjectReader& r, Payload& p, std::size_t i) { readPayload(r, p, i, model); });
   readArray(root, key("constraints"), model.constraints,
             [&](JsonObjectReader& r, Constraint& c, std::size_t i) { readConstraint(r, c, i, model, base_dir); });
-  JsonObjectReader inv = root.object("inverse_dynamics", Need::Optional);
+  JsonObjectReader inv = object(root, key("inverse_dynamics"));
   if (inv.valid()) {
     InverseSpec spec;
-    JsonObjectReader path = inv.object("path", Need::Required);
+    JsonObjectReader path = object(inv, key("inverse_dynamics.path"));
     if (path.valid()) {
-      const char* names[3] = {"x", "y", "z"};
+      const char* axes[3] = {"inverse_dynamics.path.x", "inverse_dynamics.path.y", "inverse_dynamics.path.z"};
       for (int a = 0; a < 3; ++a) {
-        JsonObjectReader law = path.object(names[a], Need::Optional);
+        JsonObjectReader law = object(path, key(axes[a]));
         if (!law.valid()) continue;
         TimeFunction f;
         readLaw(law, f, base_dir);

@@ -9,6 +9,7 @@
 #include "dynamics/Kinematics.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
+#include "io/ProjectSchema.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "model/Names.hpp"
 
@@ -61,7 +62,7 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
     return {{"link", l.name},
             {"point", Json::array({l.length, 0.0, 0.0})},
             {"world", Json::array({world.x(), world.y(), world.z()})},
-            {"axes", "xyz"}};
+            {"axes", schema::key("constraints[].axes").fallback}};
   }
   // sliding_support: a flexible link on a prismatic joint along +-x, else the first flexible link.
   int link = -1;
@@ -77,7 +78,9 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
   const Link& l = m.links[static_cast<std::size_t>(link)];
   const Joint& j = m.joints[static_cast<std::size_t>(link)];
   const double sigma = j.axis.x() < 0 ? -1.0 : 1.0;  // material point x = sigma (position - q)
-  return {{"link", l.name}, {"position", j.q0 + sigma * 0.5 * l.length}, {"clamp_slope", false}};
+  return {{"link", l.name},
+          {"position", j.q0 + sigma * 0.5 * l.length},
+          {"clamp_slope", schema::key("constraints[].clamp_slope").fallback}};
 }
 
 // The solver switch that a constrained model needs, in the document; "" when none was needed.
@@ -86,8 +89,9 @@ QString switchToConstrainedSolver(Json& doc) {
   Json& sim = doc["simulation"];
   if (!sim.contains("solver") || !sim["solver"].is_object()) sim["solver"] = Json::object();
   Json& solver = sim["solver"];
-  const std::string method =
-      solver.contains("method") && solver["method"].is_string() ? solver["method"].get<std::string>() : "bdf";
+  const std::string method = solver.contains("method") && solver["method"].is_string()
+                                 ? solver["method"].get<std::string>()
+                                 : methodName(schema::simulationDefaults().method);
   if (method == "ida" || method == "newmark") return {};
   solver["method"] = "ida";
   return QString(" and switch the solver from %1 to ida (constraints need Lagrange multipliers)").arg(q(method));
