@@ -167,6 +167,10 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
   out.push_back(heading("Discretization"));
   const QString f = p + ".flex";
   FieldSpec basis = keyField(f + ".basis", "links[].flex.basis");
+  // The basis a new link starts with (fem) first, as the editor listed them before the schema.
+  const QString first = QString::fromStdString(schema::key("links[].flex.basis").initial.get<std::string>());
+  basis.choices.removeAll(first);
+  basis.choices.prepend(first);
   basis.commit = [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setBasis(doc, i, str(v), e); };
   out.push_back(basis);
   const auto flexKey = [&f](const char* key) { return keyField(f + "." + key, std::string("links[].flex.") + key); };
