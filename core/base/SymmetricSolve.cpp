@@ -27,15 +27,16 @@ bool SymmetricSolve::gatherIntoPattern(const Eigen::MatrixXd& S) {
 
 void SymmetricSolve::widenPattern(const Eigen::MatrixXd& S) {
   const int n = static_cast<int>(S.rows());
-  const bool had = lower_.rows() == n;
-  std::vector<Eigen::Triplet<double>> entries;
+  std::vector<Eigen::Triplet<double>> entries;  // positions only: the values are S's, set below
+  if (lower_.rows() == n)                       // every entry once seen stays, also those that are zero in S now
+    for (int j = 0; j < n; ++j)
+      for (Sparse::InnerIterator it(lower_, j); it; ++it) entries.emplace_back(static_cast<int>(it.row()), j, 0.0);
   for (int j = 0; j < n; ++j)
     for (int i = j; i < n; ++i)
-      if (S(i, j) != 0.0 || i == j || (had && lower_.coeff(i, j) != 0.0)) entries.emplace_back(i, j, S(i, j));
+      if (S(i, j) != 0.0 || i == j) entries.emplace_back(i, j, 0.0);
   lower_.resize(n, n);
   lower_.setFromTriplets(entries.begin(), entries.end());
   lower_.makeCompressed();
-  // The pattern holds every entry once seen, also those that are zero in S now.
   for (int j = 0; j < n; ++j)
     for (Sparse::InnerIterator it(lower_, j); it; ++it) it.valueRef() = S(it.row(), j);
 }
