@@ -69,7 +69,7 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   long steps_since_matrices_ = 0;
   double rate_ = 1.0;              // the Newton iteration's convergence rate, estimated as CVODE's crate
-  bool matrices_current_ = false;  // evaluated in the step being attempted
+  bool matrices_current_ = false;  // taken where the step being attempted starts (evaluated or kept)
   Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
   Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
   SolverStats stats_;
