@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include <Eigen/Cholesky>
 
 namespace flexarm {
 namespace {
-constexpr int kMaxNewtonIterations = 5;
+// With the Anderson acceleration below the iteration keeps contracting where plain modified Newton
+// stalls, so it is given two more iterations than CVODE's three-to-five before the step is shrunk.
+constexpr int kMaxNewtonIterations = 7;
 constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-evaluated at least this often
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
 // Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
@@ -36,6 +41,9 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
   a_ = abar_ = a_prev_ = a1_ = abar1_ = r_ = work_ = ydot.tail(n_);
   stats_ = SolverStats{};
   stats_.rhs_evaluations = 1;
+  anderson_dF_.setZero(n_, kAndersonDepth);
+  anderson_dA_.setZero(n_, kAndersonDepth);
+  anderson_f_ = anderson_a_ = anderson_weight_ = Eigen::VectorXd::Zero(n_);
   t_ = t_prev_ = t0;
   h_ = s.initial_step > 0.0 ? s.initial_step : 1e-4 * std::max(t_stop - t0, 1e-3);
   steps_since_matrices_ = kStepsPerIterationMatrix;  // evaluate them for the first step
@@ -46,6 +54,38 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
 double GeneralizedAlphaIntegrator::wrms(const Eigen::VectorXd& x, int offset) const {
   if (n_ == 0) return 0.0;
   return std::sqrt((x.array() * ewt_.segment(offset, n_).array()).square().mean());
+}
+
+void GeneralizedAlphaIntegrator::accelerate(int iteration) {
+  // The modified Newton step is the fixed-point map a <- a + f(a) with f = -S^-1 r(a). Anderson
+  // (Walker & Ni 2011, type II): with the differences dF, dA of the last f's and a's, the next iterate
+  // is a + f - (dA + dF) g, g minimizing |f - dF g| in the weights of the convergence test.
+  if (iteration == 0) {
+    anderson_count_ = 0;
+  } else {  // the oldest pair is replaced
+    const int slot = (iteration - 1) % kAndersonDepth;
+    anderson_dF_.col(slot) = -r_ - anderson_f_;
+    anderson_dA_.col(slot) = a1_ - anderson_a_;
+    anderson_count_ = std::min(anderson_count_ + 1, kAndersonDepth);
+  }
+  anderson_f_ = -r_;
+  anderson_a_ = a1_;
+  a1_ += anderson_f_;
+  const int k = anderson_count_;
+  if (k == 0) return;
+  // Normal equations of the weighted least squares (k <= kAndersonDepth columns): fixed-size, no allocation.
+  Eigen::Matrix<double, kAndersonDepth, kAndersonDepth> N;
+  Eigen::Matrix<double, kAndersonDepth, 1> b;
+  const auto w2 = anderson_weight_.array().square();
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j <= i; ++j) N(i, j) = N(j, i) = (anderson_dF_.col(i).array() * anderson_dF_.col(j).array() * w2).sum();
+    b(i) = (anderson_dF_.col(i).array() * anderson_f_.array() * w2).sum();
+  }
+  auto Nk = N.topLeftCorner(k, k);
+  Nk.diagonal().array() += 1e-12 * Nk.trace() + std::numeric_limits<double>::min();
+  const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kAndersonDepth, 1> g = Nk.ldlt().solve(b.head(k));
+  if (!g.allFinite()) return;  // the plain step
+  for (int i = 0; i < k; ++i) a1_ -= g(i) * (anderson_dA_.col(i) + anderson_dF_.col(i));
 }
 
 int GeneralizedAlphaIntegrator::attempt(double h) {
@@ -84,6 +124,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     y1_.head(n_) = q + h * v + (h * h * (0.5 - beta_)) * abar_ + (h * h * beta_) * abar1_;
     y1_.tail(n_) = v + (h * (1.0 - gamma_)) * abar_ + (h * gamma_) * abar1_;
   };
+  for (int i = 0; i < n_; ++i) anderson_weight_(i) = std::hypot(c_q * ewt_(i), c_v * ewt_(n_ + i));
   const bool fresh = steps_since_matrices_ <= 1;
   bool converged = false;
   double previous = 0.0;
@@ -96,7 +137,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     if (r < 0) return kModelFailed;
     if (r > 0) break;  // not finite: a smaller step
     if (ode_->solveIteration(r_.data()) != 0) break;
-    a1_ -= r_;
+    accelerate(it);
     ++stats_.nonlinear_iterations;
     // The correction's size in the positions and in the velocities (c_v / c_q = gamma / (beta h) times
     // larger): a test on the positions alone accepts at loose tolerances velocities that are off by far
@@ -109,7 +150,9 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
       converged = true;
       break;
     }
-    if (it > 0 && size > 0.9 * previous) break;  // not contracting
+    // Not contracting: the first accelerated iterates may raise the correction while the differences
+    // are gathered, so only from the fourth iteration on.
+    if (it > 2 && size > 0.9 * previous) break;
     previous = size;
   }
   if (!converged) {

@@ -4,12 +4,15 @@
 // the low orders take large steps.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
+#include <complex>
 #include <optional>
 
 #include "FlexTestModels.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "solvers/ForwardDynamicsRhs.hpp"
+#include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
@@ -265,4 +268,84 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutNumericalDampingKeepsTheEnergy) {
   EXPECT_LE(drift, 1e-4 * scale) << drift << " of " << scale;
   EXPECT_GT(r.stats.steps, 10);
   EXPECT_GT(scale, 1.0);  // it moved
+}
+
+namespace {
+
+// A spinning isotropic rotor q'' = -k q - g J q' (J the 90-degree rotation, g the gyroscopic
+// coupling), whose iteration matrix leaves the gyroscopic term out (S = (1 + c_q k) I), as the flexible
+// arms' tangent leaves out their velocity products.
+class GyroscopicRotor final : public OdeRhs, public SecondOrderOde {
+ public:
+  static constexpr double k = 1e4, g = 400.0;
+  int rhs(double, const double* y, double* ydot) override {
+    ydot[0] = y[2];
+    ydot[1] = y[3];
+    ydot[2] = -k * y[0] + g * y[3];
+    ydot[3] = -k * y[1] - g * y[2];
+    return 0;
+  }
+  int accelerationResidual(double t, const double* y, const double* a, double* r) override {
+    double ydot[4];
+    rhs(t, y, ydot);
+    r[0] = a[0] - ydot[2];
+    r[1] = a[1] - ydot[3];
+    return 0;
+  }
+  int evaluateIterationMatrices(double, const double*) override { return 0; }
+  int keepIterationMatrices() override { return 0; }
+  int factorIteration(double, double c_q) override {
+    diagonal_ = 1.0 + c_q * k;
+    return 0;
+  }
+  int solveIteration(double* x) override {
+    x[0] /= diagonal_;
+    x[1] /= diagonal_;
+    return 0;
+  }
+
+ private:
+  double diagonal_ = 1.0;
+};
+
+}  // namespace
+
+// The rotor's slow precession (23.6 rad/s; its nutation, 424 rad/s, is not excited) with steps at which
+// the left-out gyroscopic term c_v g is about 0.7 of the iteration matrix: plain modified Newton then
+// contracts slowly, its corrections turning by 90 degrees each iteration, and a third of its steps failed
+// to converge (744 steps, 339 failures). Generalized-alpha's Anderson acceleration of its corrections
+// recovers the missing direction: the steps converge (at most one in 20 fails) and the error test alone
+// sets their size. The motion matches the exact solution (the slow eigenvector of the linear system) to
+// 2 % of its amplitude after 3.8 turns (the second-order phase error at rtol 1e-4 is about 1.3 %).
+TEST(ImplicitSolvers, GeneralizedAlphaConvergesWithoutTheGyroscopicTerms) {
+  Eigen::Matrix4d A;
+  A << 0, 0, 1, 0, 0, 0, 0, 1, -GyroscopicRotor::k, 0, 0, GyroscopicRotor::g, 0, -GyroscopicRotor::k, -GyroscopicRotor::g, 0;
+  Eigen::EigenSolver<Eigen::Matrix4d> eig(A);
+  int slow = 0;
+  for (int i = 1; i < 4; ++i)
+    if (std::abs(eig.eigenvalues()(i).imag()) < std::abs(eig.eigenvalues()(slow).imag())) slow = i;
+  const std::complex<double> lambda = eig.eigenvalues()(slow);
+  ASSERT_NEAR(std::abs(lambda), 23.6, 0.1);
+  Eigen::Vector4cd v = eig.eigenvectors().col(slow);
+  v *= 0.1 / std::abs(v(0));  // amplitude 0.1
+  const Eigen::Vector4d y0 = v.real();
+  GyroscopicRotor ode;
+  SimulationSettings s;
+  s.method = SimulationSettings::Method::GeneralizedAlpha;
+  s.rtol = 1e-4;
+  s.atol = 1e-6;
+  const double t_end = 1.0;
+  GeneralizedAlphaIntegrator integrator;
+  ASSERT_TRUE(integrator.init(ode, 4, y0.data(), 0.0, t_end, s));
+  double t = 0.0;
+  while (t < t_end) ASSERT_GE(integrator.step(t), 0) << "at t = " << t;
+  const Eigen::Vector4cd exact = v * std::exp(lambda * t_end);
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(integrator.state()[i], exact(i).real(), 0.02 * 0.1) << i;
+  const SolverStats st = integrator.stats();
+  EXPECT_GT(st.steps, 50);
+  std::printf("steps %ld it %ld fails %ld h %g\n", st.steps, st.nonlinear_iterations, st.nonlinear_convergence_failures,
+              st.last_step);
+  EXPECT_LT(st.steps, 500);
+  EXPECT_LE(st.nonlinear_convergence_failures, st.steps / 20)
+      << st.nonlinear_iterations << " iterations in " << st.steps << " steps";
 }
