@@ -203,6 +203,7 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
         st.weight *
         (b.rhoA * (s(st.v).transpose() * s(st.v) + s(st.w).transpose() * s(st.w)) + b.rhoIp * s(st.phi).transpose() * s(st.phi));
   }
+  b.M_sparse = b.M.sparseView();
   b.K_sparse = b.K.sparseView();
   b.C_sparse = b.C.sparseView();
   b.basis->evaluate(length, b.tip);

@@ -54,8 +54,8 @@ struct FlexibleBody {
   ShapeRows tip;                                             // rows at x = L
   Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
 
-  Eigen::MatrixXd M, K, C;                         // structural mass, stiffness and damping of the clamped link
-  Eigen::SparseMatrix<double> K_sparse, C_sparse;  // the same without their zeros (banded for elements)
+  Eigen::MatrixXd M, K, C;                                   // structural mass, stiffness and damping of the clamped link
+  Eigen::SparseMatrix<double> M_sparse, K_sparse, C_sparse;  // the same without their zeros (banded for elements)
   // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
   // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
   Eigen::MatrixXd M_transverse;

@@ -25,6 +25,7 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
   // uninitialized, so it must not be copied); evaluate() then never allocates.
   M_ff_ = Eigen::MatrixXd::Identity(nf, nf);
   mass_solve_.computeCholesky(M_ff_);
+  if (prescribed_.empty()) M_ff_.resize(0, 0);  // massMatrix() is data_.M itself
 }
 
 void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const {
@@ -80,7 +81,7 @@ void ForwardDynamics::computeTerms(double t) {
     applied_(i) += effort_(static_cast<int>(j));
   }
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
-  for (int c = 0; c < nf; ++c) {  // column by column, as both are stored
+  for (int c = 0; c < nf && !prescribed_.empty(); ++c) {  // column by column, as both are stored
     const double* from = M.col(free_[c]).data();
     double* to = M_ff_.col(c).data();
     for (int r = 0; r < nf; ++r) to[r] = from[free_[r]];
@@ -90,7 +91,8 @@ void ForwardDynamics::computeTerms(double t) {
     // geometric axial force follows the prescribed motion (seed 003 eq. (17)); the multipliers
     // supply those accelerations, so they are taken out of the bias again: f = Q - h(q, qd).
     for (const Body& body : sys_.bodies)
-      if (body.drive.kind == JointDrive::Kind::Prescribed) rhs_f_ += M_ff_.col(body.drivenIndex()) * qdd_(body.drivenIndex());
+      if (body.drive.kind == JointDrive::Kind::Prescribed)
+        rhs_f_ += massMatrix().col(body.drivenIndex()) * qdd_(body.drivenIndex());
   }
   force_f_ = rhs_f_;
 }
@@ -109,7 +111,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
   if (nf > 0) {
-    if (!mass_solve_.computeCholesky(M_ff_)) {
+    if (!mass_solve_.computeCholesky(massMatrix())) {
       failure_ = Failure::NotPositiveDefinite;
       failure_t_ = t;
       return false;

@@ -43,7 +43,8 @@ class ForwardDynamics {
   // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
   // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
   void evaluateTerms(double t, const double* y);
-  const Eigen::MatrixXd& massMatrix() const { return M_ff_; }
+  // (The whole mass matrix itself when every coordinate is free: no copy.)
+  const Eigen::MatrixXd& massMatrix() const { return prescribed_.empty() ? data_.M : M_ff_; }
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
@@ -79,8 +80,8 @@ class ForwardDynamics {
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  Eigen::MatrixXd M_ff_, K_, C_;
-  SymmetricSolve mass_solve_;  // Cholesky of M_ff_
+  Eigen::MatrixXd M_ff_, K_, C_;  // M_ff_: only with prescribed coordinates (else massMatrix() is data_.M)
+  SymmetricSolve mass_solve_;     // Cholesky of massMatrix()
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
 };

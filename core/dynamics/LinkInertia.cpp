@@ -38,8 +38,9 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   auto force_e = d.station_force_e.head(m);
   force_e.setZero();
   auto C = d.station_mass.topLeftCorner(m, m);
-  // Without foreshortening the elastic block is constant: the structural mass matrix itself.
-  if (with_M) C = high ? fb.M_transverse : fb.M;
+  // Without foreshortening the elastic block is constant, the structural mass matrix itself: the
+  // caller adds its non-zeros (FlexibleBody::M_sparse) and station_mass is left as it is.
+  if (with_M && high) C = fb.M_transverse;
   const double c = high ? 1.0 : 0.0;
 
   struct Moments {

@@ -24,7 +24,8 @@ struct TipForeshortening {
 
 // For flexible body `b` with its elastic coordinates and rates in data.e, data.ed (first m) and its
 // body frame's motion in `frames`: fills data.station_inertia, station_wrench, station_coupling,
-// station_force_e and (with_mass_matrix) the full elastic block station_mass; adds the stations'
+// station_force_e and (with_mass_matrix and `high`) the full elastic block station_mass (without
+// foreshortening that block is the structural mass FlexibleBody::M_sparse, not copied); adds the stations'
 // d'Alembert force to frames.force_world and their gravity potential to data.gravity_potential.
 TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, const Eigen::Vector3d& gravity,
                                      BodyFrames& frames, DynamicsData& data);

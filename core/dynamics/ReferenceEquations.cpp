@@ -136,7 +136,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
         d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
         d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
-        d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+        if (high) {
+          d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+        } else {  // the structural mass: its non-zeros only (banded for elements)
+          for (int c = 0; c < fb.M_sparse.outerSize(); ++c)
+            for (Eigen::SparseMatrix<double>::InnerIterator it(fb.M_sparse, c); it; ++it)
+              d.M(b.e_index + static_cast<int>(it.row()), b.e_index + c) += it.value();
+        }
       }
     } else {
       std::size_t st = 0;
