@@ -4,7 +4,7 @@
 
 namespace flexarm {
 
-bool SymmetricSolve::gatherIntoPattern(const Eigen::MatrixXd& S) {
+bool SymmetricSolve::gatherIntoPattern(const MatrixRef& S) {
   const int n = static_cast<int>(S.rows());
   if (lower_.rows() != n) return false;
   double* values = lower_.valuePtr();
@@ -25,7 +25,7 @@ bool SymmetricSolve::gatherIntoPattern(const Eigen::MatrixXd& S) {
   return true;
 }
 
-void SymmetricSolve::widenPattern(const Eigen::MatrixXd& S) {
+void SymmetricSolve::widenPattern(const MatrixRef& S) {
   const int n = static_cast<int>(S.rows());
   std::vector<Eigen::Triplet<double>> entries;  // positions only: the values are S's, set below
   if (lower_.rows() == n)                       // every entry once seen stays, also those that are zero in S now
@@ -41,7 +41,7 @@ void SymmetricSolve::widenPattern(const Eigen::MatrixXd& S) {
     for (Sparse::InnerIterator it(lower_, j); it; ++it) it.valueRef() = S(it.row(), j);
 }
 
-int SymmetricSolve::computeSparse(const Eigen::MatrixXd& S) {
+int SymmetricSolve::computeSparse(const MatrixRef& S) {
   const int n = static_cast<int>(S.rows());
   if (n < kSparseFrom || dense_pattern_) return -1;
   if (!gatherIntoPattern(S)) {
@@ -57,7 +57,7 @@ int SymmetricSolve::computeSparse(const Eigen::MatrixXd& S) {
   return sparse_llt_.info() == Eigen::Success ? 1 : 0;
 }
 
-bool SymmetricSolve::computeCholesky(const Eigen::MatrixXd& S) {
+bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
   use_lu_ = false;
   use_sparse_ = false;
   const int sparse = computeSparse(S);
@@ -75,7 +75,7 @@ bool SymmetricSolve::computeCholesky(const Eigen::MatrixXd& S) {
   return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(factor_) < 0 && factor_.allFinite();
 }
 
-bool SymmetricSolve::compute(const Eigen::MatrixXd& S) {
+bool SymmetricSolve::compute(const MatrixRef& S) {
   if (computeCholesky(S)) return true;
   use_sparse_ = false;
   use_lu_ = true;

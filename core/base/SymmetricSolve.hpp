@@ -22,14 +22,15 @@ namespace flexarm {
 
 class SymmetricSolve {
  public:
+  using MatrixRef = Eigen::Ref<const Eigen::MatrixXd>;  // a matrix or a block of one, not copied
   static constexpr int kColumnwiseLimit = 128;
   static constexpr int kSparseFrom = 96;
   static constexpr double kSparseDensity = 0.15;
 
   // Factorizes S. Returns false when S is not finite.
-  bool compute(const Eigen::MatrixXd& S);
+  bool compute(const MatrixRef& S);
   // Factorizes S by Cholesky only: false when S is not positive definite (no LU).
-  bool computeCholesky(const Eigen::MatrixXd& S);
+  bool computeCholesky(const MatrixRef& S);
   // x <- S^-1 x: one vector (the triangular solves of a vector, not those of a matrix that pack
   // their operands), or any number of columns.
   void solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const;
@@ -43,9 +44,9 @@ class SymmetricSolve {
   void solve(X& x) const;
   // The sparse factorization of S when S is large and sparse enough: 1 factorized, 0 not positive
   // definite, -1 not sparse (use the dense path).
-  int computeSparse(const Eigen::MatrixXd& S);
-  bool gatherIntoPattern(const Eigen::MatrixXd& S);  // false when S has a nonzero outside the pattern
-  void widenPattern(const Eigen::MatrixXd& S);
+  int computeSparse(const MatrixRef& S);
+  bool gatherIntoPattern(const MatrixRef& S);  // false when S has a nonzero outside the pattern
+  void widenPattern(const MatrixRef& S);
 
   Eigen::MatrixXd factor_;  // lower Cholesky factor in the lower triangle
   Eigen::LLT<Eigen::MatrixXd> llt_;

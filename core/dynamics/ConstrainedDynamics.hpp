@@ -23,7 +23,7 @@ class ConstrainedDynamics {
 
   // M, f and the constraint rows at (t, q, qd).
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
-  const Eigen::MatrixXd& M() const { return fd_.massMatrix(); }
+  Eigen::Ref<const Eigen::MatrixXd> M() const { return fd_.massMatrix(); }
   const Eigen::VectorXd& f() const { return fd_.residualForce(); }
   const ConstraintRows& rows() const { return rows_; }
 

@@ -23,9 +23,10 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
   rhs_f_ = force_f_ = Eigen::VectorXd::Zero(nf);
   // Preallocate the factorization by factorizing once (Eigen's sized constructor leaves its status
   // uninitialized, so it must not be copied); evaluate() then never allocates.
+  consecutive_ = nf == 0 || free_.back() - free_.front() + 1 == nf;
   M_ff_ = Eigen::MatrixXd::Identity(nf, nf);
   mass_solve_.computeCholesky(M_ff_);
-  if (prescribed_.empty()) M_ff_.resize(0, 0);  // massMatrix() is data_.M itself
+  if (consecutive_) M_ff_.resize(0, 0);  // massMatrix() is a block of data_.M
 }
 
 void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const {
@@ -81,7 +82,7 @@ void ForwardDynamics::computeTerms(double t) {
     applied_(i) += effort_(static_cast<int>(j));
   }
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
-  for (int c = 0; c < nf && !prescribed_.empty(); ++c) {  // column by column, as both are stored
+  for (int c = 0; c < nf && !consecutive_; ++c) {  // column by column, as both are stored
     const double* from = M.col(free_[c]).data();
     double* to = M_ff_.col(c).data();
     for (int r = 0; r < nf; ++r) to[r] = from[free_[r]];

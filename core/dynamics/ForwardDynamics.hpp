@@ -43,8 +43,13 @@ class ForwardDynamics {
   // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
   // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
   void evaluateTerms(double t, const double* y);
-  // (The whole mass matrix itself when every coordinate is free: no copy.)
-  const Eigen::MatrixXd& massMatrix() const { return prescribed_.empty() ? data_.M : M_ff_; }
+  // A view, not a copy, when the free coordinates are consecutive (every one free, or the prescribed
+  // ones all before or after them, as a driven base joint): the block of the whole mass matrix.
+  Eigen::Ref<const Eigen::MatrixXd> massMatrix() const {
+    if (!consecutive_) return M_ff_;
+    const int nf = static_cast<int>(free_.size());
+    return data_.M.block(nf > 0 ? free_.front() : 0, nf > 0 ? free_.front() : 0, nf, nf);
+  }
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
@@ -80,7 +85,8 @@ class ForwardDynamics {
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  Eigen::MatrixXd M_ff_, K_, C_;  // M_ff_: only with prescribed coordinates (else massMatrix() is data_.M)
+  bool consecutive_ = false;      // the free coordinates are consecutive: massMatrix() is a block of data_.M
+  Eigen::MatrixXd M_ff_, K_, C_;  // M_ff_: the free coordinates' mass matrix when they are not consecutive
   SymmetricSolve mass_solve_;     // Cholesky of massMatrix()
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;

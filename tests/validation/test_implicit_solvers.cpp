@@ -63,7 +63,9 @@ void expectSpinUpAtEightMatchesReference(SimulationSettings::Method method, int 
       ASSERT_EQ(reference.status, RunStatus::Diverged);
       EXPECT_NEAR(run.end_time, reference.end_time, 0.01 * reference.end_time);
     }
-    if (large_steps) EXPECT_LT(run.stats.steps, reference.stats.steps / 3) << couplingName(order);
+    if (large_steps) {
+      EXPECT_LT(run.stats.steps, reference.stats.steps / 3) << couplingName(order);
+    }
   }
 }
 
@@ -357,7 +359,9 @@ TEST(DefaultSolver, SlidingBeamMatchesTightReference) {
   const Results run = runWith(p, d.jacobian, d.max_order, d.rtol, d.atol, kIda);
   ASSERT_EQ(run.status, RunStatus::Completed) << run.message;
   for (const Link& l : p.model.links)
-    if (l.flex) EXPECT_LE(relativeDifference(run, reference, "tip." + l.name + ".v"), 1e-3) << l.name;
+    if (l.flex) {
+      EXPECT_LE(relativeDifference(run, reference, "tip." + l.name + ".v"), 1e-3) << l.name;
+    }
 }
 
 namespace {
