@@ -63,7 +63,9 @@ bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
   const int sparse = computeSparse(S);
   if (sparse >= 0) {
     use_sparse_ = sparse == 1;
-    return use_sparse_ && S.allFinite();
+    // Every non-zero of the lower triangle, NaN and inf included, is in the pattern: checking its
+    // values covers what the factorization read, without another pass over S.
+    return use_sparse_ && Eigen::Map<const Eigen::VectorXd>(lower_.valuePtr(), lower_.nonZeros()).allFinite();
   }
   columnwise_ = S.rows() <= kColumnwiseLimit;
   if (!columnwise_) {

@@ -3,6 +3,10 @@
 // indefinite symmetric matrices (the LU path).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <tuple>
+
 #include "base/SymmetricSolve.hpp"
 
 namespace flexarm {
@@ -107,6 +111,18 @@ TEST(SymmetricSolve, SparseMatricesSolveAsTheDenseOnes) {
   ASSERT_TRUE(solve.computeCholesky(S));
   EXPECT_FALSE(solve.usesSparse());
   expectSolves(solve, S, "sparse again, after the fill");
+  SymmetricSolve nonfinite;  // a NaN or an inf on the sparse path, in the pattern or outside it, is refused
+  const Eigen::MatrixXd banded = bandedWithBorder(n, 6, 2, 3);
+  ASSERT_TRUE(nonfinite.computeCholesky(banded));
+  ASSERT_TRUE(nonfinite.usesSparse());
+  for (auto [i, j, value] :
+       {std::tuple{n / 2, n / 2, std::nan("")}, std::tuple{n / 2 + 1, n / 2, std::numeric_limits<double>::infinity()},
+        std::tuple{n / 2 + 30, n / 2, std::nan("")}}) {
+    Eigen::MatrixXd bad = banded;
+    bad(i, j) = bad(j, i) = value;
+    EXPECT_FALSE(nonfinite.computeCholesky(bad)) << i << ", " << j;
+    EXPECT_FALSE(nonfinite.compute(bad)) << i << ", " << j;
+  }
   SymmetricSolve small;  // below kSparseFrom rows: always dense
   const Eigen::MatrixXd S_small = bandedWithBorder(SymmetricSolve::kSparseFrom - 1, 6, 1, 4);
   ASSERT_TRUE(small.computeCholesky(S_small));
