@@ -38,7 +38,7 @@ struct DynamicsData {
   Eigen::MatrixXd J_work, J_work2, IJ;  // 6 x nq
   Eigen::MatrixXd dr_de;                // 3 x m_max
   Eigen::VectorXd g_start, g_point;     // m_max: d s / d e at an interval start and at a station
-  Eigen::VectorXd e, ed;                // m_max
+  Eigen::VectorXd e, ed, edd;           // m_max: a link's elastic coordinates, rates, known accelerations
   // Composite evaluation: a link's Gauss stations gathered in its body frame.
   Matrix6d station_inertia = Matrix6d::Zero();  // sum of the stations' spatial inertia
   Eigen::MatrixXd station_coupling;             // 6 x m_max: momentum of the stations per unit elastic rate

@@ -68,19 +68,7 @@ void ForwardDynamics::computeTerms(double t) {
   internalForces(sys_, data_, q_, qd_);
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
-
-  applied_ = data_.internal;
-  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
-    const Body& body = sys_.bodies[j];
-    if (body.drive.kind == JointDrive::Kind::Prescribed) {
-      effort_(static_cast<int>(j)) = 0.0;  // set below (eliminated) or by the constrained solver
-      continue;
-    }
-    const int i = body.drivenIndex();
-    const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
-    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i));
-    applied_(i) += effort_(static_cast<int>(j));
-  }
+  applyForces(t);
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
   for (int c = 0; c < nf && !consecutive_; ++c) {  // column by column, as both are stored
     const double* from = M.col(free_[c]).data();
@@ -96,6 +84,39 @@ void ForwardDynamics::computeTerms(double t) {
         rhs_f_ += massMatrix().col(body.drivenIndex()) * qdd_(body.drivenIndex());
   }
   force_f_ = rhs_f_;
+}
+
+void ForwardDynamics::applyForces(double t) {
+  applied_ = data_.internal;
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& body = sys_.bodies[j];
+    if (body.drive.kind == JointDrive::Kind::Prescribed) {
+      effort_(static_cast<int>(j)) = 0.0;  // set by evaluate() (eliminated) or by the constrained solver
+      continue;
+    }
+    const int i = body.drivenIndex();
+    const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
+    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i));
+    applied_(i) += effort_(static_cast<int>(j));
+  }
+}
+
+bool ForwardDynamics::hasMassFreeResidual() const {
+  return mode_ == Prescribed::Eliminated && (rigid_ || sys_.coupling != CouplingOrder::Geometric);
+}
+
+void ForwardDynamics::massFreeResidual(double t, const double* y, const double* a, double* r) {
+  failure_ = Failure::None;
+  assemble(t, y);
+  const int nf = static_cast<int>(free_.size());
+  for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
+  if (rigid_)
+    rnea(sys_, data_, q_, qd_, qdd_);
+  else
+    compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+  internalForces(sys_, data_, q_, qd_);
+  applyForces(t);
+  for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
 }
 
 void ForwardDynamics::evaluateTerms(double t, const double* y) {

@@ -50,6 +50,13 @@ class ForwardDynamics {
     const int nf = static_cast<int>(free_.size());
     return data_.M.block(nf > 0 ? free_.front() : 0, nf > 0 ? free_.front() : 0, nf, nf);
   }
+  // r = M_ff a - (Q_f - b_f) at state y for the free accelerations a, without the mass matrix: the
+  // equations evaluated with every acceleration known (the inverse dynamics, linear in the elements of
+  // a link). Only where that is the same equation: eliminated prescribed coordinates, and no
+  // `geometric` coupling (whose axial force is that of the motion without the free accelerations).
+  // Afterwards massMatrix() is not that of y. No heap allocation.
+  bool hasMassFreeResidual() const;
+  void massFreeResidual(double t, const double* y, const double* a, double* r);
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
@@ -79,6 +86,7 @@ class ForwardDynamics {
  private:
   enum class Failure { None, NotPositiveDefinite, NonFinite };
   void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
+  void applyForces(double t);   // applied_ = internal forces + the free drives' efforts (effort_)
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;

@@ -31,6 +31,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   const int m = fb.m;
   const auto e = d.e.head(m);
   const auto ed = d.ed.head(m);
+  const auto edd = d.edd.head(m);  // known elastic accelerations (zero in the forward dynamics)
+  double G_edd = 0.0;              // G_j . edd: the slope gradient of the whole intervals before, times edd
   d.station_inertia.setZero();
   d.station_wrench.setZero();
   auto B = d.station_coupling.leftCols(m);
@@ -54,7 +56,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   for (int j = 0; j < n_intervals; ++j) {
     const FlexibleBody::Interval& iv = fb.intervals[j];
     const int f0 = iv.first, n = iv.count;
-    const auto e_w = e.segment(f0, n), ed_w = ed.segment(f0, n);
+    const auto e_w = e.segment(f0, n), ed_w = ed.segment(f0, n), edd_w = edd.segment(f0, n);
     auto iota = d.window_iota.head(n);
     auto lever = d.window_lever.head(n);
     auto Se = d.window_Se.head(n);
@@ -75,6 +77,9 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       const Eigen::Vector3d r(s.x + ru.dot(e_w) - c * at.s, rv.dot(e_w), rw.dot(e_w));
       const Eigen::Vector3d rdot(ru.dot(ed_w) - c * at.sd, rv.dot(ed_w), rw.dot(ed_w));
       const double phid = rphi.dot(ed_w);  // the twist itself leaves the station's inertia unchanged
+      // The known elastic accelerations: dr/de edd (with the foreshortening's gradient G_j + iota) and phi..
+      const Eigen::Vector3d r_edd(ru.dot(edd_w) - c * (G_edd + iota.dot(edd_w)), rv.dot(edd_w), rw.dot(edd_w));
+      const double phidd = rphi.dot(edd_w);
       const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
       // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
       // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
@@ -84,9 +89,9 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       const Eigen::Vector3d spin(phid, 0.0, 0.0);
       const Eigen::Vector3d w_s = w + spin;
       const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
-      const Eigen::Vector3d alpha_s = alpha + w.cross(spin);
+      const Eigen::Vector3d alpha_s = alpha + w.cross(spin) + Eigen::Vector3d(phidd, 0.0, 0.0);
       const Eigen::Vector3d a_s =
-          fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + w.cross(rdot) + v_s.cross(spin);
+          fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + r_edd + w.cross(rdot) + v_s.cross(spin);
       // d'Alembert wrench f = I a + v x* I v with I = diag(Jp, 0, 0, dm, dm, dm).
       const Eigen::Vector3d f_lin = dm * a_s + w_s.cross(dm * v_s);
       const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
@@ -122,6 +127,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       auto phi_j = d.interval_slope.col(j).head(n);
       phi_j.setZero();
       addSlopes(iv.full_slopes, e_w, ed_w, start, phi_j, Se, Sed);
+      G_edd += phi_j.dot(edd_w);
     }
   }
 

@@ -85,7 +85,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     // ---- rigid inertia carried by the body frame
     if (b.mass > 0.0)
       addMassElement(sys, d, with_M, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
-    if (with_M && b.motor_index >= 0) d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
+    if (b.motor_index >= 0) {
+      d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
+      if (with_M) d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
+    }
 
     if (!b.isFlexible()) {
       fr.v_distal = v;
@@ -102,8 +105,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const int m = fb.m;
     auto e = d.e.head(m);
     auto ed = d.ed.head(m);
+    auto edd = d.edd.head(m);
     e = q.segment(b.e_index, m);
     ed = qd.segment(b.e_index, m);
+    edd = qdd_known.segment(b.e_index, m);
     auto g_start = d.g_start.head(m);
     auto g = d.g_point.head(m);
     auto dr_de = d.dr_de.leftCols(m);
@@ -120,6 +125,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       r = Eigen::Vector3d(x + ru.dot(e) - (high ? fs.s : 0.0), rv.dot(e), rw.dot(e));
       rdot.noalias() = dr_de * ed;
       rdd = Eigen::Vector3d(high ? -fs.sdd : 0.0, 0.0, 0.0);
+      rdd.noalias() += dr_de * edd;  // the known elastic accelerations
     };
 
     if (mode == StationMode::Composite) {
@@ -164,11 +170,12 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
           Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
           vrel.tail<3>() = rdot;
           crel.tail<3>() = rdd;
-          Vector6d vtwist = Vector6d::Zero();
+          Vector6d vtwist = Vector6d::Zero(), ctwist = Vector6d::Zero();
           vtwist(0) = phid;
+          ctwist(0) = s.phi.dot(edd);
           advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
           d.J_work.block(3, b.e_index, 3, m) += dr_de;
-          advance(rotation(0, phi), vtwist, Vector6d::Zero(), p, vs, as, d.J_work, d.J_work2);
+          advance(rotation(0, phi), vtwist, ctwist, p, vs, as, d.J_work, d.J_work2);
           d.J_work2.row(0).segment(b.e_index, m) += s.phi;
           const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
           addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
@@ -195,8 +202,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       const double rate = fb.distal_rotation.row(axis).dot(ed);
       vrel.setZero();
       vrel(axis) = rate;
+      crel.setZero();
+      crel(axis) = fb.distal_rotation.row(axis).dot(edd);
       const Eigen::Isometry3d R = rotation(axis, angle);
-      advance(R, vrel, Vector6d::Zero(), p, vd, ad, *J_in, *J_out);
+      advance(R, vrel, crel, p, vd, ad, *J_in, *J_out);
       J_out->row(axis).segment(b.e_index, m) += fb.distal_rotation.row(axis);
       X_world_distal = X_world_distal * R;
       std::swap(J_in, J_out);

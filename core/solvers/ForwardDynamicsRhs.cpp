@@ -32,10 +32,15 @@ int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   fd_.evaluateTerms(t, y);
+  mass_free_residual_ = false;
   return keepIterationMatrices();
 }
 
 int ForwardDynamicsRhs::keepIterationMatrices() {
+  if (mass_free_residual_) {  // the matrices at the last residual's state: evaluate them there
+    fd_.evaluateTerms(residual_t_, residual_y_.data());
+    mass_free_residual_ = false;
+  }
   M_ = fd_.massMatrix();
   fd_.tangent(K_, C_);
   have_jacobian_ = M_.allFinite() && K_.allFinite() && C_.allFinite();
@@ -60,8 +65,15 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   const int nf = fd_.stateSize() / 2;
-  fd_.evaluateTerms(t, y);
   Eigen::Map<Eigen::VectorXd> res(r, nf);
+  mass_free_residual_ = nf >= kMassFreeResidualFrom && fd_.hasMassFreeResidual();
+  if (mass_free_residual_) {
+    fd_.massFreeResidual(t, y, a, r);
+    residual_t_ = t;
+    residual_y_ = Eigen::Map<const Eigen::VectorXd>(y, 2 * nf);
+    return res.allFinite() ? 0 : 1;
+  }
+  fd_.evaluateTerms(t, y);
   res.noalias() = fd_.massMatrix() * Eigen::Map<const Eigen::VectorXd>(a, nf);
   res -= fd_.residualForce();
   return res.allFinite() ? 0 : 1;

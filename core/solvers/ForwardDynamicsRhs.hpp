@@ -9,7 +9,10 @@
 // a factorization eight times cheaper than the dense one, with M, K_t and C_t kept from the last
 // Jacobian evaluation while the integrator reuses it (modified Newton) and only the factorization
 // redone when gamma changes. The generalized-alpha method (GeneralizedAlpha.hpp) uses the same
-// matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t.
+// matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t. From
+// kMassFreeResidualFrom free coordinates its residual M a - f comes from the equations evaluated with
+// the accelerations known (ForwardDynamics::massFreeResidual), without building M: linear in the mesh
+// instead of quadratic; M is then built only for a new iteration matrix.
 #include <Eigen/Dense>
 
 #include "base/SymmetricSolve.hpp"
@@ -21,6 +24,7 @@ namespace flexarm {
 
 class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
+  static constexpr int kMassFreeResidualFrom = 100;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
   int rhs(double t, const double* y, double* ydot) override;
   // The dense df/dy (for SUNDIALS' own dense solver, and as the check of the condensed solve).
@@ -42,6 +46,10 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   SymmetricSolve solve_;  // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;
   bool have_jacobian_ = false;
+  // The last residual was evaluated without the mass matrix, at (residual_t_, residual_y_).
+  bool mass_free_residual_ = false;
+  double residual_t_ = 0.0;
+  Eigen::VectorXd residual_y_;
 };
 
 }  // namespace flexarm
