@@ -16,7 +16,7 @@
 // velocities (whose corrections are gamma / (beta h) times larger): with matrices that fresh, most
 // steps need one iteration. The velocity products the tangent leaves out (Coriolis, gyroscopic) slow
 // the iteration on fast-turning flexible arms; Anderson acceleration of the last three corrections
-// recovers much of the lost rate (seed 004 at rtol 3e-3: 851 instead of 1609 evaluations).
+// recovers much of the lost rate (seed 004 at rtol 3e-3: 841 instead of 1609 evaluations).
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
 #include <Eigen/Core>
