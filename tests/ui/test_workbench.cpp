@@ -50,6 +50,8 @@ class WorkbenchTest : public QObject {
     QCOMPARE(w.results()->rows(), std::size_t(401));
     QVERIFY(w.plots()->graphCount() > 0);
     QCOMPARE(w.plots()->pointCount(), 401);
+    const QString shots = qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) QVERIFY(w.plots()->grab().save(shots + "/workbench-plots.png"));
     // The 3D view renders the arm, and the tip moves between two times.
     w.timeline()->setRow(0);
     QTest::qWait(50);
