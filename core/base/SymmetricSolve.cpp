@@ -1,5 +1,6 @@
 #include "base/SymmetricSolve.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace flexarm {
@@ -41,20 +42,87 @@ void SymmetricSolve::widenPattern(const MatrixRef& S) {
     for (Sparse::InnerIterator it(lower_, j); it; ++it) it.valueRef() = S(it.row(), j);
 }
 
+bool SymmetricSolve::gatherIntoPattern(const Sparse& S) {
+  const int n = static_cast<int>(S.rows());
+  if (lower_.rows() != n) return false;
+  double* values = lower_.valuePtr();
+  const int* outer = lower_.outerIndexPtr();
+  const int* inner = lower_.innerIndexPtr();
+  std::fill(values, values + lower_.nonZeros(), 0.0);  // pattern entries that S does not store
+  for (int j = 0; j < n; ++j) {
+    int p = outer[j];
+    const int end = outer[j + 1];
+    for (Sparse::InnerIterator it(S, j); it; ++it) {
+      const int i = static_cast<int>(it.row());
+      if (i < j) continue;
+      while (p < end && inner[p] < i) ++p;
+      if (p < end && inner[p] == i)
+        values[p] = it.value();
+      else if (it.value() != 0.0)
+        return false;
+    }
+  }
+  return true;
+}
+
+void SymmetricSolve::widenPattern(const Sparse& S) {
+  const int n = static_cast<int>(S.rows());
+  std::vector<Eigen::Triplet<double>> entries;
+  if (lower_.rows() == n)
+    for (int j = 0; j < n; ++j)
+      for (Sparse::InnerIterator it(lower_, j); it; ++it) entries.emplace_back(static_cast<int>(it.row()), j, 0.0);
+  for (int j = 0; j < n; ++j) {
+    entries.emplace_back(j, j, 0.0);
+    for (Sparse::InnerIterator it(S, j); it; ++it)
+      if (it.row() > j && it.value() != 0.0) entries.emplace_back(static_cast<int>(it.row()), j, 0.0);
+  }
+  lower_.resize(n, n);
+  lower_.setFromTriplets(entries.begin(), entries.end());
+  lower_.makeCompressed();
+  gatherIntoPattern(S);  // every nonzero of S is in the pattern now
+}
+
+bool SymmetricSolve::acceptWidenedPattern() {
+  const double n = static_cast<double>(lower_.rows());
+  if (lower_.nonZeros() > kSparseDensity * 0.5 * n * (n + 1.0)) {
+    dense_pattern_ = true;
+    lower_ = Sparse();
+    return false;
+  }
+  sparse_llt_.analyzePattern(lower_);
+  return true;
+}
+
 int SymmetricSolve::computeSparse(const MatrixRef& S) {
   const int n = static_cast<int>(S.rows());
   if (n < kSparseFrom || dense_pattern_) return -1;
   if (!gatherIntoPattern(S)) {
     widenPattern(S);
-    if (lower_.nonZeros() > kSparseDensity * 0.5 * n * (n + 1.0)) {
-      dense_pattern_ = true;
-      lower_ = Sparse();
-      return -1;
-    }
-    sparse_llt_.analyzePattern(lower_);
+    if (!acceptWidenedPattern()) return -1;
   }
   sparse_llt_.factorize(lower_);
   return sparse_llt_.info() == Eigen::Success ? 1 : 0;
+}
+
+bool SymmetricSolve::compute(const Sparse& S) {
+  if (!S.isCompressed()) return compute(Sparse(S).pruned(0.0));  // pruned() compresses
+  if (!Eigen::Map<const Eigen::VectorXd>(S.valuePtr(), S.nonZeros()).allFinite()) return false;
+  use_lu_ = false;
+  use_sparse_ = false;
+  if (S.rows() >= kSparseFrom && !dense_pattern_) {
+    bool ready = gatherIntoPattern(S);
+    if (!ready) {
+      widenPattern(S);
+      ready = acceptWidenedPattern();
+    }
+    if (ready) {
+      sparse_llt_.factorize(lower_);
+      use_sparse_ = sparse_llt_.info() == Eigen::Success;
+      if (use_sparse_) return true;
+    }
+  }
+  const Eigen::MatrixXd dense(S);  // small, too full, or not positive definite (then the LU)
+  return compute(dense);
 }
 
 bool SymmetricSolve::computeCholesky(const MatrixRef& S) {

@@ -15,6 +15,9 @@
 // every matrix factorized so far, found by a scan of the lower triangle; an entry outside it redoes the
 // ordering. Once the union holds more than kSparseDensity of the triangle (the foreshortening terms of
 // `high` coupling fill the mass matrix), the dense path is used from then on without scanning.
+//
+// A matrix already stored sparse (the iteration matrices of ForwardDynamicsRhs) is factorized the same
+// way without any dense n x n pass: its lower triangle is gathered into the same pattern.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
 
@@ -23,12 +26,16 @@ namespace flexarm {
 class SymmetricSolve {
  public:
   using MatrixRef = Eigen::Ref<const Eigen::MatrixXd>;  // a matrix or a block of one, not copied
+  using Sparse = Eigen::SparseMatrix<double>;           // column-major, sorted row indices
   static constexpr int kColumnwiseLimit = 128;
   static constexpr int kSparseFrom = 96;
   static constexpr double kSparseDensity = 0.15;
 
   // Factorizes S. Returns false when S is not finite.
   bool compute(const MatrixRef& S);
+  // The same for a symmetric S stored sparse (both triangles, or at least the lower one): a sparse
+  // Cholesky, or the dense path on a copy when S is small, too full, or not positive definite.
+  bool compute(const Sparse& S);
   // Factorizes S by Cholesky only: false when S is not positive definite (no LU).
   bool computeCholesky(const MatrixRef& S);
   // x <- S^-1 x: one vector (the triangular solves of a vector, not those of a matrix that pack
@@ -39,14 +46,17 @@ class SymmetricSolve {
   bool usesSparse() const { return use_sparse_; }
 
  private:
-  using Sparse = Eigen::SparseMatrix<double>;
   template <typename X>
   void solve(X& x) const;
   // The sparse factorization of S when S is large and sparse enough: 1 factorized, 0 not positive
   // definite, -1 not sparse (use the dense path).
   int computeSparse(const MatrixRef& S);
   bool gatherIntoPattern(const MatrixRef& S);  // false when S has a nonzero outside the pattern
+  bool gatherIntoPattern(const Sparse& S);
   void widenPattern(const MatrixRef& S);
+  void widenPattern(const Sparse& S);
+  // The pattern is now lower_: a new ordering, or the dense path from now on when it is too full.
+  bool acceptWidenedPattern();
 
   Eigen::MatrixXd factor_;  // lower Cholesky factor in the lower triangle
   Eigen::LLT<Eigen::MatrixXd> llt_;

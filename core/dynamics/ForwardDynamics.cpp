@@ -17,6 +17,8 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
     for (const Body& b : sys.bodies)
       if (b.drive.kind == JointDrive::Kind::Prescribed) is_prescribed[b.drivenIndex()] = true;
   for (int i = 0; i < sys.nq; ++i) (is_prescribed[i] ? prescribed_ : free_).push_back(i);
+  free_number_.assign(static_cast<std::size_t>(sys.nq), -1);
+  for (std::size_t k = 0; k < free_.size(); ++k) free_number_[static_cast<std::size_t>(free_[k])] = static_cast<int>(k);
   q_ = qd_ = qdd_ = applied_ = Eigen::VectorXd::Zero(sys.nq);
   effort_ = Eigen::VectorXd::Zero(static_cast<int>(sys.bodies.size()));
   const int nf = static_cast<int>(free_.size());
@@ -165,15 +167,18 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
 }
 
 void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {
-  tangentStiffness(sys_, data_, K_, C_);
+  DenseTangent sink(free_number_, static_cast<int>(free_.size()), K_ff, C_ff);
+  tangentStiffness(sys_, data_, sink);
+}
+
+void ForwardDynamics::tangent(Eigen::SparseMatrix<double>& K_ff, Eigen::SparseMatrix<double>& C_ff) {
+  TangentEntries sink(free_number_, K_entries_, C_entries_, window_);
+  tangentStiffness(sys_, data_, sink);
   const int nf = static_cast<int>(free_.size());
   K_ff.resize(nf, nf);
   C_ff.resize(nf, nf);
-  for (int c = 0; c < nf; ++c)
-    for (int r = 0; r < nf; ++r) {
-      K_ff(r, c) = K_(free_[r], free_[c]);
-      C_ff(r, c) = C_(free_[r], free_[c]);
-    }
+  K_ff.setFromTriplets(K_entries_.begin(), K_entries_.end());  // entries at the same place add up
+  C_ff.setFromTriplets(C_entries_.begin(), C_entries_.end());
 }
 
 Energies ForwardDynamics::energies() {

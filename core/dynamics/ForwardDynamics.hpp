@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/SymmetricSolve.hpp"
+#include "dynamics/TangentStiffness.hpp"
 #include "dynamics/DynamicsData.hpp"
 #include "dynamics/Energy.hpp"
 
@@ -79,6 +80,8 @@ class ForwardDynamics {
   // The tangent stiffness and damping of the free coordinates (TangentStiffness.hpp) at the state of
   // the last evaluate() or evaluateTerms(), for the implicit integrators' iteration matrix.
   void tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff);
+  // The same stored sparse: built from the terms' entries, without any dense n x n pass.
+  void tangent(Eigen::SparseMatrix<double>& K_ff, Eigen::SparseMatrix<double>& C_ff);
   // Solves M_ff x = b in place with the factorization of the last evaluate().
   void solveMass(Eigen::Ref<Eigen::MatrixXd> b) const { mass_solve_.solveColumnsInPlace(b); }
   std::string error() const;
@@ -92,10 +95,13 @@ class ForwardDynamics {
   bool rigid_;
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
+  std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  bool consecutive_ = false;      // the free coordinates are consecutive: massMatrix() is a block of data_.M
-  Eigen::MatrixXd M_ff_, K_, C_;  // M_ff_: the free coordinates' mass matrix when they are not consecutive
-  SymmetricSolve mass_solve_;     // Cholesky of massMatrix()
+  bool consecutive_ = false;  // the free coordinates are consecutive: massMatrix() is a block of data_.M
+  Eigen::MatrixXd M_ff_;      // the free coordinates' mass matrix when they are not consecutive
+  MatrixEntries K_entries_, C_entries_;
+  Eigen::MatrixXd window_;     // work memory of tangentStiffness()
+  SymmetricSolve mass_solve_;  // Cholesky of massMatrix()
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
 };

@@ -17,17 +17,36 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
   return P;
 }
 
+namespace {
+// K_w += the interval's slope points' c (v1^T v1 + w1^T w1) on its window of coordinates.
+template <typename Window>
+void addIntervalStiffness(const FlexibleBody& fb, const FlexibleBody::Interval& iv, const AxialForce& P, Window&& K_w) {
+  for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
+    const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
+    const double c = sp.weight * P.at(sp.x);
+    const auto v1 = sp.v1.segment(iv.first, iv.count), w1 = sp.w1.segment(iv.first, iv.count);
+    K_w.noalias() += c * v1.transpose() * v1;
+    K_w.noalias() += c * w1.transpose() * w1;
+  }
+}
+}  // namespace
+
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K) {
   // A slope point's rows are non-zero only on its interval's window of coordinates.
+  for (const FlexibleBody::Interval& iv : fb.intervals)
+    addIntervalStiffness(fb, iv, P, K.block(iv.first, iv.first, iv.count, iv.count));
+}
+
+void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int offset, Eigen::MatrixXd& window,
+                           std::vector<Eigen::Triplet<double>>& out) {
   for (const FlexibleBody::Interval& iv : fb.intervals) {
-    auto K_w = K.block(iv.first, iv.first, iv.count, iv.count);
-    for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
-      const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
-      const double c = sp.weight * P.at(sp.x);
-      const auto v1 = sp.v1.segment(iv.first, iv.count), w1 = sp.w1.segment(iv.first, iv.count);
-      K_w.noalias() += c * v1.transpose() * v1;
-      K_w.noalias() += c * w1.transpose() * w1;
-    }
+    if (window.rows() < iv.count) window.resize(iv.count, iv.count);  // grows once, to the widest window
+    auto W = window.topLeftCorner(iv.count, iv.count);
+    W.setZero();
+    addIntervalStiffness(fb, iv, P, W);
+    for (int c = 0; c < iv.count; ++c)
+      for (int r = 0; r < iv.count; ++r)
+        if (W(r, c) != 0.0) out.emplace_back(offset + iv.first + r, offset + iv.first + c, W(r, c));
   }
 }
 

@@ -9,6 +9,9 @@
 // term of the body's angular velocity. `geometric` coupling puts the potential 1/2 e^T K_G e into the
 // equations; `high` coupling carries the same stiffening through the foreshortening terms of the
 // inertia, and the implicit integrators use K_G in their iteration matrix for both.
+#include <Eigen/SparseCore>
+#include <vector>
+
 #include "dynamics/DynamicsData.hpp"
 
 namespace flexarm {
@@ -29,5 +32,9 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
 
 // Adds K_G of link `fb` under the axial force P to the m x m block K.
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K);
+// The same as entries (offset + row, offset + column, value), one interval window at a time (banded
+// for elements): `window` is the work matrix, `out` receives the entries.
+void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int offset, Eigen::MatrixXd& window,
+                           std::vector<Eigen::Triplet<double>>& out);
 
 }  // namespace flexarm

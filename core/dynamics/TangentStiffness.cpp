@@ -4,40 +4,59 @@
 
 namespace flexarm {
 
-void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Eigen::MatrixXd& K, Eigen::MatrixXd& C) {
-  K.setZero(sys.nq, sys.nq);
-  C.setZero(sys.nq, sys.nq);
+DenseTangent::DenseTangent(const std::vector<int>& number, int nf, Eigen::MatrixXd& K, Eigen::MatrixXd& C)
+    : TangentSink(number), K_(K), C_(C) {
+  K_.setZero(nf, nf);
+  C_.setZero(nf, nf);
+}
+
+void DenseTangent::addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int e_index) {
+  const int first = freeNumber(e_index);  // elastic coordinates are free and consecutive
+  flexarm::addGeometricStiffness(fb, P, K_.block(first, first, fb.m, fb.m));
+}
+
+TangentEntries::TangentEntries(const std::vector<int>& number, MatrixEntries& K, MatrixEntries& C, Eigen::MatrixXd& window)
+    : TangentSink(number), K_(K), C_(C), window_(window) {
+  K_.clear();
+  C_.clear();
+}
+
+void TangentEntries::addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int e_index) {
+  flexarm::addGeometricStiffness(fb, P, freeNumber(e_index), window_, K_);
+}
+
+void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) {
   for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
     const Body& b = sys.bodies[i];
-    C(b.q_index, b.q_index) += b.joint_damping;
+    sink.add(true, b.q_index, b.q_index, b.joint_damping);
     if (b.motor_index >= 0) {
       // torque = k (q_m / N - q) + c (qd_m / N - qd) acts on the link (+) and on the motor (-1/N).
       const JointFlex& jf = b.joint_flex;
       const double N = jf.gear_ratio;
       const int a = b.q_index, m = b.motor_index;
-      for (auto [target, k] : {std::pair<Eigen::MatrixXd*, double>{&K, jf.stiffness}, {&C, jf.damping}}) {
-        (*target)(a, a) += k;
-        (*target)(a, m) -= k / N;
-        (*target)(m, a) -= k / N;
-        (*target)(m, m) += k / (N * N);
+      for (auto [damping, k] : {std::pair<bool, double>{false, jf.stiffness}, {true, jf.damping}}) {
+        sink.add(damping, a, a, k);
+        sink.add(damping, a, m, -k / N);
+        sink.add(damping, m, a, -k / N);
+        sink.add(damping, m, m, k / (N * N));
       }
     }
     if (b.drive.kind == JointDrive::Kind::PD) {
       // effort = kp (ref - scale q) + kd (ref' - scale qd) on the driven coordinate.
       const int k = b.drivenIndex();
-      K(k, k) += b.drive.kp * b.driveScale();
-      C(k, k) += b.drive.kd * b.driveScale();
+      sink.add(false, k, k, b.drive.kp * b.driveScale());
+      sink.add(true, k, k, b.drive.kd * b.driveScale());
     }
     if (!b.isFlexible()) continue;
     const FlexibleBody& fb = *b.flexible;
     // The structural matrices' non-zeros only (banded for elements).
-    for (auto [target, source] :
-         {std::pair<Eigen::MatrixXd*, const Eigen::SparseMatrix<double>*>{&K, &fb.K_sparse}, {&C, &fb.C_sparse}})
+    for (auto [damping, source] :
+         {std::pair<bool, const Eigen::SparseMatrix<double>*>{false, &fb.K_sparse}, {true, &fb.C_sparse}})
       for (int c = 0; c < source->outerSize(); ++c)
         for (Eigen::SparseMatrix<double>::InnerIterator it(*source, c); it; ++it)
-          (*target)(b.e_index + static_cast<int>(it.row()), b.e_index + static_cast<int>(it.col())) += it.value();
+          sink.add(damping, b.e_index + static_cast<int>(it.row()), b.e_index + static_cast<int>(it.col()), it.value());
     if (sys.coupling != CouplingOrder::Zero)
-      addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), K.block(b.e_index, b.e_index, fb.m, fb.m));
+      sink.addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), b.e_index);
   }
 }
 

@@ -41,14 +41,35 @@ int ForwardDynamicsRhs::keepIterationMatrices() {
     fd_.evaluateTerms(residual_t_, residual_y_.data());
     mass_free_residual_ = false;
   }
-  M_ = fd_.massMatrix();
-  fd_.tangent(K_, C_);
-  have_jacobian_ = M_.allFinite() && K_.allFinite() && C_.allFinite();
+  const auto M = fd_.massMatrix();
+  const Eigen::Index n = M.rows();
+  sparse_ = !too_full_ && n >= SymmetricSolve::kSparseFrom;
+  if (sparse_) {
+    Ms_ = M.sparseView();  // NaN and inf are kept: non-zeros
+    fd_.tangent(Ks_, Cs_);
+    Ss_ = Ms_ + Ks_ + Cs_;  // the union of their patterns
+    too_full_ = Ss_.nonZeros() > SymmetricSolve::kSparseDensity * static_cast<double>(n * n);
+    sparse_ = !too_full_;
+  }
+  if (sparse_) {
+    const auto finite = [](const Eigen::SparseMatrix<double>& A) {
+      return Eigen::Map<const Eigen::VectorXd>(A.valuePtr(), A.nonZeros()).allFinite();
+    };
+    have_jacobian_ = finite(Ms_) && finite(Ks_) && finite(Cs_);
+  } else {
+    M_ = M;
+    fd_.tangent(K_, C_);
+    have_jacobian_ = M_.allFinite() && K_.allFinite() && C_.allFinite();
+  }
   return have_jacobian_ ? 0 : 1;
 }
 
 int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
   if (!have_jacobian_) return -1;
+  if (sparse_) {
+    Ss_ = Ms_ + c_v * Cs_ + c_q * Ks_;
+    return solve_.compute(Ss_) ? 0 : 1;
+  }
   S_ = M_;
   S_.noalias() += c_v * C_;
   S_.noalias() += c_q * K_;
@@ -93,8 +114,13 @@ int ForwardDynamicsRhs::setupNewton(double t, const double* y, double gamma, boo
 int ForwardDynamicsRhs::solveNewton(double* x) {
   const int nf = fd_.stateSize() / 2;
   Eigen::Map<Eigen::VectorXd> xq(x, nf), xv(x + nf, nf);
-  rhs_v_.noalias() = M_ * xv;
-  rhs_v_.noalias() -= gamma_ * (K_ * xq);
+  if (sparse_) {
+    rhs_v_.noalias() = Ms_ * xv;
+    rhs_v_.noalias() -= gamma_ * (Ks_ * xq);
+  } else {
+    rhs_v_.noalias() = M_ * xv;
+    rhs_v_.noalias() -= gamma_ * (K_ * xq);
+  }
   solve_.solveInPlace(rhs_v_);
   xv = rhs_v_;
   xq += gamma_ * xv;

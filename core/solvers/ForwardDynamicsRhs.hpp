@@ -13,7 +13,14 @@
 // kMassFreeResidualFrom free coordinates its residual M a - f comes from the equations evaluated with
 // the accelerations known (ForwardDynamics::massFreeResidual), without building M: linear in the mesh
 // instead of quadratic; M is then built only for a new iteration matrix.
+//
+// From SymmetricSolve::kSparseFrom free coordinates, when M, K_t and C_t together fill at most
+// SymmetricSolve::kSparseDensity of the matrix (zero or geometric coupling: banded element blocks
+// plus the joints' rows), they are kept sparse: each new gamma (every step of generalized-alpha, whose
+// step size changes) then sums and factorizes them by their non-zeros instead of three dense n x n
+// passes, and the Newton products are sparse too.
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
 
 #include "base/SymmetricSolve.hpp"
 #include "dynamics/ForwardDynamics.hpp"
@@ -38,12 +45,17 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   int keepIterationMatrices() override;
   int factorIteration(double c_v, double c_q) override;
   int solveIteration(double* x) override;
+  // M, K_t and C_t are kept sparse (see above), for the tests.
+  bool sparseIterationMatrices() const { return sparse_; }
 
  private:
   ForwardDynamics& fd_;
   Eigen::VectorXd ydot_, rhs_v_;
   Eigen::MatrixXd M_, K_, C_, S_;
-  SymmetricSolve solve_;  // of S = M + c_v C_t + c_q K_t
+  // The sparse copies, used when sparse_ (else the dense ones): M, K_t, C_t and their sum S.
+  Eigen::SparseMatrix<double> Ms_, Ks_, Cs_, Ss_;
+  bool sparse_ = false, too_full_ = false;  // too_full_: found too full once, dense from then on
+  SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;
   bool have_jacobian_ = false;
   // The last residual was evaluated without the mass matrix, at (residual_t_, residual_y_).

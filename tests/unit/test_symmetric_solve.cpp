@@ -7,6 +7,8 @@
 #include <limits>
 #include <tuple>
 
+#include <Eigen/SparseCore>
+
 #include "base/SymmetricSolve.hpp"
 
 namespace flexarm {
@@ -126,6 +128,59 @@ TEST(SymmetricSolve, SparseMatricesSolveAsTheDenseOnes) {
   SymmetricSolve small;  // below kSparseFrom rows: always dense
   const Eigen::MatrixXd S_small = bandedWithBorder(SymmetricSolve::kSparseFrom - 1, 6, 1, 4);
   ASSERT_TRUE(small.computeCholesky(S_small));
+  EXPECT_FALSE(small.usesSparse());
+}
+
+// The same through compute(Sparse), for matrices stored sparse: no dense pass, the same solutions,
+// the same paths (a widened pattern, the LU when indefinite, dense once filled in, NaN refused).
+TEST(SymmetricSolve, StoredSparseMatricesSolveAsTheDenseOnes) {
+  const int n = 2 * SymmetricSolve::kSparseFrom;
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+  auto expectSolves = [&](const SymmetricSolve& solve, const Eigen::MatrixXd& S, const char* what) {
+    const Eigen::VectorXd expected = S.partialPivLu().solve(b);
+    Eigen::VectorXd x = b;
+    solve.solveInPlace(x);
+    EXPECT_LE((x - expected).norm(), 1e-12 * expected.norm()) << what;
+  };
+  using Sparse = SymmetricSolve::Sparse;
+  SymmetricSolve solve;
+  Eigen::MatrixXd S = bandedWithBorder(n, 6, 2, 3);
+  ASSERT_TRUE(solve.compute(Sparse(S.sparseView())));
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S, "banded with a border");
+  S(n / 2 + 20, n / 2) = S(n / 2, n / 2 + 20) = 0.5;  // a new entry outside the pattern
+  ASSERT_TRUE(solve.compute(Sparse(S.sparseView())));
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S, "a new entry");
+  S(n / 2 + 20, n / 2) = S(n / 2, n / 2 + 20) = 0.0;  // in the pattern, not stored now
+  ASSERT_TRUE(solve.compute(Sparse(S.sparseView())));
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S, "a zero in the pattern");
+  Sparse lower = S.sparseView();  // the lower triangle alone is enough
+  lower = lower.triangularView<Eigen::Lower>();
+  ASSERT_TRUE(solve.compute(lower));
+  expectSolves(solve, S, "the lower triangle");
+  Eigen::MatrixXd indefinite = S;
+  indefinite.diagonal().array() -= 40.0;
+  ASSERT_TRUE(solve.compute(Sparse(indefinite.sparseView())));
+  EXPECT_TRUE(solve.usesLu());
+  expectSolves(solve, indefinite, "indefinite");
+  for (auto [i, j, value] :
+       {std::tuple{n / 2, n / 2, std::nan("")}, std::tuple{n / 2 + 30, n / 2, std::numeric_limits<double>::infinity()}}) {
+    Eigen::MatrixXd bad = S;
+    bad(i, j) = bad(j, i) = value;
+    EXPECT_FALSE(solve.compute(Sparse(bad.sparseView()))) << i << ", " << j;
+  }
+  const Eigen::MatrixXd full = S + 1e-3 * symmetric(n, 0.0, 5);  // fills in: dense from now on
+  ASSERT_TRUE(solve.compute(Sparse(full.sparseView())));
+  EXPECT_FALSE(solve.usesSparse());
+  expectSolves(solve, full, "filled in");
+  ASSERT_TRUE(solve.compute(Sparse(S.sparseView())));
+  EXPECT_FALSE(solve.usesSparse());
+  expectSolves(solve, S, "sparse again, after the fill");
+  SymmetricSolve small;  // below kSparseFrom rows: dense
+  const Eigen::MatrixXd S_small = bandedWithBorder(SymmetricSolve::kSparseFrom - 1, 6, 1, 4);
+  ASSERT_TRUE(small.compute(Sparse(S_small.sparseView())));
   EXPECT_FALSE(small.usesSparse());
 }
 

@@ -92,15 +92,35 @@ TEST(ImplicitSolvers, CvodeAnalyticIterationMatrixSameMotionFewerEvaluations) {
 // The condensed Newton solve (ForwardDynamicsRhs.hpp) gives the solution of the dense 2n x 2n system
 // (I - gamma J) x = b built from the same Jacobian, on arms with rigid and flexible joints, in motion,
 // for small and large gamma, when the Jacobian is reused at a new gamma, and after a new evaluation.
+// The condensed Newton solve against the dense 2n x 2n system (I - gamma J) x = b. The two-link arm
+// with 30 elements per link (about 190 free coordinates, flexible joints, PD drives) keeps its
+// iteration matrices sparse with zero and geometric coupling, and dense with `high` (whose
+// foreshortening fills the mass matrix).
 TEST(ImplicitSolvers, CondensedNewtonSolveEqualsTheDenseSystem) {
+  struct Case {
+    std::string name;
+    std::vector<std::string> sets;
+    bool sparse;
+  };
+  std::vector<Case> cases;
   for (const char* name : {"spatial-rrr-flexible-seed004.flexarm.json", "spin-up-beam.flexarm.json",
-                           "two-link-flexible-arm.flexarm.json", "canadarm2-drop-seed000.flexarm.json"}) {
-    const Project p = test::loadShipped(name);
+                           "two-link-flexible-arm.flexarm.json", "canadarm2-drop-seed000.flexarm.json"})
+    cases.push_back({name, {}, false});
+  for (const char* coupling : {"zero", "geometric", "high"})
+    cases.push_back({"two-link-flexible-arm.flexarm.json",
+                     {"links[0].flex.elements=30", "links[1].flex.elements=30", std::string("coupling=") + coupling},
+                     std::string(coupling) != "high"});
+  for (const Case& c : cases) {
+    const std::string name = c.name + (c.sets.empty() ? "" : " " + c.sets.back());
+    LoadedProject loaded = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/" + c.name, c.sets);
+    ASSERT_TRUE(loaded.project) << loaded.diagnostics.text();
+    const Project& p = *loaded.project;
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
     ForwardDynamics fd(sys);
     ForwardDynamicsRhs rhs(fd);
     const int n = fd.stateSize();
     ASSERT_GT(n, 0) << name;
+    if (c.sparse) ASSERT_GE(n / 2, SymmetricSolve::kSparseFrom) << name;
     Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -0.3, 0.4);  // a state away from rest
     y.head(n / 2) *= 0.05;                                         // small deflections, finite rates
     Eigen::MatrixXd J(n, n);
@@ -111,8 +131,29 @@ TEST(ImplicitSolvers, CondensedNewtonSolveEqualsTheDenseSystem) {
       for (bool reuse : {false, true}) {
         ASSERT_EQ(rhs.setupNewton(0.2, y.data(), gamma, reuse, &evaluated), 0) << name;
         EXPECT_EQ(evaluated, !reuse) << name;  // reuse keeps the Jacobian of the first setup
+        EXPECT_EQ(rhs.sparseIterationMatrices(), c.sparse) << name;
         Eigen::VectorXd x = b;
         ASSERT_EQ(rhs.solveNewton(x.data()), 0) << name;
+        if (!c.sets.empty()) {
+          // A fine mesh: J = [0 I; -M^-1 K_t, -M^-1 C_t] itself is inaccurate (M^-1 of an
+          // ill-conditioned M), so the reference is the same system multiplied by [I 0; 0 M]:
+          // x_q - gamma x_v = b_q,  gamma K_t x_q + (M + gamma C_t) x_v = M b_v.
+          fd.evaluateTerms(0.2, y.data());
+          const Eigen::MatrixXd M = fd.massMatrix();
+          Eigen::MatrixXd K, C;
+          fd.tangent(K, C);
+          const int m = n / 2;
+          Eigen::MatrixXd B = Eigen::MatrixXd::Zero(n, n);
+          B.topLeftCorner(m, m).setIdentity();
+          B.topRightCorner(m, m) = -gamma * Eigen::MatrixXd::Identity(m, m);
+          B.bottomLeftCorner(m, m) = gamma * K;
+          B.bottomRightCorner(m, m) = M + gamma * C;
+          Eigen::VectorXd rhs_m(n);
+          rhs_m << b.head(m), M * b.tail(m);
+          const Eigen::VectorXd dense = B.fullPivLu().solve(rhs_m);
+          EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << name << " gamma " << gamma;
+          continue;
+        }
         const Eigen::MatrixXd A = Eigen::MatrixXd::Identity(n, n) - gamma * J;
         const Eigen::VectorXd dense = A.fullPivLu().solve(b);
         EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << name << " gamma " << gamma;
