@@ -42,6 +42,47 @@ void SymmetricSolve::widenPattern(const MatrixRef& S) {
     for (Sparse::InnerIterator it(lower_, j); it; ++it) it.valueRef() = S(it.row(), j);
 }
 
+bool SymmetricSolve::inPattern(int i, int j) const {
+  const int* inner = lower_.innerIndexPtr();
+  const int* begin = inner + lower_.outerIndexPtr()[j];
+  const int* end = inner + lower_.outerIndexPtr()[j + 1];
+  return std::binary_search(begin, end, i);
+}
+
+bool SymmetricSolve::gatherIntoPattern(const MatrixRef& S, const std::vector<MatrixRegion>& regions) {
+  const int n = static_cast<int>(S.rows());
+  if (lower_.rows() != n) return false;
+  double* values = lower_.valuePtr();
+  const int* outer = lower_.outerIndexPtr();
+  const int* inner = lower_.innerIndexPtr();
+  for (int j = 0; j < n; ++j) {
+    const double* column = S.col(j).data();
+    for (int p = outer[j]; p < outer[j + 1]; ++p) values[p] = column[inner[p]];
+  }
+  // A non-zero of the lower triangle outside the pattern can only be in a region.
+  for (const MatrixRegion& r : regions) {
+    if (r.pattern) {
+      for (int c = 0; c < r.pattern->outerSize(); ++c)
+        for (Sparse::InnerIterator it(*r.pattern, c); it; ++it) {
+          const int i = r.row + static_cast<int>(it.row()), j = r.col + c;
+          if (i >= j && j >= 0 && i < n && S(i, j) != 0.0 && !inPattern(i, j)) return false;
+        }
+      continue;
+    }
+    const int c0 = std::max(r.col, 0), c1 = std::min(r.col + r.cols, n);
+    for (int j = c0; j < c1; ++j) {
+      const double* column = S.col(j).data();
+      int p = outer[j];
+      const int end = outer[j + 1];
+      for (int i = std::max(r.row, j), i1 = std::min(r.row + r.rows, n); i < i1; ++i) {
+        while (p < end && inner[p] < i) ++p;
+        if (column[i] != 0.0 && !(p < end && inner[p] == i)) return false;
+      }
+    }
+  }
+  return true;
+}
+
 bool SymmetricSolve::gatherIntoPattern(const Sparse& S) {
   const int n = static_cast<int>(S.rows());
   if (lower_.rows() != n) return false;
@@ -143,6 +184,16 @@ bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
   factor_ = S;
   // Eigen's own column-by-column Cholesky (LLT uses it below 32 rows): -1 when positive definite.
   return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(factor_) < 0 && factor_.allFinite();
+}
+
+bool SymmetricSolve::computeCholesky(const MatrixRef& S, const std::vector<MatrixRegion>& regions) {
+  if (S.rows() >= kSparseFrom && !dense_pattern_ && gatherIntoPattern(S, regions)) {
+    use_lu_ = false;
+    sparse_llt_.factorize(lower_);
+    use_sparse_ = sparse_llt_.info() == Eigen::Success;
+    return use_sparse_ && Eigen::Map<const Eigen::VectorXd>(lower_.valuePtr(), lower_.nonZeros()).allFinite();
+  }
+  return computeCholesky(S);  // a new non-zero, or not the sparse path: the whole matrix
 }
 
 bool SymmetricSolve::compute(const MatrixRef& S) {

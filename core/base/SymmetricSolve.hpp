@@ -20,8 +20,17 @@
 // way without any dense n x n pass: its lower triangle is gathered into the same pattern.
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
+#include <vector>
 
 namespace flexarm {
+
+// Where a matrix may hold non-zeros: a dense block, or (pattern set) the non-zeros of `pattern`
+// placed with their (0, 0) at (row, col), which may lie outside the matrix (those entries are not
+// in it).
+struct MatrixRegion {
+  int row = 0, col = 0, rows = 0, cols = 0;
+  const Eigen::SparseMatrix<double>* pattern = nullptr;
+};
 
 class SymmetricSolve {
  public:
@@ -38,6 +47,9 @@ class SymmetricSolve {
   bool compute(const Sparse& S);
   // Factorizes S by Cholesky only: false when S is not positive definite (no LU).
   bool computeCholesky(const MatrixRef& S);
+  // The same when every non-zero of S lies in `regions`: on the sparse path S is read only there (its
+  // pattern's values, and the regions for new non-zeros), not scanned whole.
+  bool computeCholesky(const MatrixRef& S, const std::vector<MatrixRegion>& regions);
   // x <- S^-1 x: one vector (the triangular solves of a vector, not those of a matrix that pack
   // their operands), or any number of columns.
   void solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const;
@@ -53,6 +65,8 @@ class SymmetricSolve {
   int computeSparse(const MatrixRef& S);
   bool gatherIntoPattern(const MatrixRef& S);  // false when S has a nonzero outside the pattern
   bool gatherIntoPattern(const Sparse& S);
+  bool gatherIntoPattern(const MatrixRef& S, const std::vector<MatrixRegion>& regions);
+  bool inPattern(int i, int j) const;  // (i, j), i >= j, is an entry of lower_
   void widenPattern(const MatrixRef& S);
   void widenPattern(const Sparse& S);
   // The pattern is now lower_: a new ordering, or the dense path from now on when it is too full.

@@ -6,6 +6,7 @@ namespace flexarm {
 
 const Eigen::MatrixXd& crba(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q) {
   forwardKinematics(sys, data, q);
+  data.M_regions_valid = false;  // assigned entry by entry, not where the flexible evaluation wrote
   const int n = static_cast<int>(sys.bodies.size());
   for (int i = 0; i < n; ++i) data.I_composite[i] = sys.bodies[i].inertia;
   for (int i = n - 1; i >= 0; --i) {

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <vector>
 
+#include "base/SymmetricSolve.hpp"
 #include "dynamics/MultibodySystem.hpp"
 
 namespace flexarm {
@@ -30,7 +31,13 @@ struct DynamicsData {
   std::vector<Vector6d> v, a, f;                 // body velocity, acceleration, force (body frame)
   std::vector<Matrix6d> I_composite;             // composite rigid-body inertia (CRBA)
 
-  Eigen::MatrixXd M;    // mass matrix
+  Eigen::MatrixXd M;  // mass matrix
+  // Where the last evaluation with the mass matrix wrote M (ReferenceEquations.cpp): M is zero
+  // elsewhere, so the next one clears only these, and the sparse factorization reads only these
+  // (SymmetricSolve) instead of the whole n x n matrix. When M_regions_valid is false, M may hold
+  // entries elsewhere (the CRBA assigns it) and is cleared whole.
+  std::vector<MatrixRegion> M_regions;
+  bool M_regions_valid = false;
   Eigen::VectorXd tau;  // RNEA output; the reference evaluation's bias (sum J^T f)
 
   // Reference evaluation work space.

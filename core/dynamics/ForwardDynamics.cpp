@@ -135,7 +135,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
   if (nf > 0) {
-    if (!mass_solve_.computeCholesky(massMatrix())) {
+    if (!factorMass()) {
       failure_ = Failure::NotPositiveDefinite;
       failure_t_ = t;
       return false;
@@ -164,6 +164,24 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     }
   }
   return true;
+}
+
+const std::vector<MatrixRegion>* ForwardDynamics::massRegions() {
+  if (!consecutive_ || rigid_ || free_.empty() || !data_.M_regions_valid) return nullptr;
+  // massMatrix() is the block of M from the first free coordinate: the regions in its numbering.
+  const int first = free_.front();
+  free_regions_.clear();
+  for (MatrixRegion r : data_.M_regions) {
+    r.row -= first;
+    r.col -= first;
+    free_regions_.push_back(r);
+  }
+  return &free_regions_;
+}
+
+bool ForwardDynamics::factorMass() {
+  const std::vector<MatrixRegion>* regions = massRegions();
+  return regions ? mass_solve_.computeCholesky(massMatrix(), *regions) : mass_solve_.computeCholesky(massMatrix());
 }
 
 void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {

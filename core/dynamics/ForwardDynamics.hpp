@@ -44,6 +44,9 @@ class ForwardDynamics {
   // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
   // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
   void evaluateTerms(double t, const double* y);
+  // Where massMatrix() may hold non-zeros (in its own numbering), from the last evaluation with it;
+  // nullptr when that is not known (then anywhere). Valid until the next evaluation.
+  const std::vector<MatrixRegion>* massRegions();
   // A view, not a copy, when the free coordinates are consecutive (every one free, or the prescribed
   // ones all before or after them, as a driven base joint): the block of the whole mass matrix.
   Eigen::Ref<const Eigen::MatrixXd> massMatrix() const {
@@ -90,6 +93,7 @@ class ForwardDynamics {
   enum class Failure { None, NotPositiveDefinite, NonFinite };
   void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
   void applyForces(double t);   // applied_ = internal forces + the free drives' efforts (effort_)
+  bool factorMass();            // mass_solve_ of massMatrix(), false when not positive definite
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;
@@ -100,7 +104,9 @@ class ForwardDynamics {
   bool consecutive_ = false;  // the free coordinates are consecutive: massMatrix() is a block of data_.M
   Eigen::MatrixXd M_ff_;      // the free coordinates' mass matrix when they are not consecutive
   MatrixEntries K_entries_, C_entries_;
-  Eigen::MatrixXd window_;     // work memory of tangentStiffness()
+  Eigen::MatrixXd window_;
+  std::vector<MatrixRegion>
+      free_regions_;           // where massMatrix() may hold non-zeros, in its numbering     // work memory of tangentStiffness()
   SymmetricSolve mass_solve_;  // Cholesky of massMatrix()
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;

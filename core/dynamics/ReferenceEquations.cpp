@@ -7,6 +7,37 @@
 namespace flexarm {
 namespace {
 
+// M := 0 where the last evaluation wrote it (all of it when that is not known).
+void clearMassMatrix(DynamicsData& d) {
+  if (!d.M_regions_valid) {
+    d.M.setZero();
+  } else {
+    for (const MatrixRegion& r : d.M_regions) {
+      if (!r.pattern) {
+        d.M.block(r.row, r.col, r.rows, r.cols).setZero();
+        continue;
+      }
+      for (int c = 0; c < r.pattern->outerSize(); ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(*r.pattern, c); it; ++it)
+          d.M(r.row + static_cast<int>(it.row()), r.col + c) = 0.0;
+    }
+  }
+  d.M_regions.clear();
+  d.M_regions_valid = true;
+}
+
+// This evaluation writes M in the block (row, col, rows, cols). The same corner written again (a mass
+// element at every station of the reference evaluation) is noted once, as the largest block.
+void noteMassBlock(DynamicsData& d, int row, int col, int rows, int cols) {
+  for (MatrixRegion& r : d.M_regions) {
+    if (r.pattern || r.row != row || r.col != col) continue;
+    r.rows = std::max(r.rows, rows);
+    r.cols = std::max(r.cols, cols);
+    return;
+  }
+  d.M_regions.push_back({row, col, rows, cols, nullptr});
+}
+
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
 // Jacobian J (first p columns), world pose X_world.
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, int p, const Matrix6d& I, const Vector6d& v,
@@ -17,6 +48,7 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, in
   if (with_M) {
     d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
     d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
+    noteMassBlock(d, 0, 0, p, p);
   }
   force_world += X_world.linear() * f.tail<3>();
   d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
@@ -51,7 +83,7 @@ enum class StationMode { Reference, Composite };
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& qdd_known, bool with_M, StationMode mode) {
   d.tau.setZero();
-  if (with_M) d.M.setZero();
+  if (with_M) clearMassMatrix(d);
   d.gravity_potential = 0.0;
   const bool high = sys.coupling == CouplingOrder::High;
   const int n = static_cast<int>(sys.bodies.size());
@@ -87,7 +119,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       addMassElement(sys, d, with_M, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
-      if (with_M) d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
+      if (with_M) {
+        d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
+        noteMassBlock(d, b.motor_index, b.motor_index, 1, 1);
+      }
     }
 
     if (!b.isFlexible()) {
@@ -142,12 +177,17 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
         d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
         d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
+        noteMassBlock(d, 0, 0, p0, p0);
+        noteMassBlock(d, 0, b.e_index, p0, m);
+        noteMassBlock(d, b.e_index, 0, m, p0);
         if (high) {
           d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+          noteMassBlock(d, b.e_index, b.e_index, m, m);
         } else {  // the structural mass: its non-zeros only (banded for elements)
           for (int c = 0; c < fb.M_sparse.outerSize(); ++c)
             for (Eigen::SparseMatrix<double>::InnerIterator it(fb.M_sparse, c); it; ++it)
               d.M(b.e_index + static_cast<int>(it.row()), b.e_index + c) += it.value();
+          d.M_regions.push_back({b.e_index, b.e_index, m, m, &fb.M_sparse});
         }
       }
     } else {

@@ -1,5 +1,6 @@
 #include "solvers/ForwardDynamicsRhs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -36,6 +37,33 @@ int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) {
   return keepIterationMatrices();
 }
 
+// A = M by its non-zeros (NaN and inf included), read only in `regions` when they are known.
+void ForwardDynamicsRhs::sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, const std::vector<MatrixRegion>* regions,
+                                    Eigen::SparseMatrix<double>& A) {
+  if (!regions) {
+    A = M.sparseView();
+    return;
+  }
+  const int n = static_cast<int>(M.rows());
+  entries_.clear();
+  auto take = [&](int i, int j) {
+    if (i >= 0 && j >= 0 && i < n && j < n && M(i, j) != 0.0) entries_.emplace_back(i, j, M(i, j));
+  };
+  for (const MatrixRegion& r : *regions) {
+    if (r.pattern) {
+      for (int c = 0; c < r.pattern->outerSize(); ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(*r.pattern, c); it; ++it)
+          take(r.row + static_cast<int>(it.row()), r.col + c);
+      continue;
+    }
+    for (int j = std::max(r.col, 0); j < std::min(r.col + r.cols, n); ++j)
+      for (int i = std::max(r.row, 0); i < std::min(r.row + r.rows, n); ++i) take(i, j);
+  }
+  A.resize(n, n);
+  // Regions may overlap: an entry seen twice is the same entry of M.
+  A.setFromTriplets(entries_.begin(), entries_.end(), [](double first, double) { return first; });
+}
+
 int ForwardDynamicsRhs::keepIterationMatrices() {
   if (mass_free_residual_) {  // the matrices at the last residual's state: evaluate them there
     fd_.evaluateTerms(residual_t_, residual_y_.data());
@@ -45,7 +73,7 @@ int ForwardDynamicsRhs::keepIterationMatrices() {
   const Eigen::Index n = M.rows();
   sparse_ = !too_full_ && n >= SymmetricSolve::kSparseFrom;
   if (sparse_) {
-    Ms_ = M.sparseView();  // NaN and inf are kept: non-zeros
+    sparseCopy(M, fd_.massRegions(), Ms_);
     fd_.tangent(Ks_, Cs_);
     Ss_ = Ms_ + Ks_ + Cs_;  // the union of their patterns
     too_full_ = Ss_.nonZeros() > SymmetricSolve::kSparseDensity * static_cast<double>(n * n);

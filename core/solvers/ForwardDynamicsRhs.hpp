@@ -49,11 +49,14 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool sparseIterationMatrices() const { return sparse_; }
 
  private:
+  void sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, const std::vector<MatrixRegion>* regions,
+                  Eigen::SparseMatrix<double>& A);
   ForwardDynamics& fd_;
   Eigen::VectorXd ydot_, rhs_v_;
   Eigen::MatrixXd M_, K_, C_, S_;
   // The sparse copies, used when sparse_ (else the dense ones): M, K_t, C_t and their sum S.
   Eigen::SparseMatrix<double> Ms_, Ks_, Cs_, Ss_;
+  MatrixEntries entries_;                   // work memory of sparseCopy()
   bool sparse_ = false, too_full_ = false;  // too_full_: found too full once, dense from then on
   SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;

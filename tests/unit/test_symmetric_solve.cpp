@@ -131,17 +131,19 @@ TEST(SymmetricSolve, SparseMatricesSolveAsTheDenseOnes) {
   EXPECT_FALSE(small.usesSparse());
 }
 
+// `solve` (of S) solves S x = b as Eigen's LU does, for b = (-1 ... 2).
+void expectSolves(const SymmetricSolve& solve, const Eigen::MatrixXd& S, const char* what) {
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(S.rows(), -1.0, 2.0);
+  const Eigen::VectorXd expected = S.partialPivLu().solve(b);
+  Eigen::VectorXd x = b;
+  solve.solveInPlace(x);
+  EXPECT_LE((x - expected).norm(), 1e-12 * expected.norm()) << what;
+}
+
 // The same through compute(Sparse), for matrices stored sparse: no dense pass, the same solutions,
 // the same paths (a widened pattern, the LU when indefinite, dense once filled in, NaN refused).
 TEST(SymmetricSolve, StoredSparseMatricesSolveAsTheDenseOnes) {
   const int n = 2 * SymmetricSolve::kSparseFrom;
-  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
-  auto expectSolves = [&](const SymmetricSolve& solve, const Eigen::MatrixXd& S, const char* what) {
-    const Eigen::VectorXd expected = S.partialPivLu().solve(b);
-    Eigen::VectorXd x = b;
-    solve.solveInPlace(x);
-    EXPECT_LE((x - expected).norm(), 1e-12 * expected.norm()) << what;
-  };
   using Sparse = SymmetricSolve::Sparse;
   SymmetricSolve solve;
   Eigen::MatrixXd S = bandedWithBorder(n, 6, 2, 3);
@@ -182,6 +184,42 @@ TEST(SymmetricSolve, StoredSparseMatricesSolveAsTheDenseOnes) {
   const Eigen::MatrixXd S_small = bandedWithBorder(SymmetricSolve::kSparseFrom - 1, 6, 1, 4);
   ASSERT_TRUE(small.compute(Sparse(S_small.sparseView())));
   EXPECT_FALSE(small.usesSparse());
+}
+
+// With the regions where S may hold non-zeros, the sparse path reads S only there: the same solutions;
+// a new non-zero in a region widens the pattern; NaN in a region is refused.
+TEST(SymmetricSolve, RegionsOfTheNonZerosSolveAsTheWholeMatrix) {
+  const int n = 2 * SymmetricSolve::kSparseFrom;
+  // A band (as a sparse pattern) and two bordering rows and columns (dense blocks).
+  const Eigen::MatrixXd S0 = bandedWithBorder(n, 6, 2, 3);
+  Eigen::MatrixXd band = S0;
+  band.bottomRows(2).setZero();
+  band.rightCols(2).setZero();
+  const Eigen::SparseMatrix<double> band_pattern = (band + Eigen::MatrixXd::Identity(n, n)).sparseView();
+  const std::vector<MatrixRegion> regions = {{0, 0, n, n, &band_pattern}, {n - 2, 0, 2, n, nullptr}, {0, n - 2, n, 2, nullptr}};
+  SymmetricSolve solve;
+  ASSERT_TRUE(solve.computeCholesky(S0, regions));  // the first time: the whole matrix, for the pattern
+  EXPECT_TRUE(solve.usesSparse());
+  expectSolves(solve, S0, "first");
+  Eigen::MatrixXd S = S0;
+  S(n / 2 + 1, n / 2) = S(n / 2, n / 2 + 1) = 0.25;  // in the band's pattern, a new value
+  S(n - 1, 3) = S(3, n - 1) = 0.4;
+  ASSERT_TRUE(solve.computeCholesky(S, regions));
+  expectSolves(solve, S, "new values in the regions");
+  S(n - 2, 5) = S(5, n - 2) = 0.0;  // a zero where a non-zero was: still in the pattern
+  S(n - 1, n / 3) = S(n / 3, n - 1) = 0.0;
+  ASSERT_TRUE(solve.computeCholesky(S, regions));
+  expectSolves(solve, S, "zeros in the pattern");
+  Eigen::MatrixXd widened = S;  // a non-zero of a dense region outside the pattern so far
+  widened(n - 1, 10) = widened(10, n - 1) = 0.3;
+  ASSERT_TRUE(solve.computeCholesky(widened, regions));
+  expectSolves(solve, widened, "a new non-zero in a region");
+  Eigen::MatrixXd bad = S;
+  bad(n - 1, 20) = bad(20, n - 1) = std::nan("");
+  EXPECT_FALSE(solve.computeCholesky(bad, regions));
+  bad = S;
+  bad(n / 2, n / 2) = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(solve.computeCholesky(bad, regions));
 }
 
 }  // namespace

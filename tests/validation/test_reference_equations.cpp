@@ -139,6 +139,68 @@ Project meshArm(const char* coupling) {
 TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnFinerMeshes) { expectCompositeEqualsReference(meshArm, 11, 5); }
 
 namespace {
+// An evaluation clears M only where the one before wrote it (DynamicsData::M_regions): evaluated again
+// and again at new states, M equals that of a fresh evaluation exactly, and every non-zero lies in
+// the regions noted.
+void expectMassMatrixClearedWhereWritten(Project (*model)(const char*), unsigned seed) {
+  std::mt19937 rng(seed);
+  for (const char* coupling : {"high", "zero", "geometric"}) {
+    const Project p = model(coupling);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    for (auto evaluate : {&referenceEquations, &compositeEquations}) {
+      const char* which = evaluate == &referenceEquations ? " reference" : " composite";
+      DynamicsData reused(sys);
+      for (int trial = 0; trial < 3; ++trial) {
+        Eigen::VectorXd q, qd;
+        randomState(sys, rng, q, qd);
+        evaluate(sys, reused, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+        if (trial == 1) evaluate(sys, reused, q, qd, Eigen::VectorXd::Zero(sys.nq), false);  // without M in between
+        DynamicsData fresh(sys);
+        evaluate(sys, fresh, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+        EXPECT_EQ((reused.M - fresh.M).cwiseAbs().maxCoeff(), 0.0) << coupling << which;
+        ASSERT_TRUE(reused.M_regions_valid);
+        Eigen::MatrixXd covered = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
+        for (const MatrixRegion& r : reused.M_regions) {
+          if (!r.pattern) {
+            covered.block(r.row, r.col, r.rows, r.cols).setOnes();
+            continue;
+          }
+          for (int c = 0; c < r.pattern->outerSize(); ++c)
+            for (Eigen::SparseMatrix<double>::InnerIterator it(*r.pattern, c); it; ++it)
+              covered(r.row + static_cast<int>(it.row()), r.col + c) = 1.0;
+        }
+        EXPECT_EQ((reused.M.array() != 0.0 && covered.array() == 0.0).count(), 0) << coupling << which;
+      }
+    }
+  }
+}
+
+// A finely meshed link without payloads: the regions are its joint's row and column and the band of
+// its structural mass (zero coupling), a small part of the matrix.
+Project meshedLink(const char* coupling) {
+  Project p = flexarm::test::cantilever(
+      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+          "basis": "fem", "elements": 20, "layout": "spatial"})",
+      1.2, std::string(R"("coupling": ")") + coupling + R"(",)");
+  p.model.joints[0].drive = JointDrive{};
+  return p;
+}
+}  // namespace
+
+TEST(ReferenceEquations, MassMatrixIsClearedWhereTheLastEvaluationWroteIt) {
+  expectMassMatrixClearedWhereWritten(mixedArm, 17);
+  expectMassMatrixClearedWhereWritten(meshArm, 19);
+  expectMassMatrixClearedWhereWritten(meshedLink, 23);
+  const Project p = meshedLink("zero");
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  DynamicsData d(sys);
+  compositeEquations(sys, d, Eigen::VectorXd::Zero(sys.nq), Eigen::VectorXd::Zero(sys.nq), Eigen::VectorXd::Zero(sys.nq), true);
+  long covered = 0;
+  for (const MatrixRegion& r : d.M_regions) covered += r.pattern ? r.pattern->nonZeros() : static_cast<long>(r.rows) * r.cols;
+  EXPECT_LT(covered, sys.nq * sys.nq / 5) << sys.nq;
+}
+
+namespace {
 // With every coordinate's acceleration known (elastic and motor ones included), the evaluation is the
 // inverse dynamics: tau(q, qd, qdd) = M(q) qdd + tau(q, qd, 0), to 1e-10, for both evaluations and every
 // coupling order. (Generalized-alpha's residual M a - f without the mass matrix, ForwardDynamics.)
