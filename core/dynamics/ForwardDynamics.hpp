@@ -101,13 +101,12 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  bool consecutive_ = false;  // the free coordinates are consecutive: massMatrix() is a block of data_.M
-  Eigen::MatrixXd M_ff_;      // the free coordinates' mass matrix when they are not consecutive
-  MatrixEntries K_entries_, C_entries_;
-  Eigen::MatrixXd window_;
-  std::vector<MatrixRegion>
-      free_regions_;           // where massMatrix() may hold non-zeros, in its numbering     // work memory of tangentStiffness()
-  SymmetricSolve mass_solve_;  // Cholesky of massMatrix()
+  bool consecutive_ = false;                // the free coordinates are consecutive: massMatrix() is a block of data_.M
+  Eigen::MatrixXd M_ff_;                    // the free coordinates' mass matrix when they are not consecutive
+  MatrixEntries K_entries_, C_entries_;     // work memory of the sparse tangent()
+  Eigen::MatrixXd window_;                  // and of its geometric stiffness
+  std::vector<MatrixRegion> free_regions_;  // where massMatrix() may hold non-zeros, in its numbering
+  SymmetricSolve mass_solve_;               // Cholesky of massMatrix()
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
 };
