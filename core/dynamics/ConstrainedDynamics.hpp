@@ -26,6 +26,15 @@ class ConstrainedDynamics {
   Eigen::Ref<const Eigen::MatrixXd> M() const { return fd_.massMatrix(); }
   const Eigen::VectorXd& f() const { return fd_.residualForce(); }
   const ConstraintRows& rows() const { return rows_; }
+  // scale d(Phi_q^T w)/dq added to out (nq x nq), and d(Phi_q qd + Phi_t)/dq into out (nc x nq):
+  // ConstraintSet::addForceDerivative and rateDerivative.
+  void addConstraintForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
+                                    Eigen::Ref<Eigen::MatrixXd> out) {
+    cs_.addForceDerivative(q, w, scale, out, scratch_);
+  }
+  void constraintRateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out) {
+    cs_.rateDerivative(q, qd, out, scratch_);
+  }
 
   // After evaluate(): solves [M Phi_q^T; Phi_q 0] [qdd; lambda] = [f; c]. Returns false when the
   // system is singular (redundant constraints, or a coordinate without mass nothing holds).

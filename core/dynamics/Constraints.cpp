@@ -1,5 +1,6 @@
 #include "dynamics/Constraints.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "dynamics/Kinematics.hpp"
@@ -149,19 +150,11 @@ void ConstraintSet::pointJacobian(const PointRows& p, const Eigen::VectorXd& q, 
   }
 }
 
-void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row,
-                                    ConstraintRows& out) const {
+template <class Fn>
+void ConstraintSet::forEachSupportRow(const Support& s, const Eigen::VectorXd& q, int row, Fn&& fn) const {
   const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
   const FlexibleBody& fb = *b.flexible;
-  const double d = q(b.q_index), dd = qd(b.q_index);
-  const double xD = s.sigma * (s.position - d);
-  if ((xD < 0.0 || xD > b.length) && out.error.empty())
-    out.error = "link '" + b.name + "' left its support at " + formatShort(s.position) +
-                " m: the support's material point is x = " + formatShort(xD, 6) + " m, outside [0, " + formatShort(b.length) +
-                "] m";
-  const double x = std::clamp(xD, 0.0, b.length);
-  const auto e = q.segment(b.e_index, b.e_count);
-  const auto ed = qd.segment(b.e_index, b.e_count);
+  const double x = std::clamp(s.sigma * (s.position - q(b.q_index)), 0.0, b.length);
   // Shape rows N, N', N'', N''' at x for the deflection along y (and z); N''' by central differences of N''.
   ShapeRows r, rp, rm;
   fb.evaluate(x, r);
@@ -169,23 +162,104 @@ void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, 
   fb.evaluate(std::min(x + delta, b.length), rp);
   fb.evaluate(std::max(x - delta, 0.0), rm);
   const double span = std::min(x + delta, b.length) - std::max(x - delta, 0.0);
-  const Eigen::RowVectorXd v3 = (rp.v2 - rm.v2) / span, w3 = (rp.w2 - rm.w2) / span;
+  fn(row++, r.v, r.v1, r.v2);
+  if (s.lateral_w) fn(row++, r.w, r.w1, r.w2);
+  if (s.slope) {
+    fn(row++, r.v1, r.v2, Eigen::RowVectorXd((rp.v2 - rm.v2) / span));
+    if (s.lateral_w) fn(row++, r.w1, r.w2, Eigen::RowVectorXd((rp.w2 - rm.w2) / span));
+  }
+}
+
+void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row,
+                                    ConstraintRows& out) const {
+  const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
+  const double d = q(b.q_index), dd = qd(b.q_index);
+  const double xD = s.sigma * (s.position - d);
+  if ((xD < 0.0 || xD > b.length) && out.error.empty())
+    out.error = "link '" + b.name + "' left its support at " + formatShort(s.position) +
+                " m: the support's material point is x = " + formatShort(xD, 6) + " m, outside [0, " + formatShort(b.length) +
+                "] m";
+  const auto e = q.segment(b.e_index, b.e_count);
+  const auto ed = qd.segment(b.e_index, b.e_count);
   // Row for a field N (with N' = N1, N'' = N2): Phi = N e, dPhi/dq_joint = -sigma N1 e,
   // h = 2 sigma qd N1 ed - qd^2 N2 e (x_D moves at -sigma qd).
-  auto put = [&](const Eigen::RowVectorXd& N, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
-    out.phi(row) = N.dot(e);
-    out.Phi_q.row(row).setZero();
-    out.Phi_q.row(row).segment(b.e_index, b.e_count) = N;
-    out.Phi_q(row, b.q_index) = -s.sigma * N1.dot(e);
-    out.phi_t(row) = 0.0;
-    out.h(row) = 2.0 * s.sigma * dd * N1.dot(ed) - dd * dd * N2.dot(e);
-    ++row;
-  };
-  put(r.v, r.v1, r.v2);
-  if (s.lateral_w) put(r.w, r.w1, r.w2);
-  if (s.slope) {
-    put(r.v1, r.v2, v3);
-    if (s.lateral_w) put(r.w1, r.w2, w3);
+  forEachSupportRow(s, q, row,
+                    [&](int r, const Eigen::RowVectorXd& N, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
+                      out.phi(r) = N.dot(e);
+                      out.Phi_q.row(r).setZero();
+                      out.Phi_q.row(r).segment(b.e_index, b.e_count) = N;
+                      out.Phi_q(r, b.q_index) = -s.sigma * N1.dot(e);
+                      out.phi_t(r) = 0.0;
+                      out.h(r) = 2.0 * s.sigma * dd * N1.dot(ed) - dd * dd * N2.dot(e);
+                    });
+}
+
+template <class Fn>
+void ConstraintSet::forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch,
+                                                   Fn&& fn) const {
+  Eigen::VectorXd qq = q;
+  Eigen::Vector3d pos;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> Jp, Jm;
+  for (int j = p.body; j >= 0; j = sys_->bodies[static_cast<std::size_t>(j)].parent) {
+    const int k = sys_->bodies[static_cast<std::size_t>(j)].q_index;
+    const double eps = 1e-6 * (1.0 + std::abs(q(k)));
+    qq(k) = q(k) + eps;
+    pointJacobian(p, qq, scratch, pos, Jp);
+    qq(k) = q(k) - eps;
+    pointJacobian(p, qq, scratch, pos, Jm);
+    qq(k) = q(k);
+    fn(k, Eigen::Matrix<double, 3, Eigen::Dynamic>((Jp - Jm) / (2.0 * eps)));
+  }
+}
+
+void ConstraintSet::addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
+                                       Eigen::Ref<Eigen::MatrixXd> out_force, DynamicsData& scratch) const {
+  for (const Entry& en : entries_) {
+    if (en.kind == Entry::Kind::Point) {
+      const PointRows& p = points_[static_cast<std::size_t>(en.index)];
+      forEachPointJacobianDerivative(p, q, scratch, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
+        for (std::size_t a = 0; a < p.axes.size(); ++a)
+          out_force.col(k) += scale * w(en.first_row + static_cast<int>(a)) * dJ.row(p.axes[a]).transpose();
+      });
+    } else if (en.kind == Entry::Kind::Support) {
+      // Phi_ee = 0, Phi_ed = -sigma N1, Phi_dd = sigma^2 N2 e (d: the sliding joint).
+      const Support& s = supports_[static_cast<std::size_t>(en.index)];
+      const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
+      const auto e = q.segment(b.e_index, b.e_count);
+      forEachSupportRow(s, q, en.first_row,
+                        [&](int r, const Eigen::RowVectorXd&, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
+                          const double c = scale * w(r);
+                          out_force.col(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1.transpose();
+                          out_force.row(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1;
+                          out_force(b.q_index, b.q_index) += c * s.sigma * s.sigma * N2.dot(e);
+                        });
+    }
+  }
+}
+
+void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate,
+                                   DynamicsData& scratch) const {
+  out_rate.setZero();
+  for (const Entry& en : entries_) {
+    if (en.kind == Entry::Kind::Point) {
+      const PointRows& p = points_[static_cast<std::size_t>(en.index)];
+      forEachPointJacobianDerivative(p, q, scratch, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
+        for (std::size_t a = 0; a < p.axes.size(); ++a)
+          out_rate(en.first_row + static_cast<int>(a), k) = dJ.row(p.axes[a]).dot(qd);
+      });
+    } else if (en.kind == Entry::Kind::Support) {
+      // Phi_q qd = N ed - sigma dd N1 e: d/de = -sigma dd N1, d/dd = -sigma N1 ed + sigma^2 dd N2 e.
+      const Support& s = supports_[static_cast<std::size_t>(en.index)];
+      const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
+      const auto e = q.segment(b.e_index, b.e_count);
+      const auto ed = qd.segment(b.e_index, b.e_count);
+      const double dd = qd(b.q_index);
+      forEachSupportRow(s, q, en.first_row,
+                        [&](int r, const Eigen::RowVectorXd&, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
+                          out_rate.row(r).segment(b.e_index, b.e_count) = -s.sigma * dd * N1;
+                          out_rate(r, b.q_index) = -s.sigma * N1.dot(ed) + s.sigma * s.sigma * dd * N2.dot(e);
+                        });
+    }
   }
 }
 

@@ -40,6 +40,18 @@ class ConstraintSet {
   // Evaluates every row at (q, qd, t). `scratch` holds kinematics; no other state is kept.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out, DynamicsData& scratch) const;
 
+  // The derivatives with respect to q that an iteration matrix of the constrained equations needs
+  // beyond Phi_q itself, at (q, qd):
+  //   out_force += scale d(Phi_q^T w)/dq   (nq x nq, symmetric: w . Phi_qq, the constraint forces'
+  //                                          stiffness for multipliers w),
+  //   out_rate   = d(Phi_q qd + Phi_t)/dq  (nc x nq).
+  // Sliding supports analytically; point rows by central differences of their Jacobian along the
+  // chain's joints; coordinate rows are linear (nothing).
+  void addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale, Eigen::Ref<Eigen::MatrixXd> out_force,
+                          DynamicsData& scratch) const;
+  void rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate,
+                      DynamicsData& scratch) const;
+
  private:
   struct Linear {  // a . q = gain f(t)
     Eigen::VectorXd a;
@@ -66,6 +78,12 @@ class ConstraintSet {
   void pointJacobian(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Eigen::Vector3d& pos,
                      Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const;
   void evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row, ConstraintRows& out) const;
+  // Calls fn(row, N, N1, N2) for each row of support s (Phi = N(x_D) e), with its shape rows at x_D.
+  template <class Fn>
+  void forEachSupportRow(const Support& s, const Eigen::VectorXd& q, int row, Fn&& fn) const;
+  // Central differences of a point's Jacobian along joint coordinate k: fn(k, dJ/dq_k).
+  template <class Fn>
+  void forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Fn&& fn) const;
 
   const MultibodySystem* sys_ = nullptr;
   int rows_ = 0;

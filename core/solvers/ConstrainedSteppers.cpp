@@ -98,16 +98,20 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
     return res.allFinite() ? 0 : 1;
   }
 
-  // y = [q, v, lambda, mu]. The blocks of dF/dy + cj dF/dy', with the derivatives of the inertial
-  // terms and of the constraint forces Phi_q^T lambda, Phi_q^T mu left out (TangentStiffness.hpp):
-  //   [cj I        -I             0       -Phi_q^T]
-  //   [K_t         cj M + C_t     Phi_q^T  0      ]
-  //   [Phi_q       0              0        0      ]
-  //   [0           Phi_q          0        0      ]
+  // y = [q, v, lambda, mu]. The blocks of dF/dy + cj dF/dy', with G(w) = d(Phi_q^T w)/dq (the
+  // constraint forces' stiffness, ConstraintSet::addForceDerivative) and R = d(Phi_q v + Phi_t)/dq;
+  // the derivatives of the inertial terms are left out (TangentStiffness.hpp):
+  //   [cj I - G(mu)   -I             0       -Phi_q^T]
+  //   [K_t + G(lambda) cj M + C_t    Phi_q^T  0      ]
+  //   [Phi_q          0              0        0      ]
+  //   [R              Phi_q          0        0      ]
   bool hasJacobian() const override { return true; }
   int jacobian(double t, double cj, const double* y, const double*, Eigen::Map<Eigen::MatrixXd> J) override {
-    const Eigen::Map<const Eigen::VectorXd> q(y, n_), v(y + n_, n_);
-    cd_.evaluate(t, q, v);
+    jq_ = Eigen::Map<const Eigen::VectorXd>(y, n_);
+    jv_ = Eigen::Map<const Eigen::VectorXd>(y + n_, n_);
+    jlambda_ = Eigen::Map<const Eigen::VectorXd>(y + 2 * n_, m_);
+    jmu_ = Eigen::Map<const Eigen::VectorXd>(y + 2 * n_ + m_, m_);
+    cd_.evaluate(t, jq_, jv_);
     const ConstraintRows& c = cd_.rows();
     if (!c.error.empty()) {
       error_ = c.error;
@@ -116,12 +120,15 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
     cd_.forward().tangent(K_, C_);
     J.setZero();
     J.block(0, 0, n_, n_).diagonal().setConstant(cj);
+    cd_.addConstraintForceDerivative(jq_, jmu_, -1.0, J.block(0, 0, n_, n_));
     J.block(0, n_, n_, n_).diagonal().setConstant(-1.0);
     J.block(0, 2 * n_ + m_, n_, m_) = -c.Phi_q.transpose();
     J.block(n_, 0, n_, n_) = K_;
+    cd_.addConstraintForceDerivative(jq_, jlambda_, 1.0, J.block(n_, 0, n_, n_));
     J.block(n_, n_, n_, n_) = cj * cd_.M() + C_;
     J.block(n_, 2 * n_, n_, m_) = c.Phi_q.transpose();
     J.block(2 * n_, 0, m_, n_) = c.Phi_q;
+    cd_.constraintRateDerivative(jq_, jv_, J.block(2 * n_ + m_, 0, m_, n_));
     J.block(2 * n_ + m_, n_, m_, n_) = c.Phi_q;
     return J.allFinite() ? 0 : 1;
   }
@@ -148,7 +155,7 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
   int n_, m_;
   long steps_ = 0;
   IdaIntegrator ida_;
-  Eigen::VectorXd y_, yp_, yout_, ypout_;
+  Eigen::VectorXd y_, yp_, yout_, ypout_, jq_, jv_, jlambda_, jmu_;  // jq_ ...: the Jacobian's state
   Eigen::MatrixXd K_, C_;
 };
 

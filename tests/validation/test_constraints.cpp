@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "FlexTestModels.hpp"
+#include "dynamics/Constraints.hpp"
 #include "dynamics/Rnea.hpp"
+#include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
@@ -183,4 +185,58 @@ TEST(Constraints, AModelWithoutConstraintsRunsOnIdaAndNewmarkLikeOnCvode) {
   std::string where;
   EXPECT_LT(worstChannelDifference(ode, ida, where), 1e-6) << where;
   EXPECT_LT(worstChannelDifference(ode, newmark, where), 1e-4) << where;  // second order in the step
+}
+
+TEST(Constraints, SecondDerivativesOfTheRowsEqualDifferenceQuotients) {
+  // The iteration matrix of the constrained equations needs d(Phi_q^T w)/dq and d(Phi_q qd + Phi_t)/dq
+  // (ConstraintSet::addForceDerivative, rateDerivative): against central differences of the rows
+  // themselves, at a moved, moving state. A sliding beam with a slope-clamping support (the shape
+  // rows at the moving material point) and a rod on two sliders held by a point constraint.
+  LoadedProject beam = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/sliding-beam-fast-push.flexarm.json",
+                                       {"constraints[1].clamp_slope=true"});
+  ASSERT_TRUE(beam.project) << beam.diagnostics.text();
+  const Project rod = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "sx", "length": 0, "mass": 1, "com": [0, 0, 0], "inertia": [1, 1, 1, 0, 0, 0]},
+              {"name": "sy", "length": 0, "mass": 1, "com": [0, 0, 0], "inertia": [1, 1, 1, 0, 0, 0]},
+              {"name": "rod", "length": 0.9, "mass": 1.5, "com": [0, 0, 0], "inertia": [0.1, 0.1, 0.1, 0, 0, 0]}],
+    "joints": [{"name": "x", "type": "prismatic", "axis": [1, 0, 0]}, {"name": "y", "type": "prismatic", "axis": [0, 1, 0]},
+               {"name": "theta", "type": "revolute", "axis": [0, 0, 1], "q0": -0.4}],
+    "constraints": [{"name": "pivot", "type": "point", "link": "rod", "point": [-0.45, 0.1, 0], "world": [0, 0, 0], "axes": "xy"}],
+    "simulation": {"solver": {"method": "ida"}}})");
+  for (const Project* p : std::vector<const Project*>{&*beam.project, &rod}) {
+    const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
+    ConstraintSet cs;
+    ASSERT_TRUE(cs.build(sys, p->model, true));
+    DynamicsData scratch(sys);
+    Eigen::VectorXd q, qd;
+    sys.initialState(p->model, q, qd);
+    const int n = sys.nq, m = cs.size();
+    for (int k = 0; k < n; ++k) {  // a deflected, moving state; the beam's joint stays near its start
+      q(k) += 0.01 * std::sin(1.0 + k);
+      qd(k) = 0.3 * std::cos(2.0 + 3.0 * k);
+    }
+    Eigen::VectorXd w(m);
+    for (int r = 0; r < m; ++r) w(r) = 1.0 + 0.5 * r;
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(n, n), R(m, n);
+    cs.addForceDerivative(q, w, 2.0, G, scratch);
+    cs.rateDerivative(q, qd, R, scratch);
+    EXPECT_LT((G - G.transpose()).norm(), 1e-9 * (1.0 + G.norm()));
+    ConstraintRows plus, minus;
+    Eigen::MatrixXd Gd(n, n), Rd(m, n);
+    for (int k = 0; k < n; ++k) {
+      const double h = 1e-6;
+      Eigen::VectorXd qp = q, qm = q;
+      qp(k) += h;
+      qm(k) -= h;
+      cs.evaluate(0.1, qp, qd, plus, scratch);
+      cs.evaluate(0.1, qm, qd, minus, scratch);
+      ASSERT_TRUE(plus.error.empty()) << plus.error;
+      Gd.col(k) = 2.0 * (plus.Phi_q - minus.Phi_q).transpose() * w / (2 * h);
+      Rd.col(k) = (plus.Phi_q * qd + plus.phi_t - minus.Phi_q * qd - minus.phi_t) / (2 * h);
+    }
+    EXPECT_GT(G.norm(), 0.01) << p->name;  // the terms are there
+    EXPECT_GT(R.norm(), 0.01) << p->name;
+    EXPECT_LT((G - Gd).norm(), 1e-6 * G.norm()) << p->name << "\n" << G << "\n\n" << Gd;
+    EXPECT_LT((R - Rd).norm(), 1e-6 * R.norm()) << p->name << "\n" << R << "\n\n" << Rd;
+  }
 }
