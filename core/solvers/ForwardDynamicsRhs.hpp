@@ -45,6 +45,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   int keepIterationMatrices() override;
   int factorIteration(double c_v, double c_q) override;
   int solveIteration(double* x) override;
+  bool denseIteration() const override { return !sparse_; }
   // M, K_t and C_t are kept sparse (see above), for the tests.
   bool sparseIterationMatrices() const { return sparse_; }
 

@@ -11,7 +11,8 @@
 // by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp). Each
 // step takes the matrices of the last iteration of the step before (up to 100 coordinates, where a
 // factorization is cheaper than an iteration; larger systems keep them across steps while the
-// iteration converges within two iterations). The iteration stops when
+// iteration converges within two iterations, or four when their iteration matrix is dense, and then
+// also keep its factorization over small changes of the step size). The iteration stops when
 // its correction times the convergence rate is small, as CVODE's, in the positions and in the
 // velocities (whose corrections are gamma / (beta h) times larger): with matrices that fresh, most
 // steps need one iteration. The velocity products the tangent leaves out (Coriolis, gyroscopic) slow
@@ -41,6 +42,8 @@ class SecondOrderOde {
   virtual int factorIteration(double c_v, double c_q) = 0;
   // x <- S^-1 x (half the state's size).
   virtual int solveIteration(double* x) = 0;
+  // Whether factorIteration() factorizes a dense matrix (n^3 / 3, many times a solve's n^2).
+  virtual bool denseIteration() const { return true; }
 };
 
 class GeneralizedAlphaIntegrator final : public OdeIntegrator {
@@ -61,6 +64,9 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   // reduced h_, < 0 a Flag.
   int attempt(double h);
   double wrms(const Eigen::VectorXd& x, int offset) const;
+  // A dense factorization of more than kKeepMatricesUpTo coordinates: kept longer (GeneralizedAlpha.cpp).
+  bool costlyFactorization() const;
+  long stepsPerMatrices() const;
   // After the iteration's correction -r_ at a1_: moves a1_ to the next iterate (Anderson-accelerated).
   void accelerate(int iteration);
   static constexpr int kAndersonDepth = 3;
