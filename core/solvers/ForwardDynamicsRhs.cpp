@@ -123,7 +123,14 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
     return res.allFinite() ? 0 : 1;
   }
   fd_.evaluateTerms(t, y);
-  res.noalias() = fd_.massMatrix() * Eigen::Map<const Eigen::VectorXd>(a, nf);
+  const Eigen::Map<const Eigen::VectorXd> acc(a, nf);
+  const std::vector<MatrixRegion>* regions = sparse_ ? fd_.massRegions() : nullptr;
+  if (regions) {  // M a by the non-zeros this evaluation wrote (geometric coupling of a fine mesh)
+    sparseCopy(fd_.massMatrix(), regions, M_residual_);
+    res.noalias() = M_residual_ * acc;
+  } else {
+    res.noalias() = fd_.massMatrix() * acc;
+  }
   res -= fd_.residualForce();
   return res.allFinite() ? 0 : 1;
 }

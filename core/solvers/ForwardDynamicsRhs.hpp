@@ -57,6 +57,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   Eigen::MatrixXd M_, K_, C_, S_;
   // The sparse copies, used when sparse_ (else the dense ones): M, K_t, C_t and their sum S.
   Eigen::SparseMatrix<double> Ms_, Ks_, Cs_, Ss_;
+  Eigen::SparseMatrix<double> M_residual_;  // M of accelerationResidual(), when sparse_
   MatrixEntries entries_;                   // work memory of sparseCopy()
   bool sparse_ = false, too_full_ = false;  // too_full_: found too full once, dense from then on
   SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
