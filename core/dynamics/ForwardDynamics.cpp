@@ -1,6 +1,7 @@
 #include "dynamics/ForwardDynamics.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "dynamics/Crba.hpp"
@@ -123,6 +124,7 @@ void ForwardDynamics::massFreeResidual(double t, const double* y, const double* 
 
 void ForwardDynamics::evaluateTerms(double t, const double* y) {
   failure_ = Failure::None;
+  mass_factor_current_ = false;
   assemble(t, y);
   computeTerms(t);
 }
@@ -135,12 +137,11 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
   if (nf > 0) {
-    if (!factorMass()) {
+    if (!solveAccelerations()) {
       failure_ = Failure::NotPositiveDefinite;
       failure_t_ = t;
       return false;
     }
-    mass_solve_.solveInPlace(rhs_f_);
     for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
   }
   // Effort a prescribed joint's drive must supply: (M qdd + b - internal) at its coordinate.
@@ -181,7 +182,71 @@ const std::vector<MatrixRegion>* ForwardDynamics::massRegions() {
 
 bool ForwardDynamics::factorMass() {
   const std::vector<MatrixRegion>* regions = massRegions();
-  return regions ? mass_solve_.computeCholesky(massMatrix(), *regions) : mass_solve_.computeCholesky(massMatrix());
+  ++mass_factorizations_;
+  mass_factor_current_ =
+      regions ? mass_solve_.computeCholesky(massMatrix(), *regions) : mass_solve_.computeCholesky(massMatrix());
+  mass_factor_refinable_ = mass_factor_current_ && static_cast<int>(free_.size()) >= kRefineMassFrom && !mass_solve_.usesSparse();
+  return mass_factor_current_;
+}
+
+namespace {
+// |f - M x|_inf / (|M|_inf |x|_inf + |f|_inf), with r = f - M x.
+double backwardError(double M_norm, const Eigen::VectorXd& x, const Eigen::VectorXd& f, const Eigen::VectorXd& r) {
+  const double scale = M_norm * x.cwiseAbs().maxCoeff() + f.cwiseAbs().maxCoeff();
+  return scale > 0.0 ? r.cwiseAbs().maxCoeff() / scale : 0.0;
+}
+}  // namespace
+
+bool ForwardDynamics::refineAccelerations() {
+  constexpr int kMaxRefinements = 6;
+  const auto M = massMatrix();
+  refined_ = rhs_f_;
+  mass_solve_.solveInPlace(refined_);
+  double previous = std::numeric_limits<double>::infinity();
+  for (int it = 0; it < kMaxRefinements; ++it) {
+    correction_ = rhs_f_;
+    correction_.noalias() -= M * refined_;
+    const double size = correction_.cwiseAbs().maxCoeff();
+    if (!std::isfinite(size)) return false;
+    if (backwardError(factored_norm_, refined_, rhs_f_, correction_) <= 4.0 * factored_backward_error_) {
+      rhs_f_ = refined_;
+      ++refined_solves_;
+      return true;
+    }
+    if (size > 0.5 * previous) return false;  // not contracting: M has moved too far
+    previous = size;
+    mass_solve_.solveInPlace(correction_);
+    refined_ += correction_;
+  }
+  return false;
+}
+
+bool ForwardDynamics::solveAccelerations() {
+  if (mass_factor_refinable_ && refineAccelerations()) {
+    mass_factor_current_ = false;
+    return true;
+  }
+  if (!factorMass()) return false;
+  if (!mass_factor_refinable_) {
+    mass_solve_.solveInPlace(rhs_f_);
+    return true;
+  }
+  // The direct solve's backward error, the refinement's target (|M|_inf of this state stands for the
+  // next ones', which differ little).
+  refined_ = rhs_f_;
+  mass_solve_.solveInPlace(refined_);
+  correction_ = rhs_f_;
+  correction_.noalias() -= massMatrix() * refined_;
+  factored_norm_ = massMatrix().cwiseAbs().rowwise().sum().maxCoeff();
+  factored_backward_error_ =
+      std::max(backwardError(factored_norm_, refined_, rhs_f_, correction_), std::numeric_limits<double>::epsilon());
+  rhs_f_ = refined_;
+  return true;
+}
+
+void ForwardDynamics::solveMass(Eigen::Ref<Eigen::MatrixXd> b) {
+  if (!mass_factor_current_) factorMass();
+  mass_solve_.solveColumnsInPlace(b);
 }
 
 void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {

@@ -85,8 +85,18 @@ class ForwardDynamics {
   void tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff);
   // The same stored sparse: built from the terms' entries, without any dense n x n pass.
   void tangent(Eigen::SparseMatrix<double>& K_ff, Eigen::SparseMatrix<double>& C_ff);
-  // Solves M_ff x = b in place with the factorization of the last evaluate().
-  void solveMass(Eigen::Ref<Eigen::MatrixXd> b) const { mass_solve_.solveColumnsInPlace(b); }
+  // Solves M_ff x = b in place with a factorization of the last evaluate()'s mass matrix (made now
+  // when evaluate() refined the accelerations with an earlier one, see kRefineMassFrom).
+  void solveMass(Eigen::Ref<Eigen::MatrixXd> b);
+  // From this many free coordinates, while the mass matrix is factorized densely (n^3 / 3),
+  // evaluate() first solves for the accelerations with the factorization of an earlier state and
+  // refines them (x += L^-T L^-1 (f - M x), each n^2): accepted when their backward error
+  // |f - M x| / (|M| |x| + |f|) is within 4 times that of the direct solve at the factorized state,
+  // else M is factorized anew. M changes little from one evaluation to the next.
+  static constexpr int kRefineMassFrom = 100;
+  // Evaluations whose accelerations came from refinement, and factorizations made (for the tests).
+  long refinedSolves() const { return refined_solves_; }
+  long massFactorizations() const { return mass_factorizations_; }
   std::string error() const;
 
  private:
@@ -94,6 +104,9 @@ class ForwardDynamics {
   void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
   void applyForces(double t);   // applied_ = internal forces + the free drives' efforts (effort_)
   bool factorMass();            // mass_solve_ of massMatrix(), false when not positive definite
+  // rhs_f_ <- massMatrix()^-1 rhs_f_: refined with an earlier factorization, or factorized anew.
+  bool solveAccelerations();
+  bool refineAccelerations();  // true when the refinement met its backward error
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;
@@ -107,6 +120,12 @@ class ForwardDynamics {
   Eigen::MatrixXd window_;                  // and of its geometric stiffness
   std::vector<MatrixRegion> free_regions_;  // where massMatrix() may hold non-zeros, in its numbering
   SymmetricSolve mass_solve_;               // Cholesky of massMatrix()
+  bool mass_factor_current_ = false;        // mass_solve_ is of the last evaluation's massMatrix()
+  bool mass_factor_refinable_ = false;      // mass_solve_ is dense, of kRefineMassFrom or more coordinates
+  double factored_backward_error_ = 0.0;    // of the direct solve at the factorized state
+  double factored_norm_ = 0.0;              // |M|_inf there
+  Eigen::VectorXd refined_, correction_;    // work memory of refineAccelerations()
+  long refined_solves_ = 0, mass_factorizations_ = 0;
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
 };

@@ -617,3 +617,48 @@ TEST(ImplicitSolvers, GeneralizedAlphaKeepsACostlyFactorizationAcrossSteps) {
   const long costly = run(true), cheap = run(false);
   EXPECT_LT(3 * costly, cheap);
 }
+
+// From ForwardDynamics::kRefineMassFrom free coordinates with a dense mass matrix (`high` coupling),
+// evaluate() refines the accelerations with the factorization of an earlier state instead of
+// factorizing each new mass matrix: along a sequence of nearby states the accelerations equal a fresh
+// direct solve's (another ForwardDynamics, factorizing at that state only) to 1e-9 of their size, most
+// of them without a factorization; a state far away is factorized anew; and solveMass() solves with
+// the current mass matrix.
+TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
+  Project beam = test::loadShipped("spin-up-beam.flexarm.json");
+  beam.model.links[0].flex->discretization.elements = 60;
+  const MultibodySystem sys = MultibodySystem::fromModel(beam.model, CouplingOrder::High);
+  ForwardDynamics fd(sys);
+  const int n = fd.stateSize(), nf = n / 2;
+  ASSERT_GE(nf, ForwardDynamics::kRefineMassFrom);
+  Eigen::VectorXd y(n), ydot(n), fresh_ydot(n);
+  auto state = [&](double s) {  // deflected, moving: s scales the deflections
+    for (int k = 0; k < n; ++k) y(k) = (k < nf ? 0.02 * s : 0.5) * std::sin(0.7 * k + 0.3);
+    y(0) = 0.4;
+  };
+  long factorizations = 0;
+  for (int step = 0; step <= 20; ++step) {
+    const double s = step < 20 ? 1.0 + 1e-3 * step : 6.0;  // the last one far away
+    state(s);
+    ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data())) << fd.error();
+    ForwardDynamics fresh(sys);
+    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    EXPECT_EQ(fresh.refinedSolves(), 0);
+    EXPECT_LE((ydot - fresh_ydot).norm(), 1e-9 * fresh_ydot.norm()) << "state " << step;
+    if (step == 19) factorizations = fd.massFactorizations();
+  }
+  EXPECT_LE(factorizations, 5);  // most of the nearby states were refined
+  EXPECT_GE(fd.refinedSolves(), 15);
+  EXPECT_EQ(fd.massFactorizations(), factorizations + 1);  // the far one was factorized
+  // solveMass() after a refined evaluation: with the mass matrix of that state.
+  state(1.0005);
+  ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data()));
+  const long refined = fd.refinedSolves();
+  state(1.0);
+  ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data()));
+  ASSERT_EQ(fd.refinedSolves(), refined + 1);
+  const Eigen::MatrixXd M = fd.massMatrix();
+  Eigen::MatrixXd X = M.leftCols(3);
+  fd.solveMass(X);
+  EXPECT_LE((X - Eigen::MatrixXd::Identity(nf, 3)).norm(), 1e-9);
+}
