@@ -38,6 +38,10 @@ struct DynamicsData {
   // entries elsewhere (the CRBA assigns it) and is cleared whole.
   std::vector<MatrixRegion> M_regions;
   bool M_regions_valid = false;
+  // `high` coupling: M without the foreshortening's running-integral terms (the G_j terms of
+  // LinkInertia.hpp, O(deflection) against the rest), banded per link like zero coupling's: an
+  // iteration matrix for implicit integrators whose residual keeps every term (ForwardDynamicsRhs).
+  bool mass_without_running_terms = false;
   Eigen::VectorXd tau;  // RNEA output; the reference evaluation's bias (sum J^T f)
 
   // Reference evaluation work space.

@@ -166,7 +166,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
     const auto phi_j = d.interval_slope.col(j).head(n);
     force_e.segment(f0, n).noalias() -= F_after * phi_j;
     B.middleCols(f0, n).noalias() -= C_after * phi_j.transpose();
-    if (with_M) {
+    if (with_M && !d.mass_without_running_terms) {
       H = mu_after * P + Q - L_after;
       C.middleRows(f0, n).noalias() += phi_j * H.transpose();
       C.middleCols(f0, n).noalias() -= L_after * phi_j.transpose();

@@ -29,10 +29,21 @@ int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::Ma
   return J.allFinite() ? 0 : 1;
 }
 
-int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) {
+void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool second_order) {
+  const bool banded = second_order && fd_.stateSize() / 2 >= kMassFreeResidualFrom &&
+                      fd_.system().coupling == CouplingOrder::High && !fd_.system().isRigid();
+  fd_.setMassWithoutRunningTerms(banded);
+  banded_ = banded;
+  fd_.evaluateTerms(t, y);
+  fd_.setMassWithoutRunningTerms(false);
+}
+
+int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) { return evaluateMatrices(t, y, true); }
+
+int ForwardDynamicsRhs::evaluateMatrices(double t, const double* y, bool second_order) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
-  fd_.evaluateTerms(t, y);
+  evaluateMatrixTerms(t, y, second_order);
   mass_free_residual_ = false;
   return keepIterationMatrices();
 }
@@ -66,7 +77,7 @@ void ForwardDynamicsRhs::sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, 
 
 int ForwardDynamicsRhs::keepIterationMatrices() {
   if (mass_free_residual_) {  // the matrices at the last residual's state: evaluate them there
-    fd_.evaluateTerms(residual_t_, residual_y_.data());
+    evaluateMatrixTerms(residual_t_, residual_y_.data(), true);
     mass_free_residual_ = false;
   }
   const auto M = fd_.massMatrix();
@@ -138,7 +149,7 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
 int ForwardDynamicsRhs::setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) {
   *evaluated = false;
   if (!jacobian_ok || !have_jacobian_) {
-    const int r = evaluateIterationMatrices(t, y);
+    const int r = evaluateMatrices(t, y, false);
     if (r != 0) return r;
     *evaluated = true;
   }

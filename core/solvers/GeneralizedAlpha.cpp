@@ -15,8 +15,8 @@ constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
 // Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
 constexpr int kKeepMatricesUpTo = 100;
-// Larger systems with a dense iteration matrix, where a factorization costs tens of iterations (n^3 / 3
-// against n^2 per solve; costlyFactorization()):
+// Larger systems whose iteration matrices cost tens of iterations (a dense factorization, n^3 / 3
+// against n^2 per solve, or a dense n x n assembly; costlyFactorization()):
 //  - keep their factorization while c_q = beta h^2 (1 - alpha_f) / (1 - alpha_m) stays within this
 //    ratio of the factorized one (the step size within about 14 %), as CVODE does with gamma; a
 //    failed iteration with it repeats the step with a factorization for it;
@@ -65,7 +65,7 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
   return {};
 }
 
-bool GeneralizedAlphaIntegrator::costlyFactorization() const { return n_ > kKeepMatricesUpTo && ode_->denseIteration(); }
+bool GeneralizedAlphaIntegrator::costlyFactorization() const { return n_ > kKeepMatricesUpTo && ode_->costlyIterationMatrices(); }
 
 long GeneralizedAlphaIntegrator::stepsPerMatrices() const {
   return costlyFactorization() ? kLargeSystemStepsPerIterationMatrix : kStepsPerIterationMatrix;

@@ -42,8 +42,9 @@ class SecondOrderOde {
   virtual int factorIteration(double c_v, double c_q) = 0;
   // x <- S^-1 x (half the state's size).
   virtual int solveIteration(double* x) = 0;
-  // Whether factorIteration() factorizes a dense matrix (n^3 / 3, many times a solve's n^2).
-  virtual bool denseIteration() const { return true; }
+  // Whether new iteration matrices cost many iterations: factorIteration() factorizes a dense matrix
+  // (n^3 / 3, many times a solve's n^2), or evaluateIterationMatrices() builds a dense n x n one.
+  virtual bool costlyIterationMatrices() const { return true; }
 };
 
 class GeneralizedAlphaIntegrator final : public OdeIntegrator {
