@@ -64,10 +64,10 @@ class ForwardDynamics {
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
+  void setEffort(int joint, double effort) { effort_(joint) = effort; }
   // evaluateTerms() then builds M without the running-integral terms of `high` coupling
   // (DynamicsData::mass_without_running_terms): for an iteration matrix only.
   void setMassWithoutRunningTerms(bool on) { data_.mass_without_running_terms = on; }
-  void setEffort(int joint, double effort) { effort_(joint) = effort; }
 
   // Results of the last evaluate(): full coordinates, rates, accelerations, and per joint the
   // drive effort (applied by the drive for a free joint, needed to follow the motion for a
