@@ -65,7 +65,8 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   // reduced h_, < 0 a Flag.
   int attempt(double h);
   double wrms(const Eigen::VectorXd& x, int offset) const;
-  // A dense factorization of more than kKeepMatricesUpTo coordinates: kept longer (GeneralizedAlpha.cpp).
+  // More than kKeepMatricesUpTo coordinates whose iteration matrices are costly to factorize or to build
+  // (SecondOrderOde::costlyIterationMatrices): kept longer (GeneralizedAlpha.cpp).
   bool costlyFactorization() const;
   long stepsPerMatrices() const;
   // After the iteration's correction -r_ at a1_: moves a1_ to the next iterate (Anderson-accelerated).
