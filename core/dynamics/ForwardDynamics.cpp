@@ -42,6 +42,7 @@ void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::Vecto
 
 void ForwardDynamics::assemble(double t, const double* y) {
   const std::size_t nf = free_.size();
+  kinetic_known_ = false;
   for (std::size_t k = 0; k < nf; ++k) {
     q_(free_[k]) = y[k];
     qd_(free_[k]) = y[nf + k];
@@ -120,6 +121,35 @@ void ForwardDynamics::massFreeResidual(double t, const double* y, const double* 
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
   for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
+}
+
+bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const double* a) {
+  failure_ = Failure::None;
+  assemble(t, y);
+  const int nf = static_cast<int>(free_.size());
+  for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
+  // tau = M qdd + b: with every acceleration known, and with qdd - qd (the same b).
+  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+  tau_work_ = data_.tau;
+  qdd_ -= qd_;
+  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+  qdd_ += qd_;
+  tau_work_ -= data_.tau;  // M qd
+  kinetic_ = 0.5 * qd_.dot(tau_work_);
+  tau_work_ += data_.tau;  // the first pass's tau again
+  internalForces(sys_, data_, q_, qd_);
+  applyForces(t);
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& body = sys_.bodies[j];
+    if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
+    const int i = body.drivenIndex();
+    effort_(static_cast<int>(j)) = tau_work_(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
+  }
+  kinetic_known_ = true;
+  if (std::isfinite(kinetic_) && effort_.allFinite()) return true;
+  failure_ = Failure::NonFinite;
+  failure_t_ = t;
+  return false;
 }
 
 void ForwardDynamics::evaluateTerms(double t, const double* y) {
@@ -268,7 +298,7 @@ Energies ForwardDynamics::energies() {
   // computeTerms() built the whole mass matrix (prescribed coordinates too) when a coordinate is free.
   if (rigid_ || free_.empty()) return systemEnergies(sys_, data_, q_, qd_);
   Energies e;
-  e.kinetic = 0.5 * qd_.dot(data_.M * qd_);
+  e.kinetic = kinetic_known_ ? kinetic_ : 0.5 * qd_.dot(data_.M * qd_);
   e.potential = data_.gravity_potential + data_.elastic_potential;
   return e;
 }

@@ -61,6 +61,15 @@ class ForwardDynamics {
   // Afterwards massMatrix() is not that of y. No heap allocation.
   bool hasMassFreeResidual() const;
   void massFreeResidual(double t, const double* y, const double* a, double* r);
+  // What a recorded row needs at state y when an integrator already knows the free accelerations a
+  // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
+  // equations with every acceleration known), data().frames and energies(), without the mass matrix
+  // or its solve. The kinetic energy 1/2 qd^T M qd comes from two passes of the inverse dynamics,
+  // M qd = tau(q, qd, qdd) - tau(q, qd, qdd - qd), both linear in the mesh. Where
+  // hasMassFreeResidual() and for a flexible system; worth it where evaluate() would build and solve a
+  // dense mass matrix (outputsFromAccelerations()). Returns false when a value is not finite.
+  bool evaluateWithAccelerations(double t, const double* y, const double* a);
+  bool outputsFromAccelerations() const { return mass_factor_refinable_ && !rigid_ && hasMassFreeResidual(); }
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
@@ -117,6 +126,9 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
+  Eigen::VectorXd tau_work_;                // evaluateWithAccelerations(): the first pass's forces
+  double kinetic_ = 0.0;                    // from evaluateWithAccelerations(), when kinetic_known_
+  bool kinetic_known_ = false;              // reset by every evaluation
   bool consecutive_ = false;                // the free coordinates are consecutive: massMatrix() is a block of data_.M
   Eigen::MatrixXd M_ff_;                    // the free coordinates' mass matrix when they are not consecutive
   MatrixEntries K_entries_, C_entries_;     // work memory of the sparse tangent()

@@ -268,6 +268,21 @@ bool GeneralizedAlphaIntegrator::interpolate(double t, double* y_out) {
   return true;
 }
 
+bool GeneralizedAlphaIntegrator::interpolateAccelerations(double t, double* a_out) {
+  Eigen::Map<Eigen::VectorXd> out(a_out, n_);
+  const double H = t_ - t_prev_;
+  if (stats_.steps == 0 || H <= 0.0 || t >= t_) {
+    out = a_;
+    return stats_.steps == 0 || std::abs(t - t_) <= 1e-9 * std::max(1.0, std::abs(t_));
+  }
+  if (t < t_prev_ - 1e-12 * H) return false;
+  // d/dt of interpolate()'s rates.
+  const double s = (t - t_prev_) / H, s2 = s * s;
+  const double d00 = 6 * s2 - 6 * s, d10 = 3 * s2 - 4 * s + 1, d11 = 3 * s2 - 2 * s;
+  out = (d00 / H) * (y_prev_.tail(n_) - y_.tail(n_)) + d10 * a_prev_ + d11 * a_;
+  return true;
+}
+
 std::string GeneralizedAlphaIntegrator::describe(int flag) const {
   switch (flag) {
     case kStepTooSmall:

@@ -54,6 +54,9 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   int step(double& t) override;
   const double* state() const override { return y_.data(); }
   bool interpolate(double t, double* y_out) override;
+  // The derivative of interpolate()'s rates: the steps' accelerations at both ends (each satisfies
+  // M a = f to the Newton iteration's tolerance), third order in between.
+  bool interpolateAccelerations(double t, double* a_out) override;
   SolverStats stats() const override { return stats_; }
   std::string describe(int flag) const override;
   double currentTime() const override { return t_; }

@@ -50,6 +50,12 @@ class OdeIntegrator {
   virtual const double* state() const = 0;
   // Interpolated state at time t within the last step (dense output). Returns false on failure.
   virtual bool interpolate(double t, double* y_out) = 0;
+  // The accelerations (the second half of y') at time t within the last step, when the method carries
+  // them consistently with its dense output (generalized-alpha); false when it does not.
+  virtual bool interpolateAccelerations(double t, double* a_out) {
+    (void)t, (void)a_out;
+    return false;
+  }
   virtual SolverStats stats() const = 0;
   // Words for a flag, plus the last message the solver reported.
   virtual std::string describe(int flag) const = 0;

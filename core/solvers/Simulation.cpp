@@ -64,6 +64,15 @@ class OdeStepper final : public Stepper {
         return false;
       }
       y = yout_.data();
+      // Where the mass matrix is large and dense, the integrator's accelerations spare its build and solve.
+      if (fd_.outputsFromAccelerations() && ode_->interpolateAccelerations(t, ydot_.data())) {
+        if (!fd_.evaluateWithAccelerations(t, y, ydot_.data())) {
+          error_ = fd_.error();
+          return false;
+        }
+        recorder_.record(t, fd_, results);
+        return true;
+      }
     }
     if (!fd_.evaluate(t, y, ydot_.data())) {
       error_ = fd_.error();
