@@ -190,8 +190,13 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
       return S;
     };
     iv.full_slopes = slopeSum(iv.full_begin, iv.full_count);
-    for (Station& s : b.stations)
-      if (s.interval == static_cast<int>(b.intervals.size())) s.inner_slopes = slopeSum(s.inner_begin, s.inner_count);
+    for (Station& s : b.stations) {
+      if (s.interval != static_cast<int>(b.intervals.size())) continue;
+      s.inner_slopes = slopeSum(s.inner_begin, s.inner_count);
+      s.window.resize(4, iv.count);
+      s.window << s.u.segment(iv.first, iv.count), s.v.segment(iv.first, iv.count), s.w.segment(iv.first, iv.count),
+          s.phi.segment(iv.first, iv.count);
+    }
     b.intervals.push_back(iv);
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);

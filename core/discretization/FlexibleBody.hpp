@@ -15,7 +15,10 @@ struct FlexibleBody {
   // A mass station: a Gauss point of the beam carrying mass rhoA * weight and polar inertia rhoIp * weight.
   struct Station {
     double x = 0.0, weight = 0.0;
-    Eigen::RowVectorXd u, v, w, phi;       // shape rows at x
+    Eigen::RowVectorXd u, v, w, phi;  // shape rows at x
+    // The same four rows on the station's interval window (Interval::first, count), stored together:
+    // the composite evaluation's per-station products (LinkInertia.cpp) read only these.
+    Eigen::Matrix<double, 4, Eigen::Dynamic> window;
     int inner_begin = 0, inner_count = 0;  // sub-quadrature of [interval start, x] for s(x)
     int interval = 0;
     // sum over that sub-quadrature of weight (v1^T v1 + w1^T w1) on the interval's window: the

@@ -58,10 +58,12 @@ struct DynamicsData {
   Eigen::VectorXd station_force_e;              // m_max: their generalized force on the elastic coordinates
   // Per interval of a link (LinkInertia.cpp): the foreshortening gradient of the whole interval
   // (window x intervals), and the sums over its stations that the other stations' terms need.
-  Eigen::MatrixXd interval_slope, interval_lever;                    // w_max x n_max: phi_k, L_k = sum dm (u - iota)
-  Eigen::MatrixXd interval_moment;                                   // 6 x n_max: C_k = sum dm [r x e_x; e_x]
-  Eigen::VectorXd interval_force, interval_mass;                     // n_max: F_k = sum of axial d'Alembert forces, mu_k = sum dm
-  Eigen::VectorXd window_lever, window_iota, window_Se, window_Sed;  // w_max work
+  Eigen::MatrixXd interval_slope, interval_lever;          // w_max x n_max: phi_k, L_k = sum dm (u - iota)
+  Eigen::MatrixXd interval_moment;                         // 6 x n_max: C_k = sum dm [r x e_x; e_x]
+  Eigen::VectorXd interval_force, interval_mass;           // n_max: F_k = sum of axial d'Alembert forces, mu_k = sum dm
+  Eigen::Matrix<double, Eigen::Dynamic, 3> window_states;  // w_max x 3 work: e, ed, edd on an interval's window
+  Eigen::Matrix<double, Eigen::Dynamic, 2> window_slopes;  // w_max x 2 work: S e, S ed
+  Eigen::VectorXd window_lever;                            // w_max work
   Eigen::VectorXd prefix_slope, suffix_slope, suffix_lever, row_work;  // m_max work
   double gravity_potential = 0.0;                                      // [J]
   Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)

@@ -10,17 +10,14 @@ struct SlopeSums {
 };
 
 // Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
-// Interval::full_slopes) is S on the interval's window: s += 1/2 e^T S e, sd += ed^T S e,
-// sdd += ed^T S ed, and the gradient S e into g_w. Se, Sed: window-sized work.
-void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::VectorXd>& e_w,
-               const Eigen::Ref<const Eigen::VectorXd>& ed_w, SlopeSums& sums, Eigen::Ref<Eigen::VectorXd> g_w,
-               Eigen::Ref<Eigen::VectorXd> Se, Eigen::Ref<Eigen::VectorXd> Sed) {
-  Se.noalias() = S * e_w;
-  Sed.noalias() = S * ed_w;
-  sums.s += 0.5 * e_w.dot(Se);
-  sums.sd += ed_w.dot(Se);
-  sums.sdd += ed_w.dot(Sed);
-  g_w += Se;
+// Interval::full_slopes) is S on the interval's window, with E = [e ed edd] there: s += 1/2 e^T S e,
+// sd += ed^T S e, sdd += ed^T S ed. SE <- [S e, S ed]; S e is the stretch's slope gradient.
+void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynamic, 3>>& E, SlopeSums& sums,
+               Eigen::Ref<Eigen::Matrix<double, Eigen::Dynamic, 2>> SE) {
+  SE.noalias() = S.lazyProduct(E.leftCols<2>());
+  sums.s += 0.5 * E.col(0).dot(SE.col(0));
+  sums.sd += E.col(1).dot(SE.col(0));
+  sums.sdd += E.col(1).dot(SE.col(1));
 }
 
 }  // namespace
@@ -35,8 +32,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   double G_edd = 0.0;              // G_j . edd: the slope gradient of the whole intervals before, times edd
   d.station_inertia.setZero();
   d.station_wrench.setZero();
-  auto B = d.station_coupling.leftCols(m);
-  B.setZero();
+  auto B = d.station_coupling.leftCols(m);  // with the mass matrix only
+  if (with_M) B.setZero();
   auto force_e = d.station_force_e.head(m);
   force_e.setZero();
   auto C = d.station_mass.topLeftCorner(m, m);
@@ -56,30 +53,35 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   for (int j = 0; j < n_intervals; ++j) {
     const FlexibleBody::Interval& iv = fb.intervals[j];
     const int f0 = iv.first, n = iv.count;
-    const auto e_w = e.segment(f0, n), ed_w = ed.segment(f0, n), edd_w = edd.segment(f0, n);
-    auto iota = d.window_iota.head(n);
+    auto E = d.window_states.topRows(n);  // [e ed edd] on the window
+    E.col(0) = e.segment(f0, n);
+    E.col(1) = ed.segment(f0, n);
+    E.col(2) = edd.segment(f0, n);
+    auto SE = d.window_slopes.topRows(n);
+    const auto iota = SE.col(0);  // of the stretch from the interval's start to the station (high)
     auto lever = d.window_lever.head(n);
-    auto Se = d.window_Se.head(n);
-    auto Sed = d.window_Sed.head(n);
     auto Bw = B.middleCols(f0, n);
     if (high) {
       d.interval_force(j) = 0.0;
       d.interval_mass(j) = 0.0;
-      d.interval_moment.col(j).setZero();
-      d.interval_lever.col(j).head(n).setZero();
+      if (with_M) d.interval_moment.col(j).setZero(), d.interval_lever.col(j).head(n).setZero();
     }
     for (; st < fb.stations.size() && fb.stations[st].interval == j; ++st) {
       const FlexibleBody::Station& s = fb.stations[st];
       SlopeSums at = start;
-      iota.setZero();
-      if (high) addSlopes(s.inner_slopes, e_w, ed_w, at, iota, Se, Sed);
-      const auto ru = s.u.segment(f0, n), rv = s.v.segment(f0, n), rw = s.w.segment(f0, n), rphi = s.phi.segment(f0, n);
-      const Eigen::Vector3d r(s.x + ru.dot(e_w) - c * at.s, rv.dot(e_w), rw.dot(e_w));
-      const Eigen::Vector3d rdot(ru.dot(ed_w) - c * at.sd, rv.dot(ed_w), rw.dot(ed_w));
-      const double phid = rphi.dot(ed_w);  // the twist itself leaves the station's inertia unchanged
+      double iota_edd = 0.0;
+      if (high) {
+        addSlopes(s.inner_slopes, E, at, SE);
+        iota_edd = iota.dot(E.col(2));
+      }
+      // The shape rows u, v, w, phi times e, ed and edd, in one product.
+      const Eigen::Matrix<double, 4, 3> P = s.window.lazyProduct(E);
+      const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
+      const Eigen::Vector3d rdot(P(0, 1) - c * at.sd, P(1, 1), P(2, 1));
+      const double phid = P(3, 1);  // the twist itself leaves the station's inertia unchanged
       // The known elastic accelerations: dr/de edd (with the foreshortening's gradient G_j + iota) and phi..
-      const Eigen::Vector3d r_edd(ru.dot(edd_w) - c * (G_edd + iota.dot(edd_w)), rv.dot(edd_w), rw.dot(edd_w));
-      const double phidd = rphi.dot(edd_w);
+      const Eigen::Vector3d r_edd(P(0, 2) - c * (G_edd + iota_edd), P(1, 2), P(2, 2));
+      const double phidd = P(3, 2);
       const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
       // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
       // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
@@ -105,29 +107,33 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       moments.second.noalias() += dm * r * r.transpose();
       moments.polar += Jp;
 
-      // dr/de = [l - G_j; Psi_v; Psi_w]: the window's part here, G_j's after the last interval.
-      lever = ru.transpose() - c * iota;
-      force_e.segment(f0, n).noalias() +=
-          f_lin.x() * lever + f_lin.y() * rv.transpose() + f_lin.z() * rw.transpose() + f_ang.x() * rphi.transpose();
-      // Coupling rows [r x D; D] dm (D = dr/de on the window) and Jp Psi_phi for the twist.
-      Bw.row(0) += dm * (r.y() * rw - r.z() * rv) + Jp * rphi;
-      Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * rw);
-      Bw.row(2) += dm * (r.x() * rv - r.y() * lever.transpose());
-      Bw.row(3) += dm * lever.transpose();
-      Bw.row(4) += dm * rv;
-      Bw.row(5) += dm * rw;
+      // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - iota: the window's part here, G_j's after the
+      // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x, and the coupling rows
+      // [r x D; D] dm + [Jp Psi_phi; 0] = K [Psi_u; Psi_v; Psi_w; Psi_phi] - K e_1 iota^T.
+      force_e.segment(f0, n).noalias() += s.window.transpose() * Eigen::Vector4d(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
+      Eigen::Matrix<double, 6, 4> K;
+      K << 0.0, -dm * r.z(), dm * r.y(), Jp,  //
+          dm * r.z(), 0.0, -dm * r.x(), 0.0,  //
+          -dm * r.y(), dm * r.x(), 0.0, 0.0,  //
+          dm, 0.0, 0.0, 0.0,                  //
+          0.0, dm, 0.0, 0.0,                  //
+          0.0, 0.0, dm, 0.0;
+      if (with_M) Bw.noalias() += K.lazyProduct(s.window);
       if (!high) continue;
+      force_e.segment(f0, n).noalias() -= f_lin.x() * iota;
       d.interval_force(j) += f_lin.x();
       d.interval_mass(j) += dm;
-      d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
+      if (!with_M) continue;
+      Bw.noalias() -= K.col(0) * iota.transpose();
+      lever = s.window.row(0).transpose() - iota;
+      d.interval_moment.col(j) += K.col(0);
       d.interval_lever.col(j).head(n) += dm * lever;
-      if (with_M) C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
+      C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
     }
     if (high) {
-      auto phi_j = d.interval_slope.col(j).head(n);
-      phi_j.setZero();
-      addSlopes(iv.full_slopes, e_w, ed_w, start, phi_j, Se, Sed);
-      G_edd += phi_j.dot(edd_w);
+      addSlopes(iv.full_slopes, E, start, SE);
+      d.interval_slope.col(j).head(n) = SE.col(0);
+      G_edd += SE.col(0).dot(E.col(2));
     }
   }
 
@@ -152,6 +158,15 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   //   C += sum_k (mu_k G_k G_k^T - G_k L_k^T - L_k G_k^T)
   //      = sum_j [phi_j (mu_{>j} P_j + Q_j - L_{>j})^T - L_{>j} phi_j^T],
   // with P_j = sum_{i<=j} phi_i and Q_j = sum_{i>j} mu_{>i} phi_i.
+  if (!with_M) {
+    double F_after = 0.0;
+    for (int j = n_intervals - 1; j >= 0; --j) {
+      force_e.segment(fb.intervals[j].first, fb.intervals[j].count).noalias() -=
+          F_after * d.interval_slope.col(j).head(fb.intervals[j].count);
+      F_after += d.interval_force(j);
+    }
+    return tip;
+  }
   auto P = d.prefix_slope.head(m);
   auto Q = d.suffix_slope.head(m);
   auto L_after = d.suffix_lever.head(m);
@@ -166,7 +181,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
     const auto phi_j = d.interval_slope.col(j).head(n);
     force_e.segment(f0, n).noalias() -= F_after * phi_j;
     B.middleCols(f0, n).noalias() -= C_after * phi_j.transpose();
-    if (with_M && !d.mass_without_running_terms) {
+    if (!d.mass_without_running_terms) {
       H = mu_after * P + Q - L_after;
       C.middleRows(f0, n).noalias() += phi_j * H.transpose();
       C.middleCols(f0, n).noalias() -= L_after * phi_j.transpose();
