@@ -11,6 +11,14 @@
 
 namespace flexarm {
 
+namespace {
+// |f - M x|_inf / (|M|_inf |x|_inf + |f|_inf), with r = f - M x.
+double backwardError(double M_norm, const Eigen::VectorXd& x, const Eigen::VectorXd& f, const Eigen::VectorXd& r) {
+  const double scale = M_norm * x.cwiseAbs().maxCoeff() + f.cwiseAbs().maxCoeff();
+  return scale > 0.0 ? r.cwiseAbs().maxCoeff() / scale : 0.0;
+}
+}  // namespace
+
 ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescribed)
     : sys_(sys), mode_(prescribed), rigid_(sys.isRigid()), data_(sys) {
   std::vector<bool> is_prescribed(sys.nq, false);
@@ -43,6 +51,7 @@ void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::Vecto
 void ForwardDynamics::assemble(double t, const double* y) {
   const std::size_t nf = free_.size();
   kinetic_known_ = false;
+  mass_stale_ = false;
   for (std::size_t k = 0; k < nf; ++k) {
     q_(free_[k]) = y[k];
     qd_(free_[k]) = y[nf + k];
@@ -62,6 +71,7 @@ void ForwardDynamics::assemble(double t, const double* y) {
 
 void ForwardDynamics::computeTerms(double t) {
   const int nf = static_cast<int>(free_.size());
+  mass_stale_ = false;
   // b = h(q, qd) + M[:, p] qdd_p ;  internal forces into data_.internal
   if (rigid_) {
     rnea(sys_, data_, q_, qd_, qdd_);
@@ -123,27 +133,30 @@ void ForwardDynamics::massFreeResidual(double t, const double* y, const double* 
   for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
 }
 
+double ForwardDynamics::kineticFromPasses() {
+  // M qd = tau(q, 0, qd) - tau(q, 0, 0): at rest, so that only gravity's terms cancel (the velocity
+  // products, larger on a spinning arm, would cost digits).
+  zero_.setZero(sys_.nq);
+  compositeEquations(sys_, data_, q_, zero_, qd_, false);
+  tau_work_ = data_.tau;
+  compositeEquations(sys_, data_, q_, zero_, zero_, false);
+  return 0.5 * qd_.dot(tau_work_ - data_.tau);
+}
+
 bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const double* a) {
   failure_ = Failure::None;
   assemble(t, y);
   const int nf = static_cast<int>(free_.size());
   for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  // tau = M qdd + b: with every acceleration known, and with qdd - qd (the same b).
-  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
-  tau_work_ = data_.tau;
-  qdd_ -= qd_;
-  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
-  qdd_ += qd_;
-  tau_work_ -= data_.tau;  // M qd
-  kinetic_ = 0.5 * qd_.dot(tau_work_);
-  tau_work_ += data_.tau;  // the first pass's tau again
+  kinetic_ = kineticFromPasses();
+  compositeEquations(sys_, data_, q_, qd_, qdd_, false);  // tau = M qdd + b
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
     const int i = body.drivenIndex();
-    effort_(static_cast<int>(j)) = tau_work_(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
+    effort_(static_cast<int>(j)) = data_.tau(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
   }
   kinetic_known_ = true;
   if (std::isfinite(kinetic_) && effort_.allFinite()) return true;
@@ -166,13 +179,10 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   const int nf = static_cast<int>(free_.size());
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
-  if (nf > 0) {
-    if (!solveAccelerations()) {
-      failure_ = Failure::NotPositiveDefinite;
-      failure_t_ = t;
-      return false;
-    }
-    for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
+  if (nf > 0 && !solveAccelerations()) {
+    failure_ = Failure::NotPositiveDefinite;
+    failure_t_ = t;
+    return false;
   }
   // Effort a prescribed joint's drive must supply: (M qdd + b - internal) at its coordinate.
   for (std::size_t j = 0; j < sys_.bodies.size() && mode_ == Prescribed::Eliminated; ++j) {
@@ -183,6 +193,52 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     for (int k = 0; k < nf; ++k) s += M(i, free_[k]) * rhs_f_(k);
     effort_(static_cast<int>(j)) = s;
   }
+  return storeAccelerations(t, ydot);
+}
+
+bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydot) {
+  const int nf = static_cast<int>(free_.size());
+  if (nf == 0 || !mass_factor_refinable_ || rigid_ || !hasMassFreeResidual()) return evaluate(t, y, ydot);
+  failure_ = Failure::None;
+  assemble(t, y);
+  // f = Q - b with the free accelerations zero; Q does not depend on them.
+  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+  internalForces(sys_, data_, q_, qd_);
+  applyForces(t);
+  for (int k = 0; k < nf; ++k) force_f_(k) = applied_(free_[k]) - data_.tau(free_[k]);
+  refined_ = force_f_;
+  mass_solve_.solveInPlace(refined_);
+  double previous = std::numeric_limits<double>::infinity();
+  for (int it = 0; it < kMaxRefinements; ++it) {
+    for (int k = 0; k < nf; ++k) qdd_(free_[k]) = refined_(k);
+    compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+    for (int k = 0; k < nf; ++k) correction_(k) = applied_(free_[k]) - data_.tau(free_[k]);  // f - M a
+    const double size = correction_.cwiseAbs().maxCoeff();
+    if (!std::isfinite(size)) break;
+    if (backwardError(factored_norm_, refined_, force_f_, correction_) <= 4.0 * factored_backward_error_) {
+      rhs_f_ = refined_;
+      ++refined_solves_;
+      mass_factor_current_ = false;
+      mass_stale_ = true;
+      evaluated_t_ = t;
+      for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {  // (M qdd + b - internal) of the last pass
+        const Body& body = sys_.bodies[j];
+        if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
+        effort_(static_cast<int>(j)) = data_.tau(body.drivenIndex()) - data_.internal(body.drivenIndex());
+      }
+      return storeAccelerations(t, ydot);
+    }
+    if (size > 0.5 * previous) break;  // not contracting: M has moved too far
+    previous = size;
+    mass_solve_.solveInPlace(correction_);
+    refined_ += correction_;
+  }
+  return evaluate(t, y, ydot);
+}
+
+bool ForwardDynamics::storeAccelerations(double t, double* ydot) {
+  const int nf = static_cast<int>(free_.size());
+  for (int k = 0; k < nf; ++k) qdd_(free_[k]) = rhs_f_(k);
   for (int k = 0; k < nf; ++k) {
     ydot[k] = qd_(free_[k]);
     ydot[nf + k] = qdd_(free_[k]);
@@ -219,16 +275,7 @@ bool ForwardDynamics::factorMass() {
   return mass_factor_current_;
 }
 
-namespace {
-// |f - M x|_inf / (|M|_inf |x|_inf + |f|_inf), with r = f - M x.
-double backwardError(double M_norm, const Eigen::VectorXd& x, const Eigen::VectorXd& f, const Eigen::VectorXd& r) {
-  const double scale = M_norm * x.cwiseAbs().maxCoeff() + f.cwiseAbs().maxCoeff();
-  return scale > 0.0 ? r.cwiseAbs().maxCoeff() / scale : 0.0;
-}
-}  // namespace
-
 bool ForwardDynamics::refineAccelerations() {
-  constexpr int kMaxRefinements = 6;
   const auto M = massMatrix();
   refined_ = rhs_f_;
   mass_solve_.solveInPlace(refined_);
@@ -275,6 +322,12 @@ bool ForwardDynamics::solveAccelerations() {
 }
 
 void ForwardDynamics::solveMass(Eigen::Ref<Eigen::MatrixXd> b) {
+  if (mass_stale_) {  // after evaluateWithoutMass(): build M at its state (with the free accelerations zero)
+    for (int k : free_) qdd_(k) = 0.0;
+    computeTerms(evaluated_t_);
+    for (std::size_t k = 0; k < free_.size(); ++k) qdd_(free_[k]) = refined_(static_cast<int>(k));
+    rhs_f_ = refined_;
+  }
   if (!mass_factor_current_) factorMass();
   mass_solve_.solveColumnsInPlace(b);
 }
@@ -298,6 +351,10 @@ Energies ForwardDynamics::energies() {
   // computeTerms() built the whole mass matrix (prescribed coordinates too) when a coordinate is free.
   if (rigid_ || free_.empty()) return systemEnergies(sys_, data_, q_, qd_);
   Energies e;
+  if (mass_stale_ && !kinetic_known_) {
+    kinetic_ = kineticFromPasses();
+    kinetic_known_ = true;
+  }
   e.kinetic = kinetic_known_ ? kinetic_ : 0.5 * qd_.dot(data_.M * qd_);
   e.potential = data_.gravity_potential + data_.elastic_potential;
   return e;

@@ -40,6 +40,14 @@ class ForwardDynamics {
   // finite; error() then says what. No heap allocation below SymmetricSolve::kSparseFrom free
   // coordinates (Eigen's sparse Cholesky allocates its work arrays in each factorization).
   bool evaluate(double t, const double* y, double* ydot);
+  // evaluate() for an integrator's right-hand side, without building a large dense mass matrix: where
+  // evaluate() would refine the accelerations (kRefineMassFrom) and the equations can be evaluated
+  // with the accelerations known (hasMassFreeResidual()), each refinement's residual f - M a comes
+  // from those equations (one pass linear in the mesh, instead of the O(n^2) build of M and M a), to
+  // the same backward error; a prescribed joint's effort from the last pass. Falls back to evaluate()
+  // when the refinement does not contract. Afterwards massMatrix() is not that of y (solveMass()
+  // builds it).
+  bool evaluateWithoutMass(double t, const double* y, double* ydot);
 
   // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
   // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
@@ -64,8 +72,8 @@ class ForwardDynamics {
   // What a recorded row needs at state y when an integrator already knows the free accelerations a
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
   // equations with every acceleration known), data().frames and energies(), without the mass matrix
-  // or its solve. The kinetic energy 1/2 qd^T M qd comes from two passes of the inverse dynamics,
-  // M qd = tau(q, qd, qdd) - tau(q, qd, qdd - qd), both linear in the mesh. Where
+  // or its solve. The kinetic energy 1/2 qd^T M qd comes from two passes of the inverse dynamics at
+  // rest, M qd = tau(q, 0, qd) - tau(q, 0, 0), linear in the mesh as the third for the efforts. Where
   // hasMassFreeResidual() and for a flexible system; worth it where evaluate() would build and solve a
   // dense mass matrix (outputsFromAccelerations()). Returns false when a value is not finite.
   bool evaluateWithAccelerations(double t, const double* y, const double* a);
@@ -119,6 +127,12 @@ class ForwardDynamics {
   // rhs_f_ <- massMatrix()^-1 rhs_f_: refined with an earlier factorization, or factorized anew.
   bool solveAccelerations();
   bool refineAccelerations();  // true when the refinement met its backward error
+  // qdd_ and ydot from rhs_f_ (the free accelerations); false with failure_ set when one is not finite.
+  bool storeAccelerations(double t, double* ydot);
+  // 1/2 qd^T M qd from two passes of the equations with the accelerations known, at rest (data_ is then
+  // that of q at rest).
+  double kineticFromPasses();
+  static constexpr int kMaxRefinements = 6;
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;
@@ -126,9 +140,11 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  Eigen::VectorXd tau_work_;                // evaluateWithAccelerations(): the first pass's forces
+  Eigen::VectorXd tau_work_, zero_;         // kineticFromPasses(): the first pass's forces, zero rates
   double kinetic_ = 0.0;                    // from evaluateWithAccelerations(), when kinetic_known_
   bool kinetic_known_ = false;              // reset by every evaluation
+  bool mass_stale_ = false;                 // evaluateWithoutMass() left M of an earlier state
+  double evaluated_t_ = 0.0;                // time of the last evaluation
   bool consecutive_ = false;                // the free coordinates are consecutive: massMatrix() is a block of data_.M
   Eigen::MatrixXd M_ff_;                    // the free coordinates' mass matrix when they are not consecutive
   MatrixEntries K_entries_, C_entries_;     // work memory of the sparse tangent()

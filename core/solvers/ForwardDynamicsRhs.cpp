@@ -6,16 +6,18 @@
 
 namespace flexarm {
 
-int ForwardDynamicsRhs::rhs(double t, const double* y, double* ydot) {
+int ForwardDynamicsRhs::rhs(double t, const double* y, double* ydot) { return evaluate(t, y, ydot, true); }
+
+int ForwardDynamicsRhs::evaluate(double t, const double* y, double* ydot, bool without_mass) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;  // recoverable: the integrator retries with a smaller step
-  if (fd_.evaluate(t, y, ydot)) return 0;
+  if (without_mass ? fd_.evaluateWithoutMass(t, y, ydot) : fd_.evaluate(t, y, ydot)) return 0;
   return fd_.error().find("not positive definite") != std::string::npos ? -1 : 1;
 }
 
 int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::MatrixXd> J) {
   ydot_.resize(fd_.stateSize());
-  const int r = rhs(t, y, ydot_.data());
+  const int r = evaluate(t, y, ydot_.data(), false);  // the tangent and M^-1 at this state
   if (r != 0) return r;
   const int nf = fd_.stateSize() / 2;
   fd_.tangent(K_, C_);

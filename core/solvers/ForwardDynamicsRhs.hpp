@@ -33,6 +33,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
   static constexpr int kMassFreeResidualFrom = 100;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
+  // f(t, y) without building a large dense mass matrix (ForwardDynamics::evaluateWithoutMass).
   int rhs(double t, const double* y, double* ydot) override;
   // The dense df/dy (for SUNDIALS' own dense solver, and as the check of the condensed solve).
   bool hasJacobian() const override { return true; }
@@ -51,6 +52,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool sparseIterationMatrices() const { return sparse_; }
 
  private:
+  int evaluate(double t, const double* y, double* ydot, bool without_mass);
   // The terms for new iteration matrices. For generalized-alpha (second_order) from
   // kMassFreeResidualFrom free coordinates with `high` coupling, M without its running-integral terms:
   // banded per link (sparse for a single link), while the residual keeps them; they are a few per

@@ -455,9 +455,8 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutTheMassMatrixMatchesTightReferences
 
 // What a recorded row needs, from the accelerations an integrator knows instead of the solve of
 // M a = f: given evaluate()'s accelerations, the prescribed joint's effort and the kinetic energy
-// 1/2 qd^T M qd (from the difference of two passes of the inverse dynamics, whose velocity products
-// are larger) equal evaluate()'s, from the dense M, to round-off; the next evaluate() takes the
-// kinetic energy from its M again.
+// 1/2 qd^T M qd (from two passes of the inverse dynamics at rest) equal evaluate()'s, from the dense
+// M, to round-off; the next evaluate() takes the kinetic energy from its M again.
 TEST(ImplicitSolvers, OutputsFromKnownAccelerationsEqualThoseOfTheSolve) {
   Project beam = test::loadShipped("spin-up-beam.flexarm.json");
   beam.model.links[0].flex->discretization.elements = 60;
@@ -473,13 +472,13 @@ TEST(ImplicitSolvers, OutputsFromKnownAccelerationsEqualThoseOfTheSolve) {
   const Eigen::VectorXd a = ydot.tail(nf);
   ASSERT_TRUE(fd.evaluateWithAccelerations(0.7, y.data(), a.data())) << fd.error();
   EXPECT_NEAR(fd.effort()(0), effort, 1e-10 * std::abs(effort));
-  EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-8 * kinetic);
+  EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-12 * kinetic);
   EXPECT_NEAR(fd.energies().potential, potential, 1e-12 * std::abs(potential));
   // Other accelerations: another effort, the same energies (they do not depend on a).
   const Eigen::VectorXd a2 = 2.0 * a;
   ASSERT_TRUE(fd.evaluateWithAccelerations(0.7, y.data(), a2.data()));
   EXPECT_GT(std::abs(fd.effort()(0) - effort), 1e-3 * std::abs(effort));
-  EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-8 * kinetic);
+  EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-12 * kinetic);
   y.tail(nf) *= 2.0;
   ForwardDynamics fresh(sys);
   ASSERT_TRUE(fresh.evaluate(0.7, y.data(), ydot.data()));
@@ -702,7 +701,8 @@ TEST(ImplicitSolvers, GeneralizedAlphaInterpolatesTheAccelerations) {
 // factorizing each new mass matrix: along a sequence of nearby states the accelerations equal a fresh
 // direct solve's (another ForwardDynamics, factorizing at that state only) to 1e-9 of their size, most
 // of them without a factorization; a state far away is factorized anew; and solveMass() solves with
-// the current mass matrix.
+// the current mass matrix. The same with the residuals from the equations instead of M
+// (evaluateWithoutMass(), for the integrators' right-hand sides), the hub torque and energies too.
 TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   Project beam = test::loadShipped("spin-up-beam.flexarm.json");
   beam.model.links[0].flex->discretization.elements = 60;
@@ -729,6 +729,32 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   EXPECT_LE(factorizations, 5);  // most of the nearby states were refined
   EXPECT_GE(fd.refinedSolves(), 15);
   EXPECT_EQ(fd.massFactorizations(), factorizations + 1);  // the far one was factorized
+  // The same without building M (an integrator's right-hand side): each refinement's residual from
+  // the equations with the accelerations known. The same accelerations, hub torque and energies.
+  ForwardDynamics fm(sys);
+  Eigen::VectorXd mass_free_ydot(n);
+  for (int step = 0; step <= 20; ++step) {
+    state(step < 20 ? 1.0 + 1e-3 * step : 6.0);
+    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data())) << fm.error();
+    ForwardDynamics fresh(sys);
+    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    EXPECT_LE((mass_free_ydot - fresh_ydot).norm(), 1e-9 * fresh_ydot.norm()) << "state " << step;
+    EXPECT_NEAR(fm.effort()(0), fresh.effort()(0), 1e-9 * std::abs(fresh.effort()(0))) << "state " << step;
+    EXPECT_NEAR(fm.energies().kinetic, fresh.energies().kinetic, 1e-12 * fresh.energies().kinetic) << "state " << step;
+    EXPECT_NEAR(fm.energies().potential, fresh.energies().potential, 1e-12 * std::abs(fresh.energies().potential));
+  }
+  EXPECT_GE(fm.refinedSolves(), 15);
+  EXPECT_LE(fm.massFactorizations(), 6);
+  {  // solveMass() after it: with the mass matrix of that state, built then
+    state(1.0);
+    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data()));
+    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data()));
+    ForwardDynamics fresh(sys);
+    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    Eigen::MatrixXd X = fresh.massMatrix().leftCols(3);
+    fm.solveMass(X);
+    EXPECT_LE((X - Eigen::MatrixXd::Identity(nf, 3)).norm(), 1e-9);
+  }
   // solveMass() after a refined evaluation: with the mass matrix of that state.
   state(1.0005);
   ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data()));
