@@ -143,6 +143,15 @@ double ForwardDynamics::kineticFromPasses() {
   return 0.5 * qd_.dot(tau_work_ - data_.tau);
 }
 
+void ForwardDynamics::prescribedEffortsFromPass() {
+  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
+    const Body& body = sys_.bodies[j];
+    if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
+    const int i = body.drivenIndex();
+    effort_(static_cast<int>(j)) = data_.tau(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
+  }
+}
+
 bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const double* a) {
   failure_ = Failure::None;
   assemble(t, y);
@@ -152,12 +161,7 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   compositeEquations(sys_, data_, q_, qd_, qdd_, false);  // tau = M qdd + b
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
-  for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
-    const Body& body = sys_.bodies[j];
-    if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
-    const int i = body.drivenIndex();
-    effort_(static_cast<int>(j)) = data_.tau(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
-  }
+  prescribedEffortsFromPass();
   kinetic_known_ = true;
   if (std::isfinite(kinetic_) && effort_.allFinite()) return true;
   failure_ = Failure::NonFinite;
@@ -221,11 +225,7 @@ bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydo
       mass_factor_current_ = false;
       mass_stale_ = true;
       evaluated_t_ = t;
-      for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {  // (M qdd + b - internal) of the last pass
-        const Body& body = sys_.bodies[j];
-        if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
-        effort_(static_cast<int>(j)) = data_.tau(body.drivenIndex()) - data_.internal(body.drivenIndex());
-      }
+      prescribedEffortsFromPass();
       return storeAccelerations(t, ydot);
     }
     if (size > 0.5 * previous) break;  // not contracting: M has moved too far

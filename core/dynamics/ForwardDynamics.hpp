@@ -132,6 +132,9 @@ class ForwardDynamics {
   // 1/2 qd^T M qd from two passes of the equations with the accelerations known, at rest (data_ is then
   // that of q at rest).
   double kineticFromPasses();
+  // A prescribed joint's effort (M qdd + b - internal at its coordinate) from data_.tau of a pass of the
+  // equations with every acceleration known, and data_.internal.
+  void prescribedEffortsFromPass();
   static constexpr int kMaxRefinements = 6;
   const MultibodySystem& sys_;
   Prescribed mode_;
