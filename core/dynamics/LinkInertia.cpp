@@ -107,26 +107,28 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       moments.second.noalias() += dm * r * r.transpose();
       moments.polar += Jp;
 
-      // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - iota: the window's part here, G_j's after the
-      // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x, and the coupling rows
-      // [r x D; D] dm + [Jp Psi_phi; 0] = K [Psi_u; Psi_v; Psi_w; Psi_phi] - K e_1 iota^T.
+      // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
+      // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
       force_e.segment(f0, n).noalias() += s.window.transpose() * Eigen::Vector4d(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
-      Eigen::Matrix<double, 6, 4> K;
-      K << 0.0, -dm * r.z(), dm * r.y(), Jp,  //
-          dm * r.z(), 0.0, -dm * r.x(), 0.0,  //
-          -dm * r.y(), dm * r.x(), 0.0, 0.0,  //
-          dm, 0.0, 0.0, 0.0,                  //
-          0.0, dm, 0.0, 0.0,                  //
-          0.0, 0.0, dm, 0.0;
-      if (with_M) Bw.noalias() += K.lazyProduct(s.window);
-      if (!high) continue;
-      force_e.segment(f0, n).noalias() -= f_lin.x() * iota;
-      d.interval_force(j) += f_lin.x();
-      d.interval_mass(j) += dm;
+      if (high) {
+        force_e.segment(f0, n).noalias() -= f_lin.x() * iota;
+        d.interval_force(j) += f_lin.x();
+        d.interval_mass(j) += dm;
+      }
       if (!with_M) continue;
-      Bw.noalias() -= K.col(0) * iota.transpose();
-      lever = s.window.row(0).transpose() - iota;
-      d.interval_moment.col(j) += K.col(0);
+      // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row (most of the 6 x 4
+      // coefficients are zero).
+      const auto u = s.window.row(0), v = s.window.row(1), wr = s.window.row(2), phi = s.window.row(3);
+      lever = u.transpose();
+      if (high) lever -= iota;
+      Bw.row(0) += dm * (r.y() * wr - r.z() * v) + Jp * phi;
+      Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * wr);
+      Bw.row(2) += dm * (r.x() * v - r.y() * lever.transpose());
+      Bw.row(3) += dm * lever.transpose();
+      Bw.row(4) += dm * v;
+      Bw.row(5) += dm * wr;
+      if (!high) continue;
+      d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
       d.interval_lever.col(j).head(n) += dm * lever;
       C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
     }
