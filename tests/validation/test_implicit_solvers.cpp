@@ -575,13 +575,36 @@ class OscillatorBank final : public OdeRhs, public SecondOrderOde {
  public:
   explicit OscillatorBank(int n) : k_(n), c_(n), diagonal_(n) {
     for (int i = 0; i < n; ++i) {
-      const double omega = 2.0 + 0.5 * i;
-      k_(i) = omega * omega;
-      c_(i) = 2.0 * kZeta * omega;
+      k_(i) = omega(i) * omega(i);
+      c_(i) = 2.0 * kZeta * omega(i);
     }
   }
   static constexpr double kZeta = 0.05;
+  static double omega(int i) { return 2.0 + 0.5 * i; }
   int size() const { return static_cast<int>(k_.size()); }
+  // Every oscillator released from q = 1 at rest, and its exact motion
+  // q_i = exp(-zeta w t) (cos w_d t + zeta w / w_d sin w_d t), q_i' = -exp(-zeta w t) (w^2 / w_d) sin w_d t.
+  Eigen::VectorXd released() const {
+    Eigen::VectorXd y0 = Eigen::VectorXd::Zero(2 * size());
+    y0.head(size()).setOnes();
+    return y0;
+  }
+  static double exactPosition(int i, double t) {
+    const double w = omega(i), wd = dampedOmega(i);
+    return std::exp(-kZeta * w * t) * (std::cos(wd * t) + kZeta * w / wd * std::sin(wd * t));
+  }
+  static double exactRate(int i, double t) {
+    const double w = omega(i), wd = dampedOmega(i);
+    return -std::exp(-kZeta * w * t) * (w * w / wd) * std::sin(wd * t);
+  }
+  // Generalized-alpha at rtol 1e-6, atol 1e-8.
+  static SimulationSettings settings() {
+    SimulationSettings s;
+    s.method = SimulationSettings::Method::GeneralizedAlpha;
+    s.rtol = 1e-6;
+    s.atol = 1e-8;
+    return s;
+  }
   int rhs(double, const double* y, double* ydot) override {
     const int n = size();
     for (int i = 0; i < n; ++i) {
@@ -611,6 +634,7 @@ class OscillatorBank final : public OdeRhs, public SecondOrderOde {
   bool dense = true;
 
  private:
+  static double dampedOmega(int i) { return omega(i) * std::sqrt(1.0 - kZeta * kZeta); }
   Eigen::VectorXd k_, c_, diagonal_;
 };
 
@@ -627,15 +651,10 @@ TEST(ImplicitSolvers, GeneralizedAlphaKeepsACostlyFactorizationAcrossSteps) {
     OscillatorBank bank(120);
     bank.dense = dense;
     const int n = bank.size();
-    Eigen::VectorXd y0 = Eigen::VectorXd::Zero(2 * n);
-    y0.head(n).setOnes();
-    SimulationSettings s;
-    s.method = SimulationSettings::Method::GeneralizedAlpha;
-    s.rtol = 1e-6;
-    s.atol = 1e-8;
+    const Eigen::VectorXd y0 = bank.released();
     const double t_end = 2.0;
     GeneralizedAlphaIntegrator integrator;
-    EXPECT_TRUE(integrator.init(bank, 2 * n, y0.data(), 0.0, t_end, s));
+    EXPECT_TRUE(integrator.init(bank, 2 * n, y0.data(), 0.0, t_end, OscillatorBank::settings()));
     double t = 0.0;
     while (t < t_end) {
       const int flag = integrator.step(t);
@@ -643,11 +662,8 @@ TEST(ImplicitSolvers, GeneralizedAlphaKeepsACostlyFactorizationAcrossSteps) {
       if (flag < 0) break;
     }
     double worst = 0.0;
-    for (int i = 0; i < n; ++i) {
-      const double w = 2.0 + 0.5 * i, z = OscillatorBank::kZeta, wd = w * std::sqrt(1.0 - z * z);
-      const double exact = std::exp(-z * w * t_end) * (std::cos(wd * t_end) + z * w / wd * std::sin(wd * t_end));
-      worst = std::max(worst, std::abs(integrator.state()[i] - exact));
-    }
+    for (int i = 0; i < n; ++i)
+      worst = std::max(worst, std::abs(integrator.state()[i] - OscillatorBank::exactPosition(i, t_end)));
     EXPECT_LT(worst, 1e-3) << (dense ? "dense" : "sparse");
     EXPECT_EQ(integrator.stats().linear_setups, bank.factorizations);
     std::printf("%s: steps %ld, factorizations %ld, iterations %ld, error %.2g\n", dense ? "dense" : "sparse",
@@ -664,14 +680,9 @@ TEST(ImplicitSolvers, GeneralizedAlphaKeepsACostlyFactorizationAcrossSteps) {
 TEST(ImplicitSolvers, GeneralizedAlphaInterpolatesTheAccelerations) {
   OscillatorBank bank(20);
   const int n = bank.size();
-  Eigen::VectorXd y0 = Eigen::VectorXd::Zero(2 * n);
-  y0.head(n).setOnes();
-  SimulationSettings s;
-  s.method = SimulationSettings::Method::GeneralizedAlpha;
-  s.rtol = 1e-6;
-  s.atol = 1e-8;
+  const Eigen::VectorXd y0 = bank.released();
   GeneralizedAlphaIntegrator integrator;
-  ASSERT_TRUE(integrator.init(bank, 2 * n, y0.data(), 0.0, 1.0, s));
+  ASSERT_TRUE(integrator.init(bank, 2 * n, y0.data(), 0.0, 1.0, OscillatorBank::settings()));
   Eigen::VectorXd a(n);
   double t = 0.0, worst = 0.0;
   long checked = 0;
@@ -681,11 +692,11 @@ TEST(ImplicitSolvers, GeneralizedAlphaInterpolatesTheAccelerations) {
     for (double f : {1.0 / 3.0, 2.0 / 3.0}) {
       const double ti = t0 + f * (t - t0);
       ASSERT_TRUE(integrator.interpolateAccelerations(ti, a.data()));
-      for (int i = 0; i < n; ++i) {  // x = e^(-z w t) (cos(wd t) + z w / wd sin(wd t)): x'' = -w^2 x - 2 z w x'
-        const double w = 2.0 + 0.5 * i, z = OscillatorBank::kZeta, wd = w * std::sqrt(1.0 - z * z);
-        const double decay = std::exp(-z * w * ti), c = std::cos(wd * ti), sn = std::sin(wd * ti);
-        const double x = decay * (c + z * w / wd * sn), v = -decay * (w * w / wd) * sn;
-        worst = std::max(worst, std::abs(a(i) - (-w * w * x - 2.0 * z * w * v)) / (w * w));
+      for (int i = 0; i < n; ++i) {  // x'' = -w^2 x - 2 zeta w x' of the exact motion
+        const double w = OscillatorBank::omega(i);
+        const double exact =
+            -w * w * OscillatorBank::exactPosition(i, ti) - 2.0 * OscillatorBank::kZeta * w * OscillatorBank::exactRate(i, ti);
+        worst = std::max(worst, std::abs(a(i) - exact) / (w * w));
       }
       ++checked;
     }
