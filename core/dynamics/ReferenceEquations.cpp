@@ -60,6 +60,18 @@ void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6
   J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
 }
 
+// The distal frame's rotation about `axis` by its row of distal_rotation: relative velocity and
+// acceleration (vrel, crel) and the pose.
+Eigen::Isometry3d distalStep(const FlexibleBody& fb, int axis, const Eigen::Ref<const Eigen::VectorXd>& e,
+                             const Eigen::Ref<const Eigen::VectorXd>& ed, const Eigen::Ref<const Eigen::VectorXd>& edd,
+                             Vector6d& vrel, Vector6d& crel) {
+  vrel.setZero();
+  vrel(axis) = fb.distal_rotation.row(axis).dot(ed);
+  crel.setZero();
+  crel(axis) = fb.distal_rotation.row(axis).dot(edd);
+  return rotation(axis, fb.distal_rotation.row(axis).dot(e));
+}
+
 struct Foreshortening {
   double s = 0.0;    // 1/2 int (v'^2 + w'^2)
   double sdd = 0.0;  // int (vdot'^2 + wdot'^2): the velocity-product part of d2s/dt2
@@ -97,18 +109,20 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     // ---- joint: from the parent's distal frame (or the world) to this body frame
     Vector6d v = Vector6d::Zero(), a = Vector6d::Zero();
     Eigen::Isometry3d X_world_parent = Eigen::Isometry3d::Identity();
+    int p_parent = 0;  // the parent's Jacobian is zero from its end_index on
     if (i == 0) {
       a.tail<3>() = -sys.gravity;  // gravity as an upward acceleration of the base
-      d.J_work.leftCols(p).setZero();
     } else {
       v = d.frames[i - 1].v_distal;
       a = d.frames[i - 1].a_distal;
       X_world_parent = d.frames[i - 1].X_world_distal;
-      d.J_work.leftCols(p) = d.frames[i - 1].J_distal.leftCols(p);
+      p_parent = sys.bodies[i - 1].end_index;
     }
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
-    advance(X_rel, vJ, b.S * qdd_known(b.q_index), p, v, a, d.J_work, fr.J_body);
+    const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
+    if (p_parent > 0) fr.J_body.leftCols(p_parent).noalias() = X_joint * d.frames[i - 1].J_distal.leftCols(p_parent);
+    fr.J_body.middleCols(p_parent, p - p_parent).setZero();
     fr.J_body.col(b.q_index) += b.S;
     fr.v_body = v;
     fr.a_body = a;
@@ -232,25 +246,42 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     Vector6d vd = fr.v_body, ad = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
     vrel.tail<3>() = rdot;
     crel.tail<3>() = rdd;
-    advance(translation(r), vrel, crel, p, vd, ad, fr.J_body, d.J_work);
-    d.J_work.block(3, b.e_index, 3, m) += dr_de;
     Eigen::Isometry3d X_world_distal = fr.X_world_body * translation(r);
-    Eigen::MatrixXd* J_in = &d.J_work;
-    Eigen::MatrixXd* J_out = &d.J_work2;
-    for (int axis : {2, 1, 0}) {  // rotation rows of distal_rotation: 0 = phi (x), 1 = -w' (y), 2 = v' (z)
-      const double angle = fb.distal_rotation.row(axis).dot(e);
-      const double rate = fb.distal_rotation.row(axis).dot(ed);
-      vrel.setZero();
-      vrel(axis) = rate;
-      crel.setZero();
-      crel(axis) = fb.distal_rotation.row(axis).dot(edd);
-      const Eigen::Isometry3d R = rotation(axis, angle);
-      advance(R, vrel, crel, p, vd, ad, *J_in, *J_out);
-      J_out->row(axis).segment(b.e_index, m) += fb.distal_rotation.row(axis);
-      X_world_distal = X_world_distal * R;
-      std::swap(J_in, J_out);
+    if (mode == StationMode::Reference) {  // four frame steps, each with its Jacobian
+      advance(translation(r), vrel, crel, p, vd, ad, fr.J_body, d.J_work);
+      d.J_work.block(3, b.e_index, 3, m) += dr_de;
+      Eigen::MatrixXd* J_in = &d.J_work;
+      Eigen::MatrixXd* J_out = &d.J_work2;
+      for (int axis : {2, 1, 0}) {  // rotation rows of distal_rotation: 0 = phi (x), 1 = -w' (y), 2 = v' (z)
+        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
+        advance(R, vrel, crel, p, vd, ad, *J_in, *J_out);
+        J_out->row(axis).segment(b.e_index, m) += fb.distal_rotation.row(axis);
+        X_world_distal = X_world_distal * R;
+        std::swap(J_in, J_out);
+      }
+      fr.J_distal.leftCols(p) = J_in->leftCols(p);
+    } else {
+      // The same steps composed, then one product: J_distal = X_all J_body + X_rot [0; dr_de] + c R_d,
+      // with X_rot the three rotations' transform, X_all = X_rot X_translation, and c.col(k) the unit
+      // vector e_k carried through the rotations after the k-th (R_d = distal_rotation).
+      Matrix6d X_all = advanceMotion(translation(r), vrel, crel, vd, ad);
+      Matrix6d X_rot = Matrix6d::Identity();
+      Eigen::Matrix<double, 6, 3> c = Eigen::Matrix<double, 6, 3>::Zero();
+      for (int axis : {2, 1, 0}) {
+        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
+        const Matrix6d X_step = advanceMotion(R, vrel, crel, vd, ad);
+        X_all = X_step * X_all;
+        X_rot = X_step * X_rot;
+        c = X_step * c;
+        c(axis, axis) += 1.0;
+        X_world_distal = X_world_distal * R;
+      }
+      const int p0 = b.e_index;  // J_body is zero on this link's elastic columns
+      fr.J_distal.leftCols(p0).noalias() = X_all * fr.J_body.leftCols(p0);
+      auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
+      J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
+      J_elastic.noalias() += c * fb.distal_rotation;
     }
-    fr.J_distal.leftCols(p) = J_in->leftCols(p);
     fr.v_distal = vd;
     fr.a_distal = ad;
     fr.X_world_distal = X_world_distal;
