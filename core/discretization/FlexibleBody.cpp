@@ -181,13 +181,26 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
       if (s.interval == static_cast<int>(b.intervals.size())) widen(s.u), widen(s.v), widen(s.w), widen(s.phi);
     iv.first = hi < lo ? 0 : lo;
     iv.count = hi < lo ? 0 : hi - lo + 1;
+    for (int c = 0; c < iv.count; ++c) {
+      bool used = false;
+      for (int k = iv.full_begin; k < static_cast<int>(b.slopes.size()) && !used; ++k)
+        used = b.slopes[k].v1(iv.first + c) != 0.0 || b.slopes[k].w1(iv.first + c) != 0.0;
+      if (used) iv.slope_dofs.push_back(c);
+    }
+    iv.slope_rows.resize(2 * iv.full_count, static_cast<Eigen::Index>(iv.slope_dofs.size()));
+    for (int k = 0; k < iv.full_count; ++k)
+      for (std::size_t c = 0; c < iv.slope_dofs.size(); ++c) {
+        const int col = iv.first + iv.slope_dofs[c];
+        iv.slope_rows(2 * k, static_cast<Eigen::Index>(c)) = b.slopes[static_cast<std::size_t>(iv.full_begin + k)].v1(col);
+        iv.slope_rows(2 * k + 1, static_cast<Eigen::Index>(c)) = b.slopes[static_cast<std::size_t>(iv.full_begin + k)].w1(col);
+      }
     auto slopeSum = [&](int begin, int count) {
       Eigen::MatrixXd S = Eigen::MatrixXd::Zero(iv.count, iv.count);
       for (int k = begin; k < begin + count; ++k) {
         const auto v1 = b.slopes[k].v1.segment(iv.first, iv.count), w1 = b.slopes[k].w1.segment(iv.first, iv.count);
         S.noalias() += b.slopes[k].weight * (v1.transpose() * v1 + w1.transpose() * w1);
       }
-      return S;
+      return Eigen::MatrixXd(S(iv.slope_dofs, iv.slope_dofs));
     };
     iv.full_slopes = slopeSum(iv.full_begin, iv.full_count);
     for (Station& s : b.stations) {

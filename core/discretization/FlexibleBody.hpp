@@ -21,8 +21,9 @@ struct FlexibleBody {
     Eigen::Matrix<double, 4, Eigen::Dynamic> window;
     int inner_begin = 0, inner_count = 0;  // sub-quadrature of [interval start, x] for s(x)
     int interval = 0;
-    // sum over that sub-quadrature of weight (v1^T v1 + w1^T w1) on the interval's window: the
-    // foreshortening of [interval start, x] is 1/2 e_w^T S e_w, its gradient S e_w.
+    // sum over that sub-quadrature of weight (v1^T v1 + w1^T w1) on the interval's window, on its
+    // slope coordinates only (Interval::slope_dofs): the foreshortening of [interval start, x] is
+    // 1/2 e_s^T S e_s, its gradient S e_s, with e_s the elastic coordinates there.
     Eigen::MatrixXd inner_slopes;
   };
   // A point of the sub-quadrature for s(x): weight and slope rows.
@@ -36,6 +37,12 @@ struct FlexibleBody {
     // The elastic coordinates [first, first + count) that any row of the interval's stations and
     // slope points can be non-zero on: one element's nodes for finite elements, all for global modes.
     int first = 0, count = 0;
+    // The window's coordinates (0-based within it) on which a slope row v1 or w1 can be non-zero: the
+    // lateral displacements and bending rotations for elements (8 of a spatial element's 12), all for
+    // global modes. The slope sums are stored on these only.
+    std::vector<int> slope_dofs;
+    // The whole interval's slope points' rows v1 (even rows) and w1 (odd rows) on those coordinates.
+    Eigen::MatrixXd slope_rows;
     Eigen::MatrixXd full_slopes;  // the same sum as Station::inner_slopes over the whole interval
   };
 

@@ -28,7 +28,8 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   interval_moment = Eigen::MatrixXd::Zero(6, n_max);
   interval_force = interval_mass = Eigen::VectorXd::Zero(n_max);
   window_states = Eigen::Matrix<double, Eigen::Dynamic, 3>::Zero(w_max, 3);
-  window_slopes = Eigen::Matrix<double, Eigen::Dynamic, 2>::Zero(w_max, 2);
+  window_gradient = Eigen::VectorXd::Zero(w_max);
+  slope_states = slope_products = Eigen::Matrix<double, Eigen::Dynamic, 2>::Zero(w_max, 2);
   window_lever = Eigen::VectorXd::Zero(w_max);
   prefix_slope = suffix_slope = suffix_lever = row_work = Eigen::VectorXd::Zero(m_max);
   J_work = J_work2 = IJ = Eigen::MatrixXd::Zero(6, sys.nq);

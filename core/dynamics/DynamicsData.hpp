@@ -62,8 +62,10 @@ struct DynamicsData {
   Eigen::MatrixXd interval_moment;                         // 6 x n_max: C_k = sum dm [r x e_x; e_x]
   Eigen::VectorXd interval_force, interval_mass;           // n_max: F_k = sum of axial d'Alembert forces, mu_k = sum dm
   Eigen::Matrix<double, Eigen::Dynamic, 3> window_states;  // w_max x 3 work: e, ed, edd on an interval's window
-  Eigen::Matrix<double, Eigen::Dynamic, 2> window_slopes;  // w_max x 2 work: S e, S ed
-  Eigen::VectorXd window_lever;                            // w_max work
+  Eigen::VectorXd window_gradient;                         // w_max work: a stretch's slope gradient S e
+  // w_max x 2 work: [e ed] and [S e, S ed] on an interval's slope coordinates (Interval::slope_dofs)
+  Eigen::Matrix<double, Eigen::Dynamic, 2> slope_states, slope_products;
+  Eigen::VectorXd window_lever;                                        // w_max work
   Eigen::VectorXd prefix_slope, suffix_slope, suffix_lever, row_work;  // m_max work
   double gravity_potential = 0.0;                                      // [J]
   Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)

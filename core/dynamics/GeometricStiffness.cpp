@@ -18,15 +18,26 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
 }
 
 namespace {
-// K_w += the interval's slope points' c (v1^T v1 + w1^T w1) on its window of coordinates.
+// K_w += the interval's slope points' c (v1^T v1 + w1^T w1) on its window of coordinates, c = weight P(x):
+// on the slope coordinates only (Interval::slope_dofs, slope_rows), where the rows can be non-zero.
 template <typename Window>
 void addIntervalStiffness(const FlexibleBody& fb, const FlexibleBody::Interval& iv, const AxialForce& P, Window&& K_w) {
-  for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
-    const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
-    const double c = sp.weight * P.at(sp.x);
-    const auto v1 = sp.v1.segment(iv.first, iv.count), w1 = sp.w1.segment(iv.first, iv.count);
-    K_w.noalias() += c * v1.transpose() * v1;
-    K_w.noalias() += c * w1.transpose() * w1;
+  constexpr int kMaxRows = 64;  // two per slope point: FlexibleBody.cpp's kSlopePoints (6) per interval
+  const int rows = 2 * iv.full_count;
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1> c(rows);
+  for (int k = 0; k < iv.full_count; ++k) {
+    const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(iv.full_begin + k)];
+    c(2 * k) = c(2 * k + 1) = sp.weight * P.at(sp.x);
+  }
+  const auto& V = iv.slope_rows;
+  const int k_s = static_cast<int>(iv.slope_dofs.size());
+  for (int b = 0; b < k_s; ++b) {
+    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1> cv = V.col(b).cwiseProduct(c);
+    for (int a = 0; a <= b; ++a) {
+      const double value = cv.dot(V.col(a));
+      K_w(iv.slope_dofs[static_cast<std::size_t>(a)], iv.slope_dofs[static_cast<std::size_t>(b)]) += value;
+      if (a != b) K_w(iv.slope_dofs[static_cast<std::size_t>(b)], iv.slope_dofs[static_cast<std::size_t>(a)]) += value;
+    }
   }
 }
 }  // namespace

@@ -1,5 +1,7 @@
 #include "dynamics/LinkInertia.hpp"
 
+#include <algorithm>
+
 namespace flexarm {
 namespace {
 
@@ -10,14 +12,30 @@ struct SlopeSums {
 };
 
 // Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
-// Interval::full_slopes) is S on the interval's window, with E = [e ed edd] there: s += 1/2 e^T S e,
-// sd += ed^T S e, sdd += ed^T S ed. SE <- [S e, S ed]; S e is the stretch's slope gradient.
-void addSlopes(const Eigen::MatrixXd& S, const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynamic, 3>>& E, SlopeSums& sums,
-               Eigen::Ref<Eigen::Matrix<double, Eigen::Dynamic, 2>> SE) {
-  SE.noalias() = S.lazyProduct(E.leftCols<2>());
+// Interval::full_slopes) is S on the interval's slope coordinates, with E = [e ed] there:
+// s += 1/2 e^T S e, sd += ed^T S e, sdd += ed^T S ed. SE <- [S e, S ed] there, and the stretch's slope
+// gradient S e on the whole window into `gradient` (zero off the slope coordinates).
+void addSlopes(const Eigen::MatrixXd& S, const std::vector<int>& dofs,
+               const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynamic, 2>>& E, SlopeSums& sums,
+               Eigen::Ref<Eigen::Matrix<double, Eigen::Dynamic, 2>> SE, Eigen::Ref<Eigen::VectorXd> gradient) {
+  // Column by column: S is small (8 x 8 for a spatial element), too small for a product kernel.
+  const Eigen::Index k_s = S.rows();
+  double* se = SE.data();
+  double* sed = se + SE.outerStride();
+  std::fill(se, se + k_s, 0.0);
+  std::fill(sed, sed + k_s, 0.0);
+  for (Eigen::Index j = 0; j < k_s; ++j) {
+    const double* col = S.data() + j * k_s;
+    const double ej = E(j, 0), edj = E(j, 1);
+    for (Eigen::Index i = 0; i < k_s; ++i) {
+      se[i] += col[i] * ej;
+      sed[i] += col[i] * edj;
+    }
+  }
   sums.s += 0.5 * E.col(0).dot(SE.col(0));
   sums.sd += E.col(1).dot(SE.col(0));
   sums.sdd += E.col(1).dot(SE.col(1));
+  for (std::size_t k = 0; k < dofs.size(); ++k) gradient(dofs[k]) = SE(static_cast<Eigen::Index>(k), 0);
 }
 
 }  // namespace
@@ -57,8 +75,14 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
     E.col(0) = e.segment(f0, n);
     E.col(1) = ed.segment(f0, n);
     E.col(2) = edd.segment(f0, n);
-    auto SE = d.window_slopes.topRows(n);
-    const auto iota = SE.col(0);  // of the stretch from the interval's start to the station (high)
+    auto iota = d.window_gradient.head(n);  // of the stretch from the interval's start to the station (high)
+    const int k_s = static_cast<int>(iv.slope_dofs.size());
+    auto E_s = d.slope_states.topRows(k_s);  // [e ed] on the slope coordinates
+    auto SE_s = d.slope_products.topRows(k_s);
+    if (high) {
+      iota.setZero();
+      for (int k = 0; k < k_s; ++k) E_s.row(k) = E.row(iv.slope_dofs[static_cast<std::size_t>(k)]).head<2>();
+    }
     auto lever = d.window_lever.head(n);
     auto Bw = B.middleCols(f0, n);
     if (high) {
@@ -71,11 +95,12 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       SlopeSums at = start;
       double iota_edd = 0.0;
       if (high) {
-        addSlopes(s.inner_slopes, E, at, SE);
+        addSlopes(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
         iota_edd = iota.dot(E.col(2));
       }
       // The shape rows u, v, w, phi times e, ed and edd, in one product.
-      const Eigen::Matrix<double, 4, 3> P = s.window.lazyProduct(E);
+      Eigen::Matrix<double, 4, 3> P = Eigen::Matrix<double, 4, 3>::Zero();
+      for (int k = 0; k < n; ++k) P.noalias() += s.window.col(k) * E.row(k);
       const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
       const Eigen::Vector3d rdot(P(0, 1) - c * at.sd, P(1, 1), P(2, 1));
       const double phid = P(3, 1);  // the twist itself leaves the station's inertia unchanged
@@ -109,7 +134,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
 
       // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
       // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
-      force_e.segment(f0, n).noalias() += s.window.transpose() * Eigen::Vector4d(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
+      const Eigen::Vector4d f_rows(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
+      for (int k = 0; k < n; ++k) force_e(f0 + k) += s.window.col(k).dot(f_rows);
       if (high) {
         force_e.segment(f0, n).noalias() -= f_lin.x() * iota;
         d.interval_force(j) += f_lin.x();
@@ -133,9 +159,9 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
     }
     if (high) {
-      addSlopes(iv.full_slopes, E, start, SE);
-      d.interval_slope.col(j).head(n) = SE.col(0);
-      G_edd += SE.col(0).dot(E.col(2));
+      addSlopes(iv.full_slopes, iv.slope_dofs, E_s, start, SE_s, iota);
+      d.interval_slope.col(j).head(n) = iota;
+      G_edd += iota.dot(E.col(2));
     }
   }
 
