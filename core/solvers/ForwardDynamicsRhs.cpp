@@ -78,6 +78,8 @@ void ForwardDynamicsRhs::sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, 
 }
 
 int ForwardDynamicsRhs::keepIterationMatrices() {
+  residuals_last_step_ = residuals_this_step_;
+  residuals_this_step_ = 0;
   if (mass_free_residual_) {  // the matrices at the last residual's state: evaluate them there
     evaluateMatrixTerms(residual_t_, residual_y_.data(), true);
     mass_free_residual_ = false;
@@ -128,7 +130,9 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
     if (!std::isfinite(y[k])) return 1;
   const int nf = fd_.stateSize() / 2;
   Eigen::Map<Eigen::VectorXd> res(r, nf);
-  mass_free_residual_ = nf >= kMassFreeResidualFrom && fd_.hasMassFreeResidual();
+  ++residuals_this_step_;
+  mass_free_residual_ =
+      (nf >= kMassFreeResidualFrom || residuals_last_step_ >= kMassFreeFromIterations) && fd_.hasMassFreeResidual();
   if (mass_free_residual_) {
     fd_.massFreeResidual(t, y, a, r);
     residual_t_ = t;

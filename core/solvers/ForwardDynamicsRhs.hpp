@@ -12,7 +12,11 @@
 // matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t. From
 // kMassFreeResidualFrom free coordinates its residual M a - f comes from the equations evaluated with
 // the accelerations known (ForwardDynamics::massFreeResidual), without building M: linear in the mesh
-// instead of quadratic; M is then built only for a new iteration matrix.
+// instead of quadratic; M is then built only for a new iteration matrix. Smaller systems do the same
+// while the steps take kMassFreeFromIterations or more iterations (seed 004's arm, whose iteration
+// matrix leaves out the velocity products, takes about four): one such pass costs about half an
+// evaluation with M, and the matrices of the next step then take one evaluation with M at the last
+// iterate. A step of one iteration keeps M from its residual, with no further evaluation.
 //
 // From SymmetricSolve::kSparseFrom free coordinates, when M, K_t and C_t together fill at most
 // SymmetricSolve::kSparseDensity of the matrix (zero or geometric coupling: banded element blocks
@@ -32,6 +36,7 @@ namespace flexarm {
 class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
   static constexpr int kMassFreeResidualFrom = 100;
+  static constexpr int kMassFreeFromIterations = 2;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
   // f(t, y) without building a large dense mass matrix (ForwardDynamics::evaluateWithoutMass).
   int rhs(double t, const double* y, double* ydot) override;
@@ -77,6 +82,9 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool have_jacobian_ = false;
   // The last residual was evaluated without the mass matrix, at (residual_t_, residual_y_).
   bool mass_free_residual_ = false;
+  // Residuals since the last keepIterationMatrices() (the iterations of the step the integrator is
+  // taking) and in the step before it.
+  int residuals_this_step_ = 0, residuals_last_step_ = 0;
   double residual_t_ = 0.0;
   Eigen::VectorXd residual_y_;
 };

@@ -121,7 +121,9 @@ TEST(ImplicitSolvers, CondensedNewtonSolveEqualsTheDenseSystem) {
     ForwardDynamicsRhs rhs(fd);
     const int n = fd.stateSize();
     ASSERT_GT(n, 0) << name;
-    if (c.sparse) ASSERT_GE(n / 2, SymmetricSolve::kSparseFrom) << name;
+    if (c.sparse) {
+      ASSERT_GE(n / 2, SymmetricSolve::kSparseFrom) << name;
+    }
     Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -0.3, 0.4);  // a state away from rest
     y.head(n / 2) *= 0.05;                                         // small deflections, finite rates
     Eigen::MatrixXd J(n, n);
