@@ -32,8 +32,8 @@ int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::Ma
 }
 
 void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool second_order) {
-  const bool banded = second_order && fd_.stateSize() / 2 >= kMassFreeResidualFrom &&
-                      fd_.system().coupling == CouplingOrder::High && !fd_.system().isRigid();
+  const bool banded = second_order && fd_.stateSize() / 2 >= kBandedMassFrom && fd_.system().coupling == CouplingOrder::High &&
+                      !fd_.system().isRigid();
   fd_.setMassWithoutRunningTerms(banded);
   banded_ = banded;
   fd_.evaluateTerms(t, y);
@@ -46,8 +46,7 @@ int ForwardDynamicsRhs::evaluateMatrices(double t, const double* y, bool second_
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   evaluateMatrixTerms(t, y, second_order);
-  mass_free_residual_ = false;
-  return keepIterationMatrices();
+  return takeMatrices();
 }
 
 // A = M by its non-zeros (NaN and inf included), read only in `regions` when they are known.
@@ -77,13 +76,7 @@ void ForwardDynamicsRhs::sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, 
   A.setFromTriplets(entries_.begin(), entries_.end(), [](double first, double) { return first; });
 }
 
-int ForwardDynamicsRhs::keepIterationMatrices() {
-  residuals_last_step_ = residuals_this_step_;
-  residuals_this_step_ = 0;
-  if (mass_free_residual_) {  // the matrices at the last residual's state: evaluate them there
-    evaluateMatrixTerms(residual_t_, residual_y_.data(), true);
-    mass_free_residual_ = false;
-  }
+int ForwardDynamicsRhs::takeMatrices() {
   const auto M = fd_.massMatrix();
   const Eigen::Index n = M.rows();
   sparse_ = !too_full_ && n >= SymmetricSolve::kSparseFrom;
@@ -125,18 +118,13 @@ int ForwardDynamicsRhs::solveIteration(double* x) {
   return v.allFinite() ? 0 : 1;
 }
 
-int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const double* a, double* r) {
+int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   const int nf = fd_.stateSize() / 2;
   Eigen::Map<Eigen::VectorXd> res(r, nf);
-  ++residuals_this_step_;
-  mass_free_residual_ =
-      (nf >= kMassFreeResidualFrom || residuals_last_step_ >= kMassFreeFromIterations) && fd_.hasMassFreeResidual();
-  if (mass_free_residual_) {
+  if (!matrices && fd_.hasMassFreeResidual()) {
     fd_.massFreeResidual(t, y, a, r);
-    residual_t_ = t;
-    residual_y_ = Eigen::Map<const Eigen::VectorXd>(y, 2 * nf);
     return res.allFinite() ? 0 : 1;
   }
   fd_.evaluateTerms(t, y);
@@ -149,7 +137,10 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
     res.noalias() = fd_.massMatrix() * acc;
   }
   res -= fd_.residualForce();
-  return res.allFinite() ? 0 : 1;
+  if (!res.allFinite()) return 1;
+  if (!matrices) return 0;
+  banded_ = false;  // the residual's whole M
+  return takeMatrices();
 }
 
 int ForwardDynamicsRhs::setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) {

@@ -9,14 +9,12 @@
 // a factorization eight times cheaper than the dense one, with M, K_t and C_t kept from the last
 // Jacobian evaluation while the integrator reuses it (modified Newton) and only the factorization
 // redone when gamma changes. The generalized-alpha method (GeneralizedAlpha.hpp) uses the same
-// matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t. From
-// kMassFreeResidualFrom free coordinates its residual M a - f comes from the equations evaluated with
-// the accelerations known (ForwardDynamics::massFreeResidual), without building M: linear in the mesh
-// instead of quadratic; M is then built only for a new iteration matrix. Smaller systems do the same
-// while the steps take kMassFreeFromIterations or more iterations (seed 004's arm, whose iteration
-// matrix leaves out the velocity products, takes about four): one such pass costs about half an
-// evaluation with M, and the matrices of the next step then take one evaluation with M at the last
-// iterate. A step of one iteration keeps M from its residual, with no further evaluation.
+// matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t. A residual M a - f
+// that does not also give iteration matrices comes from the equations evaluated with the accelerations
+// known (ForwardDynamics::massFreeResidual), without building M, wherever that is the same equation
+// (not with `geometric` coupling): linear in the mesh instead of quadratic, and about half an
+// evaluation with M on seed 004's 42 coordinates. M is then built only for iteration matrices: each
+// step's first residual on small systems, a new iteration matrix now and then on large ones.
 //
 // From SymmetricSolve::kSparseFrom free coordinates, when M, K_t and C_t together fill at most
 // SymmetricSolve::kSparseDensity of the matrix (zero or geometric coupling: banded element blocks
@@ -35,8 +33,7 @@ namespace flexarm {
 
 class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
-  static constexpr int kMassFreeResidualFrom = 100;
-  static constexpr int kMassFreeFromIterations = 2;
+  static constexpr int kBandedMassFrom = 100;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
   // f(t, y) without building a large dense mass matrix (ForwardDynamics::evaluateWithoutMass).
   int rhs(double t, const double* y, double* ydot) override;
@@ -46,9 +43,8 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool hasNewtonSolver() const override { return true; }
   int setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) override;
   int solveNewton(double* x) override;
-  int accelerationResidual(double t, const double* y, const double* a, double* r) override;
+  int accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) override;
   int evaluateIterationMatrices(double t, const double* y) override;
-  int keepIterationMatrices() override;
   int factorIteration(double c_v, double c_q) override;
   int solveIteration(double* x) override;
   // Dense, or banded from a dense mass matrix built without its running-integral terms.
@@ -59,13 +55,15 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  private:
   int evaluate(double t, const double* y, double* ydot, bool without_mass);
   // The terms for new iteration matrices. For generalized-alpha (second_order) from
-  // kMassFreeResidualFrom free coordinates with `high` coupling, M without its running-integral terms:
+  // kBandedMassFrom free coordinates with `high` coupling, M without its running-integral terms:
   // banded per link (sparse for a single link), while the residual keeps them; they are a few per
   // cent of M at moderate deflections, and the iteration converges as with the whole M (the
   // 60-element spin-up beam at 8 rad/s over 15 s: the same 1608 steps, no convergence failure).
   // CVODE's Newton iteration with that matrix took 55 times the steps, so BDF keeps the whole M.
   void evaluateMatrixTerms(double t, const double* y, bool second_order);
   int evaluateMatrices(double t, const double* y, bool second_order);
+  // Keeps M, K_t and C_t of the last evaluation of the terms for factorIteration(): 1 when not finite.
+  int takeMatrices();
   void sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, const std::vector<MatrixRegion>* regions,
                   Eigen::SparseMatrix<double>& A);
   ForwardDynamics& fd_;
@@ -80,13 +78,6 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;
   bool have_jacobian_ = false;
-  // The last residual was evaluated without the mass matrix, at (residual_t_, residual_y_).
-  bool mass_free_residual_ = false;
-  // Residuals since the last keepIterationMatrices() (the iterations of the step the integrator is
-  // taking) and in the step before it.
-  int residuals_this_step_ = 0, residuals_last_step_ = 0;
-  double residual_t_ = 0.0;
-  Eigen::VectorXd residual_y_;
 };
 
 }  // namespace flexarm

@@ -115,7 +115,9 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   const auto q = y_.head(n_), v = y_.tail(n_);
   for (int i = 0; i < 2 * n_; ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);
 
-  if (steps_since_matrices_ >= stepsPerMatrices()) {
+  // Up to kKeepMatricesUpTo coordinates the first residual of the step gives the matrices (below).
+  const bool matrices_each_step = n_ <= kKeepMatricesUpTo;
+  if (!matrices_each_step && steps_since_matrices_ >= stepsPerMatrices()) {
     const int r = ode_->evaluateIterationMatrices(t_, y_.data());
     if (r < 0) return kModelFailed;
     if (r > 0) {
@@ -130,12 +132,14 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   const bool other_step = c_v != factored_cv_ || c_q != factored_cq_;
   const bool stale_factorization =
       other_step && costlyFactorization() && factored_cq_ > 0.0 && std::abs(c_q / factored_cq_ - 1.0) <= kStaleFactorization;
-  if (other_step && !stale_factorization) {
-    if (ode_->factorIteration(c_v, c_q) != 0) return kSingularMatrix;
+  auto factorize = [&] {
+    if (ode_->factorIteration(c_v, c_q) != 0) return false;
     factored_cv_ = c_v;
     factored_cq_ = c_q;
     ++stats_.linear_setups;
-  }
+    return true;
+  };
+  if (!matrices_each_step && other_step && !stale_factorization && !factorize()) return kSingularMatrix;
 
   // Newton on a_{n+1}, from the last accelerations extrapolated; q_{n+1} and v_{n+1} follow it linearly.
   if (stats_.steps > 0 && t_ > t_prev_)
@@ -148,7 +152,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     y1_.tail(n_) = v + (h * (1.0 - gamma_)) * abar_ + (h * gamma_) * abar1_;
   };
   for (int i = 0; i < n_; ++i) anderson_weight_(i) = std::hypot(c_q * ewt_(i), c_v * ewt_(n_ + i));
-  const bool fresh = steps_since_matrices_ <= 1 && !stale_factorization;
+  const bool fresh = matrices_each_step || (steps_since_matrices_ <= 1 && !stale_factorization);
   bool converged = false;
   double previous = 0.0;
   int iterations = 0;
@@ -156,9 +160,15 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     iterations = it + 1;
     follow();
     ++stats_.rhs_evaluations;
-    const int r = ode_->accelerationResidual(t1, y1_.data(), a1_.data(), r_.data());
+    const bool take_matrices = matrices_each_step && it == 0;
+    const int r = ode_->accelerationResidual(t1, y1_.data(), a1_.data(), r_.data(), take_matrices);
     if (r < 0) return kModelFailed;
     if (r > 0) break;  // not finite: a smaller step
+    if (take_matrices) {
+      ++stats_.jacobian_evaluations;
+      matrices_current_ = true;
+      if (!factorize()) return kSingularMatrix;
+    }
     if (ode_->solveIteration(r_.data()) != 0) break;
     accelerate(it);
     ++stats_.nonlinear_iterations;
@@ -185,7 +195,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
       h_ = h;
       return 1;
     }
-    if (!matrices_current_) {
+    if (!matrices_current_ && !matrices_each_step) {
       steps_since_matrices_ = stepsPerMatrices();  // same step with fresh matrices
       return 1;
     }
@@ -213,26 +223,11 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   ++stats_.steps;
   stats_.last_step = h;
   ++steps_since_matrices_;
-  // The next step takes the matrices of this step's last iteration (no new evaluation: the mass
-  // matrix is there, the tangent is assembled) when a factorization costs less than the iteration
-  // it saves; larger systems re-evaluate them only when the iteration slows down (the inertial
-  // terms the tangent leaves out change quickly on fast-turning arms).
+  // Larger systems re-evaluate their matrices when the iteration slows down (the inertial terms the
+  // tangent leaves out change quickly on fast-turning arms).
   matrices_current_ = false;
-  if (n_ <= kKeepMatricesUpTo) {
-    if (ode_->keepIterationMatrices() == 0) {
-      ++stats_.jacobian_evaluations;
-      steps_since_matrices_ = 0;
-      factored_cv_ = factored_cq_ = -1.0;
-      // Taken at the last iterate, where the next step starts to within the Newton tolerance: new
-      // ones would be the same, so a failed iteration of the next step shrinks it rather than
-      // repeating it with them.
-      matrices_current_ = true;
-    } else {
-      steps_since_matrices_ = stepsPerMatrices();
-    }
-  } else if (iterations > (costlyFactorization() ? kIterationsBeforeNewMatrices : 2)) {
+  if (!matrices_each_step && iterations > (costlyFactorization() ? kIterationsBeforeNewMatrices : 2))
     steps_since_matrices_ = stepsPerMatrices();
-  }
   // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %
   // (a costly factorization: only when the step can double).
   if (factor < 1.0 || factor >= (costlyFactorization() ? kLargeSystemGrowth : 1.2)) h_ = h * std::min(factor, 2.0);

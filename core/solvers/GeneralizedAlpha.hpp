@@ -8,16 +8,19 @@
 //   v_{n+1} = v_n + h (1 - gamma) abar_n + h gamma abar_{n+1}
 //   (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
 //   M(q_{n+1}) a_{n+1} = f(t_{n+1}, q_{n+1}, v_{n+1})
-// by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp). Each
-// step takes the matrices of the last iteration of the step before (up to 100 coordinates, where a
-// factorization is cheaper than an iteration; larger systems keep them across steps while the
-// iteration converges within two iterations, or four when their iteration matrix is dense, and then
-// also keep its factorization over small changes of the step size). The iteration stops when
-// its correction times the convergence rate is small, as CVODE's, in the positions and in the
-// velocities (whose corrections are gamma / (beta h) times larger): with matrices that fresh, most
-// steps need one iteration. The velocity products the tangent leaves out (Coriolis, gyroscopic) slow
-// the iteration on fast-turning flexible arms; Anderson acceleration of the last three corrections
-// recovers much of the lost rate (seed 004 at rtol 3e-3: 841 instead of 1609 evaluations).
+// by modified Newton with the iteration matrix M + c_v C_t + c_q K_t (TangentStiffness.hpp). Up to
+// 100 coordinates, where a factorization is cheaper than an iteration, each step takes the matrices
+// at its first iterate (the predicted state), from the evaluation that gives that iterate's residual;
+// the later iterations' residuals may then be evaluated without M. Larger systems keep their matrices
+// across steps while the iteration converges within two iterations, or four when their iteration
+// matrix is dense, and then also keep its factorization over small changes of the step size. The
+// iteration stops when its correction times the convergence rate is small, as CVODE's, in the
+// positions and in the velocities (whose corrections are gamma / (beta h) times larger): with
+// matrices that fresh, most steps need one iteration. On fast-turning flexible arms the mass matrix
+// itself changes quickly (seed 004: the inertia a link's tip rotations carry follows the next joint's
+// angle): matrices one step old, even with the exact velocity and inertial derivatives, took about
+// 4 iterations per step there, those of the step's own first iterate 2.3. Anderson acceleration of
+// the last three corrections recovers part of the rate the matrices lose.
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
 #include <Eigen/Core>
@@ -31,13 +34,12 @@ namespace flexarm {
 class SecondOrderOde {
  public:
   virtual ~SecondOrderOde() = default;
-  // r = M(q) a - f(t, q, v) at y = [q; v].
-  virtual int accelerationResidual(double t, const double* y, const double* a, double* r) = 0;
+  // r = M(q) a - f(t, q, v) at y = [q; v]. With `matrices`, also keeps M, K_t and C_t at that state
+  // for factorIteration(), from the same evaluation (its M is there, only the tangent is assembled);
+  // without, r may come from the equations evaluated with the accelerations known, without M.
+  virtual int accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) = 0;
   // Evaluates M, K_t and C_t at (t, y) and keeps them for factorIteration().
   virtual int evaluateIterationMatrices(double t, const double* y) = 0;
-  // Keeps M, K_t and C_t of the last accelerationResidual() instead: no new evaluation of the
-  // equations (its M is already there), only the tangent's assembly.
-  virtual int keepIterationMatrices() = 0;
   // Factorizes S = M + c_v C_t + c_q K_t of the last evaluation.
   virtual int factorIteration(double c_v, double c_q) = 0;
   // x <- S^-1 x (half the state's size).
@@ -85,7 +87,7 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   long steps_since_matrices_ = 0;
   double rate_ = 1.0;              // the Newton iteration's convergence rate, estimated as CVODE's crate
-  bool matrices_current_ = false;  // taken where the step being attempted starts (evaluated or kept)
+  bool matrices_current_ = false;  // taken where the step being attempted starts, or at its first iterate
   Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
   Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
   Eigen::MatrixXd anderson_dF_, anderson_dA_;  // differences of the last corrections and iterates

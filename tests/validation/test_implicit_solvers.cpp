@@ -408,8 +408,8 @@ TEST(DefaultSolver, SlidingBeamMatchesTightReference) {
     }
 }
 
-// From ForwardDynamicsRhs::kMassFreeResidualFrom free coordinates generalized-alpha's residual comes from
-// the equations evaluated with the accelerations known, without the mass matrix: the 50-element
+// Generalized-alpha's residuals that do not also give iteration matrices come from the equations
+// evaluated with the accelerations known, without the mass matrix: the 50-element
 // spin-up beam (high coupling, 100 free coordinates) and a 17-element spatial cantilever (zero
 // coupling, 102) against CVODE BDF at rtol 1e-10, the tip deflection within 0.1 % of its peak; and
 // the same cantilever with geometric coupling, whose residual stays M a - f with M by its non-zeros.
@@ -425,10 +425,8 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutTheMassMatrixMatchesTightReferences
   Project geometric = cantilever;
   geometric.coupling = CouplingOrder::Geometric;
   for (Project* p : {&beam, &cantilever, &geometric}) {
-    const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
-    const ForwardDynamics fd(sys);
-    ASSERT_GE(static_cast<int>(fd.freeCoordinates().size()), ForwardDynamicsRhs::kMassFreeResidualFrom);
     if (p == &geometric) {  // the sparse residual against the dense M a - f at another state
+      const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
       ForwardDynamics fg(sys);
       ForwardDynamicsRhs rhs(fg);
       const int n = fg.stateSize(), nf = n / 2;
@@ -437,7 +435,7 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutTheMassMatrixMatchesTightReferences
       ASSERT_TRUE(rhs.sparseIterationMatrices());
       y *= 1.5;
       Eigen::VectorXd r(nf);
-      ASSERT_EQ(rhs.accelerationResidual(0.05, y.data(), a.data(), r.data()), 0);
+      ASSERT_EQ(rhs.accelerationResidual(0.05, y.data(), a.data(), r.data(), false), 0);
       fg.evaluateTerms(0.05, y.data());
       const Eigen::VectorXd dense = fg.massMatrix() * a - fg.residualForce();
       EXPECT_LE((r - dense).norm(), 1e-12 * dense.norm());
@@ -504,7 +502,7 @@ class GyroscopicRotor final : public OdeRhs, public SecondOrderOde {
     ydot[3] = -k * y[1] - g * y[2];
     return 0;
   }
-  int accelerationResidual(double t, const double* y, const double* a, double* r) override {
+  int accelerationResidual(double t, const double* y, const double* a, double* r, bool) override {
     double ydot[4];
     rhs(t, y, ydot);
     r[0] = a[0] - ydot[2];
@@ -512,7 +510,6 @@ class GyroscopicRotor final : public OdeRhs, public SecondOrderOde {
     return 0;
   }
   int evaluateIterationMatrices(double, const double*) override { return 0; }
-  int keepIterationMatrices() override { return 0; }
   int factorIteration(double, double c_q) override {
     diagonal_ = 1.0 + c_q * k;
     return 0;
@@ -615,13 +612,12 @@ class OscillatorBank final : public OdeRhs, public SecondOrderOde {
     }
     return 0;
   }
-  int accelerationResidual(double, const double* y, const double* a, double* r) override {
+  int accelerationResidual(double, const double* y, const double* a, double* r, bool) override {
     const int n = size();
     for (int i = 0; i < n; ++i) r[i] = a[i] + k_(i) * y[i] + c_(i) * y[n + i];
     return 0;
   }
   int evaluateIterationMatrices(double, const double*) override { return 0; }
-  int keepIterationMatrices() override { return 0; }
   int factorIteration(double c_v, double c_q) override {
     diagonal_ = Eigen::VectorXd::Ones(size()) + c_v * c_ + c_q * k_;
     ++factorizations;
@@ -781,7 +777,7 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   EXPECT_LE((X - Eigen::MatrixXd::Identity(nf, 3)).norm(), 1e-9);
 }
 
-// Generalized-alpha's iteration matrices with `high` coupling from ForwardDynamicsRhs::kMassFreeResidualFrom
+// Generalized-alpha's iteration matrices with `high` coupling from ForwardDynamicsRhs::kBandedMassFrom
 // free coordinates leave out the mass matrix's running-integral terms (the residual keeps them): for
 // one link the matrices are banded and factorized sparse, and the solve equals the dense solve of
 // M_banded + c_v C_t + c_q K_t, M_banded being what evaluateTerms() builds without those terms; they
@@ -794,7 +790,7 @@ TEST(ImplicitSolvers, GeneralizedAlphaIterationMatrixOfHighCouplingIsBanded) {
   ForwardDynamics fd(sys);
   ForwardDynamicsRhs rhs(fd);
   const int n = fd.stateSize(), nf = n / 2;
-  ASSERT_GE(nf, ForwardDynamicsRhs::kMassFreeResidualFrom);
+  ASSERT_GE(nf, ForwardDynamicsRhs::kBandedMassFrom);
   // The state of the beam spun up at 8 rad/s where its tip deflects most (rates: not in M).
   beam.model.joints[0].drive.law.omega0 = 8.0;
   beam.simulation.t_end = 4.0;
