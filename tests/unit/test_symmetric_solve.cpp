@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
 
 #include <Eigen/SparseCore>
 
@@ -40,6 +41,21 @@ TEST(SymmetricSolve, EqualsLuForDefiniteAndIndefiniteMatrices) {
       EXPECT_EQ(solve.computeCholesky(S), shift > 0.0) << n;
     }
   }
+}
+
+// The column-wise factorization refuses a matrix with a NaN or an infinity anywhere (the integrators
+// then shrink the step): on the diagonal, in the first and last columns, inside, in either triangle.
+TEST(SymmetricSolve, CholeskyRefusesNonFiniteEntries) {
+  const int n = 42;
+  const Eigen::MatrixXd S = symmetric(n, 0.1, 7u);
+  SymmetricSolve solve;
+  ASSERT_TRUE(solve.computeCholesky(S));
+  for (auto [i, j] : {std::pair{0, 0}, {n - 1, 0}, {0, n - 1}, {n - 1, n - 2}, {20, 10}, {10, 20}, {n - 1, n - 1}})
+    for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+      Eigen::MatrixXd T = S;
+      T(i, j) = bad;
+      EXPECT_FALSE(solve.computeCholesky(T)) << i << ", " << j << ": " << bad;
+    }
 }
 
 TEST(SymmetricSolve, CholeskyRefusesAnIndefiniteMatrix) {
