@@ -20,7 +20,6 @@
 using namespace flexarm;
 
 namespace {
-QString example(const char* name) { return QString(FLEXARM_PROJECTS_DIR) + "/" + name; }
 
 // Every finite point of every curve strictly inside the axes' ranges; false with the first one outside.
 bool everyPointInside(QCustomPlot* plot, QString* why) {
