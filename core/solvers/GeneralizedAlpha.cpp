@@ -166,7 +166,6 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     if (r > 0) break;  // not finite: a smaller step
     if (take_matrices) {
       ++stats_.jacobian_evaluations;
-      matrices_current_ = true;
       if (!factorize()) return kSingularMatrix;
     }
     if (ode_->solveIteration(r_.data()) != 0) break;

@@ -87,7 +87,7 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   long steps_since_matrices_ = 0;
   double rate_ = 1.0;              // the Newton iteration's convergence rate, estimated as CVODE's crate
-  bool matrices_current_ = false;  // taken where the step being attempted starts, or at its first iterate
+  bool matrices_current_ = false;  // taken where the step being attempted starts (evaluated; larger systems)
   Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
   Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
   Eigen::MatrixXd anderson_dF_, anderson_dA_;  // differences of the last corrections and iterates
