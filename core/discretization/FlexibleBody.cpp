@@ -10,7 +10,7 @@
 namespace flexarm {
 namespace {
 constexpr int kStationsPerInterval = 6;  // exact for the degree-10 integrands of cubic elements with foreshortening
-constexpr int kSlopePoints = 6;
+constexpr int kSlopePoints = FlexibleBody::kSlopePoints;
 
 struct Matrices {
   Eigen::MatrixXd M, K;

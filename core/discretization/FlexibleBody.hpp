@@ -12,6 +12,8 @@
 namespace flexarm {
 
 struct FlexibleBody {
+  // Gauss points of the foreshortening sub-quadrature per interval (Interval::full_count).
+  static constexpr int kSlopePoints = 6;
   // A mass station: a Gauss point of the beam carrying mass rhoA * weight and polar inertia rhoIp * weight.
   struct Station {
     double x = 0.0, weight = 0.0;

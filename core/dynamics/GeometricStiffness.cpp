@@ -22,7 +22,8 @@ namespace {
 // on the slope coordinates only (Interval::slope_dofs, slope_rows), where the rows can be non-zero.
 template <typename Window>
 void addIntervalStiffness(const FlexibleBody& fb, const FlexibleBody::Interval& iv, const AxialForce& P, Window&& K_w) {
-  constexpr int kMaxRows = 64;  // two per slope point: FlexibleBody.cpp's kSlopePoints (6) per interval
+  constexpr int kMaxRows = 64;  // two per slope point of the interval
+  static_assert(2 * FlexibleBody::kSlopePoints <= kMaxRows);
   const int rows = 2 * iv.full_count;
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1> c(rows);
   for (int k = 0; k < iv.full_count; ++k) {
