@@ -68,6 +68,8 @@ struct DynamicsData {
   Eigen::VectorXd window_lever;                                        // w_max work
   Eigen::VectorXd prefix_slope, suffix_slope, suffix_lever, row_work;  // m_max work
   double gravity_potential = 0.0;                                      // [J]
+  // [J] 1/2 qd^T M qd of the pass's rates, summed over its mass elements and stations (1/2 v^T I v each) and rotors
+  double kinetic = 0.0;
   Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)
   double elastic_potential = 0.0;  // [J] links + joint springs (+ axial-force potential for `geometric`)
 };

@@ -50,7 +50,6 @@ void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::Vecto
 
 void ForwardDynamics::assemble(double t, const double* y) {
   const std::size_t nf = free_.size();
-  kinetic_known_ = false;
   mass_stale_ = false;
   for (std::size_t k = 0; k < nf; ++k) {
     q_(free_[k]) = y[k];
@@ -133,16 +132,6 @@ void ForwardDynamics::massFreeResidual(double t, const double* y, const double* 
   for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
 }
 
-double ForwardDynamics::kineticFromPasses() {
-  // M qd = tau(q, 0, qd) - tau(q, 0, 0): at rest, so that only gravity's terms cancel (the velocity
-  // products, larger on a spinning arm, would cost digits).
-  zero_.setZero(sys_.nq);
-  compositeEquations(sys_, data_, q_, zero_, qd_, false);
-  tau_work_ = data_.tau;
-  compositeEquations(sys_, data_, q_, zero_, zero_, false);
-  return 0.5 * qd_.dot(tau_work_ - data_.tau);
-}
-
 void ForwardDynamics::prescribedEffortsFromPass() {
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& body = sys_.bodies[j];
@@ -157,13 +146,16 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   assemble(t, y);
   const int nf = static_cast<int>(free_.size());
   for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  kinetic_ = kineticFromPasses();
   compositeEquations(sys_, data_, q_, qd_, qdd_, false);  // tau = M qdd + b
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
   prescribedEffortsFromPass();
-  kinetic_known_ = true;
-  if (std::isfinite(kinetic_) && effort_.allFinite()) return true;
+  mass_stale_ = true;  // M is of an earlier state
+  evaluated_t_ = t;
+  rhs_f_ = Eigen::Map<const Eigen::VectorXd>(a, nf);
+  refined_ = rhs_f_;
+  mass_factor_current_ = false;
+  if (std::isfinite(data_.kinetic) && effort_.allFinite()) return true;
   failure_ = Failure::NonFinite;
   failure_t_ = t;
   return false;
@@ -351,11 +343,7 @@ Energies ForwardDynamics::energies() {
   // computeTerms() built the whole mass matrix (prescribed coordinates too) when a coordinate is free.
   if (rigid_ || free_.empty()) return systemEnergies(sys_, data_, q_, qd_);
   Energies e;
-  if (mass_stale_ && !kinetic_known_) {
-    kinetic_ = kineticFromPasses();
-    kinetic_known_ = true;
-  }
-  e.kinetic = kinetic_known_ ? kinetic_ : 0.5 * qd_.dot(data_.M * qd_);
+  e.kinetic = data_.kinetic;
   e.potential = data_.gravity_potential + data_.elastic_potential;
   return e;
 }

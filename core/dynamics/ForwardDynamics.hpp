@@ -71,13 +71,13 @@ class ForwardDynamics {
   void massFreeResidual(double t, const double* y, const double* a, double* r);
   // What a recorded row needs at state y when an integrator already knows the free accelerations a
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
-  // equations with every acceleration known), data().frames and energies(), without the mass matrix
-  // or its solve. The kinetic energy 1/2 qd^T M qd comes from two passes of the inverse dynamics at
-  // rest, M qd = tau(q, 0, qd) - tau(q, 0, 0), linear in the mesh as the third for the efforts. Where
-  // hasMassFreeResidual() and for a flexible system; worth it where evaluate() would build and solve a
-  // dense mass matrix (outputsFromAccelerations()). Returns false when a value is not finite.
+  // equations with every acceleration known), data().frames and energies(), from one pass of the
+  // equations linear in the mesh (the kinetic energy from its mass elements and stations), without the
+  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Where
+  // hasMassFreeResidual() and for a flexible system with a free coordinate (outputsFromAccelerations()).
+  // Returns false when a value is not finite.
   bool evaluateWithAccelerations(double t, const double* y, const double* a);
-  bool outputsFromAccelerations() const { return mass_factor_refinable_ && !rigid_ && hasMassFreeResidual(); }
+  bool outputsFromAccelerations() const { return !rigid_ && !free_.empty() && hasMassFreeResidual(); }
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
@@ -96,9 +96,9 @@ class ForwardDynamics {
   // Generalized force balance of the free coordinates at zero free acceleration, Q_f - b_f.
   const Eigen::VectorXd& residualForce() const { return force_f_; }
   DynamicsData& data() { return data_; }
-  // The energies at the state of the last evaluate() or evaluateTerms(), and data().frames at that
-  // state: a flexible system's come from that evaluation's mass matrix and potentials (no second
-  // evaluation of the equations); a rigid system's from the recursive kinematics (systemEnergies).
+  // The energies at the state of the last evaluation, and data().frames at that state: a flexible
+  // system's from that evaluation's pass of the equations (DynamicsData::kinetic and the potentials; no
+  // second evaluation); a rigid system's from the recursive kinematics (systemEnergies).
   Energies energies();
   // The tangent stiffness and damping of the free coordinates (TangentStiffness.hpp) at the state of
   // the last evaluate() or evaluateTerms(), for the implicit integrators' iteration matrix.
@@ -129,9 +129,6 @@ class ForwardDynamics {
   bool refineAccelerations();  // true when the refinement met its backward error
   // qdd_ and ydot from rhs_f_ (the free accelerations); false with failure_ set when one is not finite.
   bool storeAccelerations(double t, double* ydot);
-  // 1/2 qd^T M qd from two passes of the equations with the accelerations known, at rest (data_ is then
-  // that of q at rest).
-  double kineticFromPasses();
   // A prescribed joint's effort (M qdd + b - internal at its coordinate) from data_.tau of a pass of the
   // equations with every acceleration known, and data_.internal.
   void prescribedEffortsFromPass();
@@ -143,9 +140,6 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  Eigen::VectorXd tau_work_, zero_;         // kineticFromPasses(): the first pass's forces, zero rates
-  double kinetic_ = 0.0;                    // from evaluateWithAccelerations(), when kinetic_known_
-  bool kinetic_known_ = false;              // reset by every evaluation
   bool mass_stale_ = false;                 // evaluateWithoutMass() left M of an earlier state
   double evaluated_t_ = 0.0;                // time of the last evaluation
   bool consecutive_ = false;                // the free coordinates are consecutive: massMatrix() is a block of data_.M

@@ -126,6 +126,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
       d.station_wrench.tail<3>() += f_lin;
       fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
       d.gravity_potential -= dm * gravity.dot(fr.X_world_body * r);
+      d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
       // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
       moments.mass += dm;
       moments.first += dm * r;

@@ -43,7 +43,9 @@ void noteMassBlock(DynamicsData& d, int row, int col, int rows, int cols) {
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, int p, const Matrix6d& I, const Vector6d& v,
                     const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
                     const Eigen::Vector3d& com, Eigen::Vector3d& force_world) {
-  const Vector6d f = I * a + crossForce(v, I * v);
+  const Vector6d Iv = I * v;
+  const Vector6d f = I * a + crossForce(v, Iv);
+  d.kinetic += 0.5 * v.dot(Iv);
   d.tau.head(p).noalias() += J.leftCols(p).transpose() * f;
   if (with_M) {
     d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
@@ -97,6 +99,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
   d.tau.setZero();
   if (with_M) clearMassMatrix(d);
   d.gravity_potential = 0.0;
+  d.kinetic = 0.0;
   const bool high = sys.coupling == CouplingOrder::High;
   const int n = static_cast<int>(sys.bodies.size());
   for (int i = 0; i < n; ++i) {
@@ -133,6 +136,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       addMassElement(sys, d, with_M, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
+      d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
       if (with_M) {
         d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
         noteMassBlock(d, b.motor_index, b.motor_index, 1, 1);

@@ -17,7 +17,8 @@
 namespace flexarm {
 
 // Computes data.M (when with_mass_matrix), data.tau = bias (gravity, Coriolis, centrifugal and the
-// inertial effect of qdd_known), the frames of every body and the gravity potential.
+// inertial effect of qdd_known), the frames of every body, the gravity potential, and the kinetic
+// energy data.kinetic = 1/2 qd^T M qd as sum_k 1/2 v_k^T I_k v_k (+ the rotors'), with or without M.
 // No heap allocation.
 void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);

@@ -64,7 +64,7 @@ class OdeStepper final : public Stepper {
         return false;
       }
       y = yout_.data();
-      // Where the mass matrix is large and dense, the integrator's accelerations spare its build and solve.
+      // The integrator's accelerations (generalized-alpha's) spare the mass matrix's build and solve.
       if (fd_.outputsFromAccelerations() && ode_->interpolateAccelerations(t, ydot_.data())) {
         if (!fd_.evaluateWithAccelerations(t, y, ydot_.data())) {
           error_ = fd_.error();

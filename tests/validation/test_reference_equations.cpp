@@ -37,6 +37,8 @@ TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
       referenceEquations(sys, ref, q, qd, qdd, true);
       EXPECT_LT(relErr(ref.M, M), 1e-10) << name;
       EXPECT_LT(relErr(ref.tau, tau), 1e-10) << name;
+      const double kinetic = 0.5 * qd.dot(M * qd);  // the pass's own sum over its mass elements
+      EXPECT_NEAR(ref.kinetic, kinetic, 1e-12 * kinetic) << name;
     }
   }
 }
@@ -80,7 +82,8 @@ void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd&
 namespace {
 // The composite evaluation equals the reference at random states of `model(coupling)` for every
 // coupling order: M, bias, gravity potential, distal Jacobians and internal forces (the axial force
-// of `geometric` included), to 1e-10.
+// of `geometric` included), to 1e-10. The kinetic energy each sums over its mass elements and
+// stations, with or without M, is 1/2 qd^T M qd to round-off.
 void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed, int trials) {
   std::mt19937 rng(seed);
   for (const char* coupling : {"high", "zero", "geometric"}) {
@@ -101,6 +104,11 @@ void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed
       internalForces(sys, ref, q, qd);
       internalForces(sys, fast, q, qd);
       EXPECT_LT(relErr(fast.internal, ref.internal), 1e-10) << coupling;
+      const double kinetic = 0.5 * qd.dot(ref.M * qd);
+      EXPECT_NEAR(ref.kinetic, kinetic, 1e-12 * kinetic) << coupling;
+      EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling;
+      compositeEquations(sys, fast, q, qd, qdd, false);
+      EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling << " without M";
     }
   }
 }
