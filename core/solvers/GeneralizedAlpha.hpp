@@ -15,11 +15,12 @@
 // across steps while the iteration converges within two iterations, or four when their iteration
 // matrix is dense, and then also keep its factorization over small changes of the step size. The
 // iteration stops when its correction times the convergence rate is small, as CVODE's, in the
-// positions and in the velocities (whose corrections are gamma / (beta h) times larger): with
-// matrices that fresh, most steps need one iteration. On fast-turning flexible arms the mass matrix
-// itself changes quickly (seed 004: the inertia a link's tip rotations carry follows the next joint's
-// angle): matrices one step old, even with the exact velocity and inertial derivatives, took about
-// 4 iterations per step there, those of the step's own first iterate 2.3. Anderson acceleration of
+// positions and in the velocities (whose corrections are gamma / (beta h) times larger; with each
+// step's own matrices, held to ten times the positions' tolerance). On fast-turning flexible arms the
+// mass matrix itself changes quickly (seed 004: the inertia a link's tip rotations carry follows the
+// next joint's angle): matrices one step old, even with the exact velocity and inertial derivatives,
+// took about 4 iterations per step there, those of the step's own first iterate 2.3 with the
+// velocities at the positions' tolerance and 1.2 at ten times it. Anderson acceleration of
 // the last three corrections recovers part of the rate the matrices lose.
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.

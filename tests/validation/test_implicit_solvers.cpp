@@ -244,9 +244,9 @@ TEST(ImplicitSolvers, GeneralizedAlphaMatchesTightReferences) {
   for (const char* c : {"ee.x", "ee.y", "ee.z"}) EXPECT_LE(relativeDifference(arm_ga, arm_reference, c), 1e-3) << c;
   // Its mass matrix changes quickly from step to step (the inertia link 2's tip rotations carry
   // follows joint 3's angle): with the iteration matrices of each step's first iterate the Newton
-  // iteration takes about two iterations per step (354 for 173 steps), with those of the step
-  // before about four (653 for 177).
-  EXPECT_LT(arm_ga.stats.nonlinear_iterations, 2.5 * arm_ga.stats.steps)
+  // iteration takes about 1.2 iterations per step, with those of the step before about four (653 for
+  // 177 steps); with the velocities held to the positions' tolerance about two (354 for 173).
+  EXPECT_LT(arm_ga.stats.nonlinear_iterations, 1.5 * arm_ga.stats.steps)
       << arm_ga.stats.nonlinear_iterations << " iterations, " << arm_ga.stats.steps << " steps";
 }
 
