@@ -46,7 +46,7 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, in
   const Vector6d Iv = I * v;
   const Vector6d f = I * a + crossForce(v, Iv);
   d.kinetic += 0.5 * v.dot(Iv);
-  d.tau.head(p).noalias() += J.leftCols(p).transpose() * f;
+  addProjectedForce(J, p, f, d.tau);
   if (with_M) {
     d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
     d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
@@ -92,6 +92,35 @@ void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen:
   }
 }
 
+// M(0:p0, 0:p0) += Jb^T A Jb and the coupling blocks M(0:p0, e:e+m) += Jb^T B, M(e:e+m, 0:p0) += B^T Jb
+// for the six rows of Jb (the body Jacobian's first p0 columns) and of B: each entry one product of
+// two six-vectors, the symmetric block's upper triangle mirrored, the coupling computed once for both
+// of its blocks (Spatial.hpp: general products of six rows spend most of their time packing).
+void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, int p0, int e, int m,
+                      Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
+  using Col = Eigen::Map<const Vector6d>;
+  transformColumns(A, J, p0, IJ);
+  for (int j = 0; j < p0; ++j) {
+    const Col ij(IJ.col(j).data());
+    double* Mj = M.col(j).data();
+    for (int i = 0; i < j; ++i) {
+      const double s = Col(J.col(i).data()).dot(ij);
+      Mj[i] += s;
+      M(j, i) += s;
+    }
+    Mj[j] += Col(J.col(j).data()).dot(ij);
+  }
+  for (int j = 0; j < m; ++j) {
+    const Col bj(B.col(j).data());
+    double* Mj = M.col(e + j).data();
+    for (int i = 0; i < p0; ++i) {
+      const double s = Col(J.col(i).data()).dot(bj);
+      Mj[i] += s;
+      M(e + j, i) += s;
+    }
+  }
+}
+
 enum class StationMode { Reference, Composite };
 
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -124,7 +153,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
-    if (p_parent > 0) fr.J_body.leftCols(p_parent).noalias() = X_joint * d.frames[i - 1].J_distal.leftCols(p_parent);
+    transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
     fr.J_body.middleCols(p_parent, p - p_parent).setZero();
     fr.J_body.col(b.q_index) += b.S;
     fr.v_body = v;
@@ -187,14 +216,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       fs_start.sdd = tip.sdd;
       // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
       const int p0 = b.e_index;
-      const auto Jb = fr.J_body.leftCols(p0);
-      d.tau.head(p0).noalias() += Jb.transpose() * d.station_wrench;
+      addProjectedForce(fr.J_body, p0, d.station_wrench, d.tau);
       d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
       if (with_M) {
-        d.IJ.leftCols(p0).noalias() = d.station_inertia * Jb;
-        d.M.topLeftCorner(p0, p0).noalias() += Jb.transpose() * d.IJ.leftCols(p0);
-        d.M.block(0, b.e_index, p0, m).noalias() += Jb.transpose() * d.station_coupling.leftCols(m);
-        d.M.block(b.e_index, 0, m, p0).noalias() += d.station_coupling.leftCols(m).transpose() * Jb;
+        addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, p0, b.e_index, m, d.IJ, d.M);
         noteMassBlock(d, 0, 0, p0, p0);
         noteMassBlock(d, 0, b.e_index, p0, m);
         noteMassBlock(d, b.e_index, 0, m, p0);
@@ -281,7 +306,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         X_world_distal = X_world_distal * R;
       }
       const int p0 = b.e_index;  // J_body is zero on this link's elastic columns
-      fr.J_distal.leftCols(p0).noalias() = X_all * fr.J_body.leftCols(p0);
+      transformColumns(X_all, fr.J_body, p0, fr.J_distal);
       auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
       J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
       J_elastic.noalias() += c * fb.distal_rotation;

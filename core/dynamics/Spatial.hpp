@@ -55,4 +55,18 @@ inline Vector6d crossForce(const Vector6d& v, const Vector6d& f) {
   return out;
 }
 
+// Six-row Jacobians (6 x n, column-major), column by column with fixed-size products: general matrix
+// products of six rows spend most of their time packing and dispatching.
+// out.leftCols(p) = X in.leftCols(p) (out and in distinct).
+inline void transformColumns(const Matrix6d& X, const Eigen::MatrixXd& in, int p, Eigen::MatrixXd& out) {
+  for (int c = 0; c < p; ++c)
+    Eigen::Map<Vector6d>(out.col(c).data()).noalias() = X * Eigen::Map<const Vector6d>(in.col(c).data());
+}
+
+// tau.head(p) += J.leftCols(p)^T f: the generalized force of wrench f.
+template <typename Vector>
+inline void addProjectedForce(const Eigen::MatrixXd& J, int p, const Vector6d& f, Vector& tau) {
+  for (int c = 0; c < p; ++c) tau(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(f);
+}
+
 }  // namespace flexarm
