@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/Finite.hpp"
+
 namespace flexarm {
 
 bool SymmetricSolve::gatherIntoPattern(const MatrixRef& S) {
@@ -183,7 +185,7 @@ bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
   }
   factor_ = S;
   // Eigen's own column-by-column Cholesky (LLT uses it below 32 rows): -1 when positive definite.
-  return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(factor_) < 0 && factor_.allFinite();
+  return Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(factor_) < 0 && allFinite(factor_);
 }
 
 bool SymmetricSolve::computeCholesky(const MatrixRef& S, const std::vector<MatrixRegion>& regions) {

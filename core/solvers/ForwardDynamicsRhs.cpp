@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "base/Finite.hpp"
+
 namespace flexarm {
 
 int ForwardDynamicsRhs::rhs(double t, const double* y, double* ydot) { return evaluate(t, y, ydot, true); }
@@ -95,7 +97,7 @@ int ForwardDynamicsRhs::takeMatrices() {
   } else {
     M_ = M;
     fd_.tangent(K_, C_);
-    have_jacobian_ = M_.allFinite() && K_.allFinite() && C_.allFinite();
+    have_jacobian_ = allFinite(M_) && allFinite(K_) && allFinite(C_);
   }
   return have_jacobian_ ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 
 #include <Eigen/SparseCore>
 
+#include "base/Finite.hpp"
 #include "base/SymmetricSolve.hpp"
 
 namespace flexarm {
@@ -55,6 +56,30 @@ TEST(SymmetricSolve, CholeskyRefusesNonFiniteEntries) {
       Eigen::MatrixXd T = S;
       T(i, j) = bad;
       EXPECT_FALSE(solve.computeCholesky(T)) << i << ", " << j << ": " << bad;
+    }
+}
+
+// base/Finite.hpp's one-pass test agrees with Eigen's entry-by-entry one: NaN and both infinities
+// anywhere, the largest finite values (x * 0 stays 0), denormals, empty matrices and vectors.
+TEST(SymmetricSolve, AllFiniteFindsEveryNonFiniteEntry) {
+  const Eigen::MatrixXd S = symmetric(9, 0.1, 3u);
+  EXPECT_TRUE(allFinite(S));
+  EXPECT_TRUE(allFinite(Eigen::MatrixXd(0, 0)));
+  EXPECT_TRUE(allFinite(Eigen::VectorXd(0)));
+  for (double big :
+       {std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min()}) {
+    Eigen::MatrixXd T = S;
+    T.setConstant(big);
+    EXPECT_TRUE(allFinite(T)) << big;
+  }
+  for (int k = 0; k < S.size(); ++k)
+    for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                       -std::numeric_limits<double>::infinity()}) {
+      Eigen::MatrixXd T = S;
+      T.data()[k] = bad;
+      EXPECT_FALSE(allFinite(T)) << k << ": " << bad;
+      EXPECT_EQ(allFinite(T), T.allFinite());
+      EXPECT_FALSE(allFinite(T.col(k / 9))) << k;
     }
 }
 
