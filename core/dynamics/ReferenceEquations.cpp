@@ -153,7 +153,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
-    transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
+    if (p_parent > 0) transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
     fr.J_body.middleCols(p_parent, p - p_parent).setZero();
     fr.J_body.col(b.q_index) += b.S;
     fr.v_body = v;

@@ -19,7 +19,7 @@ constexpr double kNewtonTolerance = 0.05;      // correction size, in units of t
 // tolerance: their corrections are gamma / (beta h) times the positions' (in the same weights, a few
 // hundred times at seed 004's 4 ms steps) while the error test reads the positions only, so that with the
 // positions' tolerance nearly every step took a second iteration for its velocities alone. Seed 004 at
-// rtol 1e-3, 1 s: 590 -> 308 evaluations for the same 271 steps, its end effector within 5.7e-4 of the
+// rtol 1e-3, 1 s: 590 -> 308 evaluations for 272 steps instead of 271, its end effector within 5.7e-4 of the
 // reference's excursion instead of 4.8e-4; over 3 s at rtol 3e-4 its joint rates as close to BDF's as
 // before (at a hundredth, a spurious vibration took more steps). Larger systems, whose matrices are
 // older, hold the velocities to the positions' tolerance.
