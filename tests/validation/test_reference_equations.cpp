@@ -37,7 +37,8 @@ TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
       referenceEquations(sys, ref, q, qd, qdd, true);
       EXPECT_LT(relErr(ref.M, M), 1e-10) << name;
       EXPECT_LT(relErr(ref.tau, tau), 1e-10) << name;
-      const double kinetic = 0.5 * qd.dot(M * qd);  // the pass's own sum over its mass elements
+      // The pass sums 1/2 v^T I v over its mass elements; CRBA's M gives 1/2 qd^T M qd.
+      const double kinetic = 0.5 * qd.dot(M * qd);
       EXPECT_NEAR(ref.kinetic, kinetic, 1e-12 * kinetic) << name;
     }
   }
