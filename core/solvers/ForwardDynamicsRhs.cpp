@@ -108,9 +108,7 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
     Ss_ = Ms_ + c_v * Cs_ + c_q * Ks_;
     return solve_.compute(Ss_) ? 0 : 1;
   }
-  S_ = M_;
-  S_.noalias() += c_v * C_;
-  S_.noalias() += c_q * K_;
+  S_.noalias() = M_ + c_v * C_ + c_q * K_;  // one fused pass
   return solve_.compute(S_) ? 0 : 1;
 }
 
