@@ -141,6 +141,14 @@ void ForwardDynamics::prescribedEffortsFromPass() {
   }
 }
 
+void ForwardDynamics::keepPassWithoutMass(double t) {
+  rhs_f_ = refined_;
+  mass_factor_current_ = false;
+  mass_stale_ = true;
+  evaluated_t_ = t;
+  prescribedEffortsFromPass();
+}
+
 bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const double* a) {
   failure_ = Failure::None;
   assemble(t, y);
@@ -149,12 +157,8 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   compositeEquations(sys_, data_, q_, qd_, qdd_, false);  // tau = M qdd + b
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
-  prescribedEffortsFromPass();
-  mass_stale_ = true;  // M is of an earlier state
-  evaluated_t_ = t;
-  rhs_f_ = Eigen::Map<const Eigen::VectorXd>(a, nf);
-  refined_ = rhs_f_;
-  mass_factor_current_ = false;
+  refined_ = Eigen::Map<const Eigen::VectorXd>(a, nf);
+  keepPassWithoutMass(t);
   if (std::isfinite(data_.kinetic) && effort_.allFinite()) return true;
   failure_ = Failure::NonFinite;
   failure_t_ = t;
@@ -212,12 +216,8 @@ bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydo
     const double size = correction_.cwiseAbs().maxCoeff();
     if (!std::isfinite(size)) break;
     if (backwardError(factored_norm_, refined_, force_f_, correction_) <= 4.0 * factored_backward_error_) {
-      rhs_f_ = refined_;
       ++refined_solves_;
-      mass_factor_current_ = false;
-      mass_stale_ = true;
-      evaluated_t_ = t;
-      prescribedEffortsFromPass();
+      keepPassWithoutMass(t);
       return storeAccelerations(t, ydot);
     }
     if (size > 0.5 * previous) break;  // not contracting: M has moved too far
@@ -340,7 +340,6 @@ void ForwardDynamics::tangent(Eigen::SparseMatrix<double>& K_ff, Eigen::SparseMa
 }
 
 Energies ForwardDynamics::energies() {
-  // computeTerms() built the whole mass matrix (prescribed coordinates too) when a coordinate is free.
   if (rigid_ || free_.empty()) return systemEnergies(sys_, data_, q_, qd_);
   Energies e;
   e.kinetic = data_.kinetic;

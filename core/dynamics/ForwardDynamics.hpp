@@ -132,6 +132,10 @@ class ForwardDynamics {
   // A prescribed joint's effort (M qdd + b - internal at its coordinate) from data_.tau of a pass of the
   // equations with every acceleration known, and data_.internal.
   void prescribedEffortsFromPass();
+  // After such a pass without M at time t, with the free accelerations in refined_: rhs_f_ takes them,
+  // M and its factorization are marked as of an earlier state (solveMass() rebuilds them at t), and a
+  // prescribed joint's effort comes from the pass.
+  void keepPassWithoutMass(double t);
   static constexpr int kMaxRefinements = 6;
   const MultibodySystem& sys_;
   Prescribed mode_;
@@ -140,7 +144,7 @@ class ForwardDynamics {
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1
   Eigen::VectorXd q_, qd_, qdd_, effort_, rhs_f_, force_f_, applied_;
-  bool mass_stale_ = false;                 // evaluateWithoutMass() left M of an earlier state
+  bool mass_stale_ = false;                 // a pass without M (keepPassWithoutMass) left M of an earlier state
   double evaluated_t_ = 0.0;                // time of the last evaluation
   bool consecutive_ = false;                // the free coordinates are consecutive: massMatrix() is a block of data_.M
   Eigen::MatrixXd M_ff_;                    // the free coordinates' mass matrix when they are not consecutive

@@ -64,8 +64,7 @@ inline void transformColumns(const Matrix6d& X, const Eigen::MatrixXd& in, int p
 }
 
 // tau.head(p) += J.leftCols(p)^T f: the generalized force of wrench f.
-template <typename Vector>
-inline void addProjectedForce(const Eigen::MatrixXd& J, int p, const Vector6d& f, Vector& tau) {
+inline void addProjectedForce(const Eigen::MatrixXd& J, int p, const Vector6d& f, Eigen::VectorXd& tau) {
   for (int c = 0; c < p; ++c) tau(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(f);
 }
 
