@@ -164,7 +164,7 @@ def test_an_exception_from_progress_stops_a_long_run_and_keeps_its_rows():
 
 def test_the_gil_is_released_during_a_run():
     p = flexarm.load(shipped("spatial-rrr-flexible-seed004"))
-    p.set("simulation.t_end", 0.3)
+    p.set("simulation.t_end", 1.0)  # long enough to watch: 0.3 s now runs in about 0.05 s
     ticks = []
     running = threading.Event()
 
