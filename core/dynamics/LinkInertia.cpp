@@ -11,31 +11,156 @@ struct SlopeSums {
   double s = 0.0, sd = 0.0, sdd = 0.0;
 };
 
+// The stations' mass moments about the body origin, for their spatial inertia.
+struct Moments {
+  double mass = 0.0, polar = 0.0;
+  Eigen::Vector3d first = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+};
+
+// What one link's pass carries from interval to interval, in order along the link.
+struct LinkPass {
+  const FlexibleBody& fb;
+  bool high, with_M;
+  double c;  // 1 with foreshortening (high), 0 without
+  const Eigen::Vector3d& gravity;
+  BodyFrames& fr;
+  DynamicsData& d;
+  Moments moments;
+  SlopeSums start;     // at the start of the current interval
+  double G_edd = 0.0;  // G_j . edd: the slope gradient of the whole intervals before, times edd
+  std::size_t st = 0;  // the next station
+};
+
+// A column-major view of r x c values (r, c compile-time sizes or Eigen::Dynamic) in a work buffer.
+template <int R, int C>
+using WorkMap = Eigen::Map<Eigen::Matrix<double, R, C>, 0, Eigen::OuterStride<>>;
+template <int R, int C>
+using ConstMap = Eigen::Map<const Eigen::Matrix<double, R, C>>;
+
 // Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
-// Interval::full_slopes) is S on the interval's slope coordinates, with E = [e ed] there:
+// Interval::full_slopes) is S on the interval's K slope coordinates, with E = [e ed] there:
 // s += 1/2 e^T S e, sd += ed^T S e, sdd += ed^T S ed. SE <- [S e, S ed] there, and the stretch's slope
 // gradient S e on the whole window into `gradient` (zero off the slope coordinates).
-void addSlopes(const Eigen::MatrixXd& S, const std::vector<int>& dofs,
-               const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynamic, 2>>& E, SlopeSums& sums,
-               Eigen::Ref<Eigen::Matrix<double, Eigen::Dynamic, 2>> SE, Eigen::Ref<Eigen::VectorXd> gradient) {
-  // Column by column: S is small (8 x 8 for a spatial element), too small for a product kernel.
-  const Eigen::Index k_s = S.rows();
-  double* se = SE.data();
-  double* sed = se + SE.outerStride();
-  std::fill(se, se + k_s, 0.0);
-  std::fill(sed, sed + k_s, 0.0);
-  for (Eigen::Index j = 0; j < k_s; ++j) {
-    const double* col = S.data() + j * k_s;
-    const double ej = E(j, 0), edj = E(j, 1);
-    for (Eigen::Index i = 0; i < k_s; ++i) {
-      se[i] += col[i] * ej;
-      sed[i] += col[i] * edj;
-    }
-  }
+template <int K, class Gradient>
+void addSlopes(const Eigen::MatrixXd& S_k, const std::vector<int>& dofs, const WorkMap<K, 2>& E, SlopeSums& sums,
+               WorkMap<K, 2>& SE, Gradient& gradient) {
+  const ConstMap<K, K> S(S_k.data(), S_k.rows(), S_k.cols());
+  SE.noalias() = S.lazyProduct(E);  // small: coefficient by coefficient, unrolled for a fixed K
   sums.s += 0.5 * E.col(0).dot(SE.col(0));
   sums.sd += E.col(1).dot(SE.col(0));
   sums.sdd += E.col(1).dot(SE.col(1));
   for (std::size_t k = 0; k < dofs.size(); ++k) gradient(dofs[k]) = SE(static_cast<Eigen::Index>(k), 0);
+}
+
+// The stations of interval j, whose window has N coordinates and K of them move the slopes (compile-time
+// sizes for the common elements, so that the small products unroll; Eigen::Dynamic otherwise).
+template <int N, int K>
+void gatherInterval(int j, LinkPass& p) {
+  const FlexibleBody& fb = p.fb;
+  DynamicsData& d = p.d;
+  BodyFrames& fr = p.fr;
+  const bool high = p.high, with_M = p.with_M;
+  const double c = p.c;
+  const FlexibleBody::Interval& iv = fb.intervals[j];
+  const int f0 = iv.first, n = iv.count;
+  const int k_s = static_cast<int>(iv.slope_dofs.size());
+  const Eigen::OuterStride<> window_stride(d.window_states.rows()), slope_stride(d.slope_states.rows());
+  WorkMap<N, 3> E(d.window_states.data(), n, 3, window_stride);  // [e ed edd] on the window
+  E.col(0) = d.e.template segment<N>(f0, n);
+  E.col(1) = d.ed.template segment<N>(f0, n);
+  E.col(2) = d.edd.template segment<N>(f0, n);        // known elastic accelerations (zero in the forward dynamics)
+  auto iota = d.window_gradient.template head<N>(n);  // of the stretch from the interval's start to the station (high)
+  WorkMap<K, 2> E_s(d.slope_states.data(), k_s, 2, slope_stride);  // [e ed] on the slope coordinates
+  WorkMap<K, 2> SE_s(d.slope_products.data(), k_s, 2, slope_stride);
+  if (high) {
+    iota.setZero();
+    for (int k = 0; k < k_s; ++k) E_s.row(k) = E.row(iv.slope_dofs[static_cast<std::size_t>(k)]).template head<2>();
+  }
+  auto lever = d.window_lever.template head<N>(n);
+  auto force_e = d.station_force_e.template segment<N>(f0, n);
+  auto Bw = d.station_coupling.template middleCols<N>(f0, n);         // with the mass matrix only
+  auto Cw = d.station_mass.template block<N, N>(f0, f0, n, n);        // with the mass matrix and `high` only
+  auto interval_lever = d.interval_lever.col(j).template head<N>(n);  // with the mass matrix and `high` only
+  if (high) {
+    d.interval_force(j) = 0.0;
+    d.interval_mass(j) = 0.0;
+    if (with_M) d.interval_moment.col(j).setZero(), interval_lever.setZero();
+  }
+  const Eigen::Vector3d w = fr.v_body.head<3>(), alpha = fr.a_body.head<3>();
+  for (; p.st < fb.stations.size() && fb.stations[p.st].interval == j; ++p.st) {
+    const FlexibleBody::Station& s = fb.stations[p.st];
+    const ConstMap<4, N> window(s.window.data(), 4, n);
+    SlopeSums at = p.start;
+    double iota_edd = 0.0;
+    if (high) {
+      addSlopes<K>(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
+      iota_edd = iota.dot(E.col(2));
+    }
+    // The shape rows u, v, w, phi times e, ed and edd, in one product.
+    const Eigen::Matrix<double, 4, 3> P = window.lazyProduct(E);
+    const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
+    const Eigen::Vector3d rdot(P(0, 1) - c * at.sd, P(1, 1), P(2, 1));
+    const double phid = P(3, 1);  // the twist itself leaves the station's inertia unchanged
+    // The known elastic accelerations: dr/de edd (with the foreshortening's gradient G_j + iota) and phi..
+    const Eigen::Vector3d r_edd(P(0, 2) - c * (p.G_edd + iota_edd), P(1, 2), P(2, 2));
+    const double phidd = P(3, 2);
+    const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
+    // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
+    // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
+    // closed form. Angular velocity w + phid e_x, linear velocity v0 + w x r + rdot, and the
+    // velocity-product accelerations with crel = (-c sdd, 0, 0).
+    const Eigen::Vector3d spin(phid, 0.0, 0.0);
+    const Eigen::Vector3d w_s = w + spin;
+    const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
+    const Eigen::Vector3d alpha_s = alpha + w.cross(spin) + Eigen::Vector3d(phidd, 0.0, 0.0);
+    const Eigen::Vector3d a_s =
+        fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + r_edd + w.cross(rdot) + v_s.cross(spin);
+    // d'Alembert wrench f = I a + v x* I v with I = diag(Jp, 0, 0, dm, dm, dm).
+    const Eigen::Vector3d f_lin = dm * a_s + w_s.cross(dm * v_s);
+    const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
+    d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
+    d.station_wrench.tail<3>() += f_lin;
+    fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
+    d.gravity_potential -= dm * p.gravity.dot(fr.X_world_body * r);
+    d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
+    // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
+    p.moments.mass += dm;
+    p.moments.first += dm * r;
+    p.moments.second.noalias() += dm * r * r.transpose();
+    p.moments.polar += Jp;
+
+    // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
+    // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
+    const Eigen::Vector4d f_rows(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
+    force_e.noalias() += window.transpose().lazyProduct(f_rows);
+    if (high) {
+      force_e.noalias() -= f_lin.x() * iota;
+      d.interval_force(j) += f_lin.x();
+      d.interval_mass(j) += dm;
+    }
+    if (!with_M) continue;
+    // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row (most of the 6 x 4
+    // coefficients are zero).
+    const auto u = window.row(0), v = window.row(1), wr = window.row(2), phi = window.row(3);
+    lever = u.transpose();
+    if (high) lever -= iota;
+    Bw.row(0) += dm * (r.y() * wr - r.z() * v) + Jp * phi;
+    Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * wr);
+    Bw.row(2) += dm * (r.x() * v - r.y() * lever.transpose());
+    Bw.row(3) += dm * lever.transpose();
+    Bw.row(4) += dm * v;
+    Bw.row(5) += dm * wr;
+    if (!high) continue;
+    d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
+    interval_lever += dm * lever;
+    Cw.noalias() += (dm * lever).lazyProduct(lever.transpose());
+  }
+  if (high) {
+    addSlopes<K>(iv.full_slopes, iv.slope_dofs, E_s, p.start, SE_s, iota);
+    d.interval_slope.col(j).template head<N>(n) = iota;
+    p.G_edd += iota.dot(E.col(2));
+  }
 }
 
 }  // namespace
@@ -44,10 +169,6 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
                                      DynamicsData& d) {
   const FlexibleBody& fb = *body.flexible;
   const int m = fb.m;
-  const auto e = d.e.head(m);
-  const auto ed = d.ed.head(m);
-  const auto edd = d.edd.head(m);  // known elastic accelerations (zero in the forward dynamics)
-  double G_edd = 0.0;              // G_j . edd: the slope gradient of the whole intervals before, times edd
   d.station_inertia.setZero();
   d.station_wrench.setZero();
   auto B = d.station_coupling.leftCols(m);  // with the mass matrix only
@@ -58,113 +179,29 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   // Without foreshortening the elastic block is constant, the structural mass matrix itself: the
   // caller adds its non-zeros (FlexibleBody::M_sparse) and station_mass is left as it is.
   if (with_M && high) C = fb.M_transverse;
-  const double c = high ? 1.0 : 0.0;
 
-  struct Moments {
-    double mass = 0.0, polar = 0.0;
-    Eigen::Vector3d first = Eigen::Vector3d::Zero();
-    Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
-  } moments;
-  SlopeSums start;  // at the start of the current interval
+  LinkPass pass{fb, high, with_M, high ? 1.0 : 0.0, gravity, fr, d, {}, {}, 0.0, 0};
   const int n_intervals = static_cast<int>(fb.intervals.size());
-  std::size_t st = 0;
   for (int j = 0; j < n_intervals; ++j) {
-    const FlexibleBody::Interval& iv = fb.intervals[j];
-    const int f0 = iv.first, n = iv.count;
-    auto E = d.window_states.topRows(n);  // [e ed edd] on the window
-    E.col(0) = e.segment(f0, n);
-    E.col(1) = ed.segment(f0, n);
-    E.col(2) = edd.segment(f0, n);
-    auto iota = d.window_gradient.head(n);  // of the stretch from the interval's start to the station (high)
-    const int k_s = static_cast<int>(iv.slope_dofs.size());
-    auto E_s = d.slope_states.topRows(k_s);  // [e ed] on the slope coordinates
-    auto SE_s = d.slope_products.topRows(k_s);
-    if (high) {
-      iota.setZero();
-      for (int k = 0; k < k_s; ++k) E_s.row(k) = E.row(iv.slope_dofs[static_cast<std::size_t>(k)]).head<2>();
-    }
-    auto lever = d.window_lever.head(n);
-    auto Bw = B.middleCols(f0, n);
-    if (high) {
-      d.interval_force(j) = 0.0;
-      d.interval_mass(j) = 0.0;
-      if (with_M) d.interval_moment.col(j).setZero(), d.interval_lever.col(j).head(n).setZero();
-    }
-    for (; st < fb.stations.size() && fb.stations[st].interval == j; ++st) {
-      const FlexibleBody::Station& s = fb.stations[st];
-      SlopeSums at = start;
-      double iota_edd = 0.0;
-      if (high) {
-        addSlopes(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
-        iota_edd = iota.dot(E.col(2));
-      }
-      // The shape rows u, v, w, phi times e, ed and edd, in one product.
-      Eigen::Matrix<double, 4, 3> P = Eigen::Matrix<double, 4, 3>::Zero();
-      for (int k = 0; k < n; ++k) P.noalias() += s.window.col(k) * E.row(k);
-      const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
-      const Eigen::Vector3d rdot(P(0, 1) - c * at.sd, P(1, 1), P(2, 1));
-      const double phid = P(3, 1);  // the twist itself leaves the station's inertia unchanged
-      // The known elastic accelerations: dr/de edd (with the foreshortening's gradient G_j + iota) and phi..
-      const Eigen::Vector3d r_edd(P(0, 2) - c * (G_edd + iota_edd), P(1, 2), P(2, 2));
-      const double phidd = P(3, 2);
-      const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
-      // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
-      // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
-      // closed form. Angular velocity w + phid e_x, linear velocity v0 + w x r + rdot, and the
-      // velocity-product accelerations with crel = (-c sdd, 0, 0).
-      const Eigen::Vector3d w = fr.v_body.head<3>(), alpha = fr.a_body.head<3>();
-      const Eigen::Vector3d spin(phid, 0.0, 0.0);
-      const Eigen::Vector3d w_s = w + spin;
-      const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
-      const Eigen::Vector3d alpha_s = alpha + w.cross(spin) + Eigen::Vector3d(phidd, 0.0, 0.0);
-      const Eigen::Vector3d a_s =
-          fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + r_edd + w.cross(rdot) + v_s.cross(spin);
-      // d'Alembert wrench f = I a + v x* I v with I = diag(Jp, 0, 0, dm, dm, dm).
-      const Eigen::Vector3d f_lin = dm * a_s + w_s.cross(dm * v_s);
-      const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
-      d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
-      d.station_wrench.tail<3>() += f_lin;
-      fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
-      d.gravity_potential -= dm * gravity.dot(fr.X_world_body * r);
-      d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
-      // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
-      moments.mass += dm;
-      moments.first += dm * r;
-      moments.second.noalias() += dm * r * r.transpose();
-      moments.polar += Jp;
-
-      // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
-      // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
-      const Eigen::Vector4d f_rows(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
-      for (int k = 0; k < n; ++k) force_e(f0 + k) += s.window.col(k).dot(f_rows);
-      if (high) {
-        force_e.segment(f0, n).noalias() -= f_lin.x() * iota;
-        d.interval_force(j) += f_lin.x();
-        d.interval_mass(j) += dm;
-      }
-      if (!with_M) continue;
-      // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row (most of the 6 x 4
-      // coefficients are zero).
-      const auto u = s.window.row(0), v = s.window.row(1), wr = s.window.row(2), phi = s.window.row(3);
-      lever = u.transpose();
-      if (high) lever -= iota;
-      Bw.row(0) += dm * (r.y() * wr - r.z() * v) + Jp * phi;
-      Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * wr);
-      Bw.row(2) += dm * (r.x() * v - r.y() * lever.transpose());
-      Bw.row(3) += dm * lever.transpose();
-      Bw.row(4) += dm * v;
-      Bw.row(5) += dm * wr;
-      if (!high) continue;
-      d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
-      d.interval_lever.col(j).head(n) += dm * lever;
-      C.block(f0, f0, n, n).noalias() += dm * lever * lever.transpose();
-    }
-    if (high) {
-      addSlopes(iv.full_slopes, iv.slope_dofs, E_s, start, SE_s, iota);
-      d.interval_slope.col(j).head(n) = iota;
-      G_edd += iota.dot(E.col(2));
-    }
+    const int n = fb.intervals[j].count, k_s = static_cast<int>(fb.intervals[j].slope_dofs.size());
+    // The windows of Hermite elements: spatial (12 coordinates, 8 of them bending) and planar (4, all
+    // bending), the clamped first element of each (6, 4 and 2, 2), and twelve global modes of which
+    // six bend (the assumed-modes links of the shipped arms).
+    if (n == 12 && k_s == 8)
+      gatherInterval<12, 8>(j, pass);
+    else if (n == 6 && k_s == 4)
+      gatherInterval<6, 4>(j, pass);
+    else if (n == 4 && k_s == 4)
+      gatherInterval<4, 4>(j, pass);
+    else if (n == 2 && k_s == 2)
+      gatherInterval<2, 2>(j, pass);
+    else if (n == 12 && k_s == 6)
+      gatherInterval<12, 6>(j, pass);
+    else
+      gatherInterval<Eigen::Dynamic, Eigen::Dynamic>(j, pass);
   }
+  const Moments& moments = pass.moments;
+  const SlopeSums& start = pass.start;
 
   // sum of spatialInertia(dm, r, Jp e_x e_x^T) from the moments: the rotational block
   // sum Jp e_x e_x^T + dm (|r|^2 I - r r^T), the coupling skew(sum dm r), the mass.

@@ -38,18 +38,58 @@ void noteMassBlock(DynamicsData& d, int row, int col, int rows, int cols) {
   d.M_regions.push_back({row, col, rows, cols, nullptr});
 }
 
+// M(0:p0, 0:p0) += Jb^T A Jb for the six rows of Jb (the body Jacobian's first p0 columns), IJ <- A Jb:
+// each entry one product of two six-vectors, the upper triangle mirrored (Spatial.hpp: general
+// products of six rows spend most of their time packing).
+void addBodyMass(const Matrix6d& A, const Eigen::MatrixXd& J, int p0, Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
+  using Col = Eigen::Map<const Vector6d>;
+  transformColumns(A, J, p0, IJ);
+  for (int j = 0; j < p0; ++j) {
+    const Col ij(IJ.col(j).data());
+    double* Mj = M.col(j).data();
+    for (int i = 0; i < j; ++i) {
+      const double s = Col(J.col(i).data()).dot(ij);
+      Mj[i] += s;
+      M(j, i) += s;
+    }
+    Mj[j] += Col(J.col(j).data()).dot(ij);
+  }
+}
+
+// addBodyMass, and the coupling blocks M(0:p0, e:e+m) += Jb^T B, M(e:e+m, 0:p0) += B^T Jb, each entry
+// computed once for both.
+void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, int p0, int e, int m,
+                      Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
+  using Col = Eigen::Map<const Vector6d>;
+  addBodyMass(A, J, p0, IJ, M);
+  for (int j = 0; j < m; ++j) {
+    const Col bj(B.col(j).data());
+    double* Mj = M.col(e + j).data();
+    for (int i = 0; i < p0; ++i) {
+      const double s = Col(J.col(i).data()).dot(bj);
+      Mj[i] += s;
+      M(e + j, i) += s;
+    }
+  }
+}
+
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
-// Jacobian J (first p columns), world pose X_world.
-void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, int p, const Matrix6d& I, const Vector6d& v,
-                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
+// Jacobian J (first p columns), world pose X_world. Its block of M by addBodyMass in the composite
+// evaluation, by general products in the reference one (which stays the check of addBodyMass).
+void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, bool composite, int p, const Matrix6d& I,
+                    const Vector6d& v, const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
                     const Eigen::Vector3d& com, Eigen::Vector3d& force_world) {
   const Vector6d Iv = I * v;
   const Vector6d f = I * a + crossForce(v, Iv);
   d.kinetic += 0.5 * v.dot(Iv);
   addProjectedForce(J, p, f, d.tau);
   if (with_M) {
-    d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
-    d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
+    if (composite) {
+      addBodyMass(I, J, p, d.IJ, d.M);
+    } else {
+      d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
+      d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
+    }
     noteMassBlock(d, 0, 0, p, p);
   }
   force_world += X_world.linear() * f.tail<3>();
@@ -89,35 +129,6 @@ void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen:
     fs.s += 0.5 * sp.weight * (v1 * v1 + w1 * w1);
     fs.sdd += sp.weight * (v1d * v1d + w1d * w1d);
     g.noalias() += (sp.weight * v1) * sp.v1.transpose() + (sp.weight * w1) * sp.w1.transpose();
-  }
-}
-
-// M(0:p0, 0:p0) += Jb^T A Jb and the coupling blocks M(0:p0, e:e+m) += Jb^T B, M(e:e+m, 0:p0) += B^T Jb
-// for the six rows of Jb (the body Jacobian's first p0 columns) and of B: each entry one product of
-// two six-vectors, the symmetric block's upper triangle mirrored, the coupling computed once for both
-// of its blocks (Spatial.hpp: general products of six rows spend most of their time packing).
-void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, int p0, int e, int m,
-                      Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
-  using Col = Eigen::Map<const Vector6d>;
-  transformColumns(A, J, p0, IJ);
-  for (int j = 0; j < p0; ++j) {
-    const Col ij(IJ.col(j).data());
-    double* Mj = M.col(j).data();
-    for (int i = 0; i < j; ++i) {
-      const double s = Col(J.col(i).data()).dot(ij);
-      Mj[i] += s;
-      M(j, i) += s;
-    }
-    Mj[j] += Col(J.col(j).data()).dot(ij);
-  }
-  for (int j = 0; j < m; ++j) {
-    const Col bj(B.col(j).data());
-    double* Mj = M.col(e + j).data();
-    for (int i = 0; i < p0; ++i) {
-      const double s = Col(J.col(i).data()).dot(bj);
-      Mj[i] += s;
-      M(e + j, i) += s;
-    }
   }
 }
 
@@ -162,7 +173,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // ---- rigid inertia carried by the body frame
     if (b.mass > 0.0)
-      addMassElement(sys, d, with_M, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
+      addMassElement(sys, d, with_M, mode == StationMode::Composite, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass,
+                     b.com, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
@@ -261,7 +273,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
           advance(rotation(0, phi), vtwist, ctwist, p, vs, as, d.J_work, d.J_work2);
           d.J_work2.row(0).segment(b.e_index, m) += s.phi;
           const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
-          addMassElement(sys, d, with_M, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
+          addMassElement(sys, d, with_M, false, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(),
+                         fr.force_world);
         }
         if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
       }
@@ -316,8 +329,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     fr.X_world_distal = X_world_distal;
     fr.tip_twist = fb.distal_rotation.row(0).dot(e);
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, with_M, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal, b.distal_mass, b.distal_com,
-                     fr.force_distal_world);
+      addMassElement(sys, d, with_M, mode == StationMode::Composite, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal,
+                     b.distal_mass, b.distal_com, fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
     }
   }

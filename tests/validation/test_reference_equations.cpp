@@ -148,6 +148,38 @@ Project meshArm(const char* coupling) {
 TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnFinerMeshes) { expectCompositeEqualsReference(meshArm, 11, 5); }
 
 namespace {
+// The composite evaluation gathers each interval with compile-time sizes for the common windows
+// (LinkInertia.cpp) and with run-time sizes otherwise: twelve global modes of which six bend (the
+// Canadarm2 booms), seven of which five bend (run-time sizes), between rigid links with mass and a
+// distal payload (their blocks of M by addBodyMass in the composite evaluation).
+Project modesArm(const char* coupling) {
+  const char* twelve =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.04}, "material": {"preset": "aluminium"},
+                           "basis": "modes", "modes": {"axial": 3, "bending_y": 3, "bending_z": 3, "torsion": 3}})";
+  const char* seven = R"({"section": {"preset": "rectangle", "width": 0.02, "height": 0.03}, "material": {"preset": "steel"},
+                          "basis": "modes", "modes": {"axial": 1, "bending_y": 3, "bending_z": 2, "torsion": 1}})";
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling +
+                                    R"(", "gravity": [0.1, -0.3, -9.81],
+      "links": [{"name": "base", "length": 0.3, "mass": 2.0, "shape": {"type": "cylinder", "radius": 0.1}},
+                {"name": "a", "length": 1.2, "flex": )" +
+                                    twelve + R"(},
+                {"name": "b", "length": 0.8, "flex": )" +
+                                    seven + R"(},
+                {"name": "wrist", "length": 0.2, "mass": 0.7, "shape": {"type": "cylinder", "radius": 0.04}}],
+      "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1]},
+                 {"name": "j2", "type": "revolute", "axis": [0, 1, 0], "placement": {"rpy": [0.2, 0, 0.3]}},
+                 {"name": "j3", "type": "revolute", "axis": [0, 1, 0]},
+                 {"name": "j4", "type": "revolute", "axis": [1, 0, 0]}],
+      "payloads": [{"name": "tool", "link": "wrist", "frame": "distal", "offset": [0.05, 0, 0], "mass": 0.3, "inertia": [1e-3, 2e-3, 2e-3]}]})");
+}
+}  // namespace
+
+TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnEveryWindowSize) {
+  expectCompositeEqualsReference(modesArm, 17, 5);
+}
+
+namespace {
 // An evaluation clears M only where the one before wrote it (DynamicsData::M_regions): evaluated again
 // and again at new states, M equals that of a fresh evaluation exactly, and every non-zero lies in
 // the regions noted.
