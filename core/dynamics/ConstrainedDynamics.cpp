@@ -21,6 +21,16 @@ void ConstrainedDynamics::evaluate(double t, const Eigen::VectorXd& q, const Eig
   cs_.evaluate(t, q, qd, rows_, scratch_);
 }
 
+void ConstrainedDynamics::inertialResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                           const Eigen::VectorXd& qdd, Eigen::Ref<Eigen::VectorXd> r) {
+  y_.head(sys_.nq) = q;
+  y_.tail(sys_.nq) = qd;
+  // Every coordinate is free here: the pass takes qdd for all of them, the prescribed joints' included
+  // (what evaluate() puts into f as M[:, p] qdd_p comes out of M qdd the same).
+  fd_.massFreeResidual(t, y_.data(), qdd.data(), r.data());
+  cs_.evaluate(t, q, qd, rows_, scratch_);
+}
+
 bool ConstrainedDynamics::solveAccelerations(const Eigen::VectorXd& c, Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
   const int n = sys_.nq, m = cs_.size();
   kkt_.topLeftCorner(n, n) = M();

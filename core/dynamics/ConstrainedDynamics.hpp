@@ -26,6 +26,13 @@ class ConstrainedDynamics {
   Eigen::Ref<const Eigen::MatrixXd> M() const { return fd_.massMatrix(); }
   const Eigen::VectorXd& f() const { return fd_.residualForce(); }
   const ConstraintRows& rows() const { return rows_; }
+  // Whether inertialResidual() is available (ForwardDynamics::residualWithoutMass()).
+  bool hasInertialResidual() const { return fd_.residualWithoutMass(); }
+  // r = M(q) qdd - f(q, qd, t) from one pass of the equations with the accelerations qdd known (linear
+  // in the mesh, no mass matrix), and the constraint rows at (t, q, qd). M() is then of an earlier
+  // state: evaluate() before reading it.
+  void inertialResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd,
+                        Eigen::Ref<Eigen::VectorXd> r);
   // scale d(Phi_q^T w)/dq added to out (nq x nq), and d(Phi_q qd + Phi_t)/dq into out (nc x nq):
   // ConstraintSet::addForceDerivative and rateDerivative.
   void addConstraintForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,

@@ -155,16 +155,18 @@ void ConstraintSet::forEachSupportRow(const Support& s, const Eigen::VectorXd& q
   const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
   const FlexibleBody& fb = *b.flexible;
   const double x = std::clamp(s.sigma * (s.position - q(b.q_index)), 0.0, b.length);
-  // Shape rows N, N', N'', N''' at x for the deflection along y (and z); N''' by central differences of N''.
-  ShapeRows r, rp, rm;
+  // Shape rows N, N', N'', N''' at x for the deflection along y (and z); N''' (slope rows only) by
+  // central differences of N''. The rows are kept per thread: this runs in every residual of the
+  // constrained solvers, and new rows allocated ten vectors each.
+  thread_local ShapeRows r, rp, rm;
   fb.evaluate(x, r);
-  const double delta = 1e-6 * b.length;
-  fb.evaluate(std::min(x + delta, b.length), rp);
-  fb.evaluate(std::max(x - delta, 0.0), rm);
-  const double span = std::min(x + delta, b.length) - std::max(x - delta, 0.0);
   fn(row++, r.v, r.v1, r.v2);
   if (s.lateral_w) fn(row++, r.w, r.w1, r.w2);
   if (s.slope) {
+    const double delta = 1e-6 * b.length;
+    fb.evaluate(std::min(x + delta, b.length), rp);
+    fb.evaluate(std::max(x - delta, 0.0), rm);
+    const double span = std::min(x + delta, b.length) - std::max(x - delta, 0.0);
     fn(row++, r.v1, r.v2, Eigen::RowVectorXd((rp.v2 - rm.v2) / span));
     if (s.lateral_w) fn(row++, r.w1, r.w2, Eigen::RowVectorXd((rp.w2 - rm.w2) / span));
   }

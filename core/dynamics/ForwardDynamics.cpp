@@ -114,9 +114,9 @@ void ForwardDynamics::applyForces(double t) {
   }
 }
 
-bool ForwardDynamics::hasMassFreeResidual() const {
-  return mode_ == Prescribed::Eliminated && (rigid_ || sys_.coupling != CouplingOrder::Geometric);
-}
+bool ForwardDynamics::residualWithoutMass() const { return rigid_ || sys_.coupling != CouplingOrder::Geometric; }
+
+bool ForwardDynamics::hasMassFreeResidual() const { return mode_ == Prescribed::Eliminated && residualWithoutMass(); }
 
 void ForwardDynamics::massFreeResidual(double t, const double* y, const double* a, double* r) {
   failure_ = Failure::None;

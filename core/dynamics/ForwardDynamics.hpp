@@ -68,6 +68,9 @@ class ForwardDynamics {
   // `geometric` coupling (whose axial force is that of the motion without the free accelerations).
   // Afterwards massMatrix() is not that of y. No heap allocation.
   bool hasMassFreeResidual() const;
+  // massFreeResidual() equals M a - f in either mode unless the geometric axial force would follow the
+  // unknown accelerations (`geometric` coupling takes that of the motion without them).
+  bool residualWithoutMass() const;
   void massFreeResidual(double t, const double* y, const double* a, double* r);
   // What a recorded row needs at state y when an integrator already knows the free accelerations a
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the

@@ -85,14 +85,22 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
     const Eigen::Map<const Eigen::VectorXd> q(y, n_), v(y + n_, n_), lambda(y + 2 * n_, m_), mu(y + 2 * n_ + m_, m_);
     const Eigen::Map<const Eigen::VectorXd> qp(yp, n_), vp(yp + n_, n_);
     Eigen::Map<Eigen::VectorXd> res(r, N);
-    cd_.evaluate(t, q, v);
+    // M vp - f from the equations with the accelerations known (no mass matrix; the Jacobian builds it).
+    const bool without_mass = cd_.hasInertialResidual();
+    if (without_mass)
+      cd_.inertialResidual(t, q, v, vp, res.segment(n_, n_));
+    else
+      cd_.evaluate(t, q, v);
     const ConstraintRows& c = cd_.rows();
     if (!c.error.empty()) {
       error_ = c.error;
       return -1;
     }
     res.segment(0, n_) = qp - v - c.Phi_q.transpose() * mu;
-    res.segment(n_, n_) = cd_.M() * vp + c.Phi_q.transpose() * lambda - cd_.f();
+    if (without_mass)
+      res.segment(n_, n_) += c.Phi_q.transpose() * lambda;
+    else
+      res.segment(n_, n_) = cd_.M() * vp + c.Phi_q.transpose() * lambda - cd_.f();
     res.segment(2 * n_, m_) = c.phi;
     res.segment(2 * n_ + m_, m_) = c.Phi_q * v + c.phi_t;
     return res.allFinite() ? 0 : 1;

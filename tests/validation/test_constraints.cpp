@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "FlexTestModels.hpp"
+#include "dynamics/ConstrainedDynamics.hpp"
 #include "dynamics/Constraints.hpp"
 #include "dynamics/Rnea.hpp"
 #include "io/ProjectFile.hpp"
@@ -238,5 +239,55 @@ TEST(Constraints, SecondDerivativesOfTheRowsEqualDifferenceQuotients) {
     EXPECT_GT(R.norm(), 0.01) << p->name;
     EXPECT_LT((G - Gd).norm(), 1e-6 * G.norm()) << p->name << "\n" << G << "\n\n" << Gd;
     EXPECT_LT((R - Rd).norm(), 1e-6 * R.norm()) << p->name << "\n" << R << "\n\n" << Rd;
+  }
+}
+
+TEST(Constraints, InertialResidualEqualsTheMassMatrixTimesTheAccelerationsMinusTheForces) {
+  // IDA's residual takes M(q) qdd - f(q, qd, t) from one pass of the equations with the accelerations
+  // known, without building M (ConstrainedDynamics::inertialResidual): against M qdd - f from the
+  // mass matrix and forces of evaluate(), at moved, moving states with every acceleration non-zero, the
+  // prescribed joints' included. A sliding beam (`high` and `zero` coupling; its prescribed push and
+  // two supports) and the rigid arm with a prescribed shoulder. `geometric` coupling, whose axial force
+  // follows the motion without the unknown accelerations, keeps the mass matrix.
+  std::vector<Project> projects;
+  for (const char* coupling : {"coupling=high", "coupling=zero", "coupling=geometric"}) {
+    LoadedProject beam = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/sliding-beam-fast-push.flexarm.json", {coupling});
+    ASSERT_TRUE(beam.project) << beam.diagnostics.text();
+    projects.push_back(*beam.project);
+  }
+  projects.push_back(parseOrFail(kArm));
+  for (const Project& p : projects) {
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    ConstraintSet cs;
+    ASSERT_TRUE(cs.build(sys, p.model, true));
+    ConstrainedDynamics cd(sys, cs);
+    if (p.coupling == CouplingOrder::Geometric) {
+      EXPECT_FALSE(cd.hasInertialResidual());
+      continue;
+    }
+    ASSERT_TRUE(cd.hasInertialResidual());
+    Eigen::VectorXd q, qd;
+    sys.initialState(p.model, q, qd);
+    const int n = sys.nq;
+    for (int trial = 0; trial < 3; ++trial) {
+      Eigen::VectorXd qdd(n);
+      for (int k = 0; k < n; ++k) {  // the beam's joint stays near its start, on its supports
+        q(k) += 0.01 * std::sin(1.0 + k + trial);
+        qd(k) = 0.3 * std::cos(2.0 + 3.0 * k + trial);
+        qdd(k) = 2.0 * std::sin(0.5 + 1.7 * k - trial);
+      }
+      const double t = 0.1 + 0.2 * trial;
+      cd.evaluate(t, q, qd);
+      const Eigen::VectorXd expected = cd.M() * qdd - cd.f();
+      const ConstraintRows rows = cd.rows();
+      Eigen::VectorXd r(n);
+      cd.inertialResidual(t, q, qd, qdd, r);
+      EXPECT_LT((r - expected).cwiseAbs().maxCoeff(), 1e-10 * (1.0 + expected.cwiseAbs().maxCoeff())) << p.name << "\n"
+                                                                                                      << r.transpose() << "\n"
+                                                                                                      << expected.transpose();
+      EXPECT_GT(expected.cwiseAbs().maxCoeff(), 0.1) << p.name;  // the terms are there
+      EXPECT_EQ((cd.rows().Phi_q - rows.Phi_q).norm(), 0.0);
+      EXPECT_EQ((cd.rows().phi - rows.phi).norm(), 0.0);
+    }
   }
 }
