@@ -154,7 +154,12 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   assemble(t, y);
   const int nf = static_cast<int>(free_.size());
   for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  compositeEquations(sys_, data_, q_, qd_, qdd_, false);  // tau = M qdd + b
+  // Only a prescribed joint's effort needs the forces (tau = M qdd + b); the rest of a row is the
+  // kinematics and the energies.
+  if (prescribed_.empty() && sys_.coupling != CouplingOrder::Geometric)
+    compositeKinematics(sys_, data_, q_, qd_, qdd_);
+  else
+    compositeEquations(sys_, data_, q_, qd_, qdd_, false);
   internalForces(sys_, data_, q_, qd_);
   applyForces(t);
   refined_ = Eigen::Map<const Eigen::VectorXd>(a, nf);

@@ -76,7 +76,9 @@ class ForwardDynamics {
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
   // equations with every acceleration known), data().frames and energies(), from one pass of the
   // equations linear in the mesh (the kinetic energy from its mass elements and stations), without the
-  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Where
+  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Without a
+  // prescribed joint the pass is compositeKinematics(): no forces or Jacobians (data().tau is then not
+  // that of y). Where
   // hasMassFreeResidual() and for a flexible system with a free coordinate (outputsFromAccelerations()).
   // Returns false when a value is not finite.
   bool evaluateWithAccelerations(double t, const double* y, const double* a);

@@ -21,7 +21,7 @@ struct Moments {
 // What one link's pass carries from interval to interval, in order along the link.
 struct LinkPass {
   const FlexibleBody& fb;
-  bool high, with_M;
+  bool high, with_M, forces;
   double c;  // 1 with foreshortening (high), 0 without
   const Eigen::Vector3d& gravity;
   BodyFrames& fr;
@@ -113,6 +113,9 @@ void gatherInterval(int j, LinkPass& p) {
     const Eigen::Vector3d spin(phid, 0.0, 0.0);
     const Eigen::Vector3d w_s = w + spin;
     const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
+    d.gravity_potential -= dm * p.gravity.dot(fr.X_world_body * r);
+    d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
+    if (!p.forces) continue;  // a kinematics pass: positions, rates and energies only
     const Eigen::Vector3d alpha_s = alpha + w.cross(spin) + Eigen::Vector3d(phidd, 0.0, 0.0);
     const Eigen::Vector3d a_s =
         fr.a_body.tail<3>() + alpha.cross(r) + Eigen::Vector3d(-c * at.sdd, 0.0, 0.0) + r_edd + w.cross(rdot) + v_s.cross(spin);
@@ -122,8 +125,6 @@ void gatherInterval(int j, LinkPass& p) {
     d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
     d.station_wrench.tail<3>() += f_lin;
     fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
-    d.gravity_potential -= dm * p.gravity.dot(fr.X_world_body * r);
-    d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
     // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
     p.moments.mass += dm;
     p.moments.first += dm * r;
@@ -165,8 +166,8 @@ void gatherInterval(int j, LinkPass& p) {
 
 }  // namespace
 
-TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, const Eigen::Vector3d& gravity, BodyFrames& fr,
-                                     DynamicsData& d) {
+TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, bool forces, const Eigen::Vector3d& gravity,
+                                     BodyFrames& fr, DynamicsData& d) {
   const FlexibleBody& fb = *body.flexible;
   const int m = fb.m;
   d.station_inertia.setZero();
@@ -180,7 +181,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   // caller adds its non-zeros (FlexibleBody::M_sparse) and station_mass is left as it is.
   if (with_M && high) C = fb.M_transverse;
 
-  LinkPass pass{fb, high, with_M, high ? 1.0 : 0.0, gravity, fr, d, {}, {}, 0.0, 0};
+  LinkPass pass{fb, high, with_M, forces, high ? 1.0 : 0.0, gravity, fr, d, {}, {}, 0.0, 0};
   const int n_intervals = static_cast<int>(fb.intervals.size());
   for (int j = 0; j < n_intervals; ++j) {
     const int n = fb.intervals[j].count, k_s = static_cast<int>(fb.intervals[j].slope_dofs.size());
@@ -218,6 +219,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, c
   if (!high) return tip;
   for (int j = 0; j < n_intervals; ++j)
     g.segment(fb.intervals[j].first, fb.intervals[j].count) += d.interval_slope.col(j).head(fb.intervals[j].count);
+  if (!forces) return tip;
 
   // The G_j terms, by suffix sums over the later intervals (k > j):
   //   force_e -= sum_k F_k G_k = sum_j F_{>j} phi_j,    B -= sum_k C_k G_k^T = sum_j C_{>j} phi_j^T,

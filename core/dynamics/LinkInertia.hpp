@@ -27,8 +27,9 @@ struct TipForeshortening {
 // station_force_e and (with_mass_matrix and `high`) the full elastic block station_mass (without
 // foreshortening that block is the structural mass FlexibleBody::M_sparse, not copied); adds the stations'
 // d'Alembert force to frames.force_world, their gravity potential to data.gravity_potential and their
-// kinetic energy (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic.
-TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, const Eigen::Vector3d& gravity,
+// kinetic energy (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic. Without `forces` (a kinematics
+// pass) only the energies, the foreshortening and data.g_start: no inertia, wrench or forces.
+TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, bool forces, const Eigen::Vector3d& gravity,
                                      BodyFrames& frames, DynamicsData& data);
 
 }  // namespace flexarm

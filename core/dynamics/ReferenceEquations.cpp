@@ -73,18 +73,33 @@ void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::
   }
 }
 
+enum class StationMode { Reference, Composite };
+
+// What an evaluation computes. The frames (poses, velocities, accelerations), the gravity potential and
+// the kinetic energy always; with `forces` the generalized forces (data.tau), the Jacobians and the
+// bodies' d'Alembert forces, and with `with_M` also M. Without forces: a kinematics pass (the composite
+// evaluation only).
+struct Pass {
+  StationMode mode;
+  bool with_M;
+  bool forces;
+};
+
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
 // Jacobian J (first p columns), world pose X_world. Its block of M by addBodyMass in the composite
 // evaluation, by general products in the reference one (which stays the check of addBodyMass).
-void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, bool composite, int p, const Matrix6d& I,
-                    const Vector6d& v, const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
+// Without forces (a kinematics pass) its energies only.
+void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
+                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
                     const Eigen::Vector3d& com, Eigen::Vector3d& force_world) {
   const Vector6d Iv = I * v;
-  const Vector6d f = I * a + crossForce(v, Iv);
   d.kinetic += 0.5 * v.dot(Iv);
+  d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
+  if (!pass.forces) return;
+  const Vector6d f = I * a + crossForce(v, Iv);
   addProjectedForce(J, p, f, d.tau);
-  if (with_M) {
-    if (composite) {
+  if (pass.with_M) {
+    if (pass.mode == StationMode::Composite) {
       addBodyMass(I, J, p, d.IJ, d.M);
     } else {
       d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
@@ -93,7 +108,6 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, bool with_M, bo
     noteMassBlock(d, 0, 0, p, p);
   }
   force_world += X_world.linear() * f.tail<3>();
-  d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
 }
 
 void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
@@ -132,10 +146,10 @@ void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen:
   }
 }
 
-enum class StationMode { Reference, Composite };
-
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                       const Eigen::VectorXd& qdd_known, bool with_M, StationMode mode) {
+                       const Eigen::VectorXd& qdd_known, const Pass& pass) {
+  const bool with_M = pass.with_M, forces = pass.forces;
+  const StationMode mode = pass.mode;
   d.tau.setZero();
   if (with_M) clearMassMatrix(d);
   d.gravity_potential = 0.0;
@@ -164,17 +178,17 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
-    if (p_parent > 0) transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
-    fr.J_body.middleCols(p_parent, p - p_parent).setZero();
-    fr.J_body.col(b.q_index) += b.S;
+    if (forces) {
+      if (p_parent > 0) transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
+      fr.J_body.middleCols(p_parent, p - p_parent).setZero();
+      fr.J_body.col(b.q_index) += b.S;
+    }
     fr.v_body = v;
     fr.a_body = a;
     fr.X_world_body = X_world_parent * X_rel;
 
     // ---- rigid inertia carried by the body frame
-    if (b.mass > 0.0)
-      addMassElement(sys, d, with_M, mode == StationMode::Composite, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass,
-                     b.com, fr.force_world);
+    if (b.mass > 0.0) addMassElement(sys, d, pass, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
@@ -187,7 +201,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     if (!b.isFlexible()) {
       fr.v_distal = v;
       fr.a_distal = a;
-      advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
+      if (forces)
+        advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
+      else
+        advanceMotion(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), fr.v_distal, fr.a_distal);
       fr.X_world_distal = fr.X_world_body * b.X_body_distal;
       fr.tip_deformation.setZero();
       fr.tip_twist = 0.0;
@@ -223,13 +240,15 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     };
 
     if (mode == StationMode::Composite) {
-      const TipForeshortening tip = gatherLinkStations(b, high, with_M, sys.gravity, fr, d);
+      const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, sys.gravity, fr, d);
       fs_start.s = tip.s;
       fs_start.sdd = tip.sdd;
       // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
       const int p0 = b.e_index;
-      addProjectedForce(fr.J_body, p0, d.station_wrench, d.tau);
-      d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
+      if (forces) {
+        addProjectedForce(fr.J_body, p0, d.station_wrench, d.tau);
+        d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
+      }
       if (with_M) {
         addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, p0, b.e_index, m, d.IJ, d.M);
         noteMassBlock(d, 0, 0, p0, p0);
@@ -273,8 +292,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
           advance(rotation(0, phi), vtwist, ctwist, p, vs, as, d.J_work, d.J_work2);
           d.J_work2.row(0).segment(b.e_index, m) += s.phi;
           const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
-          addMassElement(sys, d, with_M, false, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(),
-                         fr.force_world);
+          addMassElement(sys, d, pass, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
         }
         if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
       }
@@ -302,6 +320,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         std::swap(J_in, J_out);
       }
       fr.J_distal.leftCols(p) = J_in->leftCols(p);
+    } else if (!forces) {  // the same steps, for the motion only
+      advanceMotion(translation(r), vrel, crel, vd, ad);
+      for (int axis : {2, 1, 0}) {
+        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
+        advanceMotion(R, vrel, crel, vd, ad);
+        X_world_distal = X_world_distal * R;
+      }
     } else {
       // The same steps composed, then one product: J_distal = X_all J_body + X_rot [0; dr_de] + c R_d,
       // with X_rot the three rotations' transform, X_all = X_rot X_translation, and c.col(k) the unit
@@ -329,8 +354,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     fr.X_world_distal = X_world_distal;
     fr.tip_twist = fb.distal_rotation.row(0).dot(e);
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, with_M, mode == StationMode::Composite, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal,
-                     b.distal_mass, b.distal_com, fr.force_distal_world);
+      addMassElement(sys, d, pass, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal, b.distal_mass, b.distal_com,
+                     fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
     }
   }
@@ -340,12 +365,17 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
 void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_M) {
-  evaluateEquations(sys, d, q, qd, qdd_known, with_M, StationMode::Reference);
+  evaluateEquations(sys, d, q, qd, qdd_known, {StationMode::Reference, with_M, true});
 }
 
 void compositeEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_M) {
-  evaluateEquations(sys, d, q, qd, qdd_known, with_M, StationMode::Composite);
+  evaluateEquations(sys, d, q, qd, qdd_known, {StationMode::Composite, with_M, true});
+}
+
+void compositeKinematics(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                         const Eigen::VectorXd& qdd) {
+  evaluateEquations(sys, d, q, qd, qdd, {StationMode::Composite, false, false});
 }
 
 void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {

@@ -32,6 +32,14 @@ void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Ei
 void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
 
+// What a recorded row needs and no more: the frames of every body (poses, velocities, accelerations
+// with qdd, the links' tip deformation and twist), the gravity potential and the kinetic energy, as
+// compositeEquations() gives them, without the forces, the Jacobians or M (data.tau and the Jacobians
+// are not those of this state). `geometric` coupling's internal forces need the bodies' forces of a
+// full pass. No heap allocation.
+void compositeKinematics(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                         const Eigen::VectorXd& qdd);
+
 // Generalized internal forces into data.internal (elastic stiffness and structural damping of the
 // links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`
 // coupling the axial-force term of seed 003 eq. (16)), and data.elastic_potential.

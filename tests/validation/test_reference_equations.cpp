@@ -84,13 +84,14 @@ namespace {
 // The composite evaluation equals the reference at random states of `model(coupling)` for every
 // coupling order: M, bias, gravity potential, distal Jacobians and internal forces (the axial force
 // of `geometric` included), to 1e-10. The kinetic energy each sums over its mass elements and
-// stations, with or without M, is 1/2 qd^T M qd to round-off.
+// stations, with or without M, is 1/2 qd^T M qd to round-off; compositeKinematics() gives the same
+// frames and energies.
 void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed, int trials) {
   std::mt19937 rng(seed);
   for (const char* coupling : {"high", "zero", "geometric"}) {
     const Project p = model(coupling);
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
-    DynamicsData ref(sys), fast(sys);
+    DynamicsData ref(sys), fast(sys), kin(sys);
     for (int trial = 0; trial < trials; ++trial) {
       Eigen::VectorXd q, qd, qdd;
       randomState(sys, rng, q, qd);
@@ -110,6 +111,18 @@ void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed
       EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling;
       compositeEquations(sys, fast, q, qd, qdd, false);
       EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling << " without M";
+      // The kinematics pass of a recorded row: the same frames and energies without the forces.
+      compositeKinematics(sys, kin, q, qd, qdd);
+      EXPECT_NEAR(kin.kinetic, kinetic, 1e-12 * kinetic) << coupling << " kinematics";
+      EXPECT_NEAR(kin.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential)) << coupling;
+      for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+        const BodyFrames &k = kin.frames[i], &r = ref.frames[i];
+        EXPECT_LT((k.X_world_distal.matrix() - r.X_world_distal.matrix()).norm(), 1e-12) << coupling << " body " << i;
+        EXPECT_LT((k.v_distal - r.v_distal).norm(), 1e-10 * (1.0 + r.v_distal.norm())) << coupling << " body " << i;
+        EXPECT_LT((k.a_distal - r.a_distal).norm(), 1e-10 * (1.0 + r.a_distal.norm())) << coupling << " body " << i;
+        EXPECT_LT((k.tip_deformation - r.tip_deformation).norm(), 1e-12) << coupling << " body " << i;
+        EXPECT_NEAR(k.tip_twist, r.tip_twist, 1e-12) << coupling << " body " << i;
+      }
     }
   }
 }
