@@ -22,7 +22,6 @@ struct Moments {
 struct LinkPass {
   const FlexibleBody& fb;
   bool high, with_M, forces;
-  double c;  // 1 with foreshortening (high), 0 without
   const Eigen::Vector3d& gravity;
   BodyFrames& fr;
   DynamicsData& d;
@@ -61,7 +60,7 @@ void gatherInterval(int j, LinkPass& p) {
   DynamicsData& d = p.d;
   BodyFrames& fr = p.fr;
   const bool high = p.high, with_M = p.with_M;
-  const double c = p.c;
+  const double c = high ? 1.0 : 0.0;  // the foreshortening's factor
   const FlexibleBody::Interval& iv = fb.intervals[j];
   const int f0 = iv.first, n = iv.count;
   const int k_s = static_cast<int>(iv.slope_dofs.size());
@@ -181,7 +180,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   // caller adds its non-zeros (FlexibleBody::M_sparse) and station_mass is left as it is.
   if (with_M && high) C = fb.M_transverse;
 
-  LinkPass pass{fb, high, with_M, forces, high ? 1.0 : 0.0, gravity, fr, d, {}, {}, 0.0, 0};
+  LinkPass pass{fb, high, with_M, forces, gravity, fr, d, {}, {}, 0.0, 0};
   const int n_intervals = static_cast<int>(fb.intervals.size());
   for (int j = 0; j < n_intervals; ++j) {
     const int n = fb.intervals[j].count, k_s = static_cast<int>(fb.intervals[j].slope_dofs.size());
