@@ -24,7 +24,10 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
   std::vector<bool> is_prescribed(sys.nq, false);
   if (mode_ == Prescribed::Eliminated)
     for (const Body& b : sys.bodies)
-      if (b.drive.kind == JointDrive::Kind::Prescribed) is_prescribed[b.drivenIndex()] = true;
+      if (b.drive.kind == JointDrive::Kind::Prescribed) {
+        is_prescribed[b.drivenIndex()] = true;
+        effort_from_forces_ = effort_from_forces_ || !b.hasFlexibleJoint();
+      }
   for (int i = 0; i < sys.nq; ++i) (is_prescribed[i] ? prescribed_ : free_).push_back(i);
   free_number_.assign(static_cast<std::size_t>(sys.nq), -1);
   for (std::size_t k = 0; k < free_.size(); ++k) free_number_[static_cast<std::size_t>(free_[k])] = static_cast<int>(k);
@@ -154,9 +157,10 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   assemble(t, y);
   const int nf = static_cast<int>(free_.size());
   for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  // Only a prescribed joint's effort needs the forces (tau = M qdd + b); the rest of a row is the
+  // Only a prescribed joint's effort needs the forces (tau = M qdd + b), and not that of a prescribed
+  // motor (tau = J_rotor qdd_m, which the kinematics pass adds too); the rest of a row is the
   // kinematics and the energies.
-  if (prescribed_.empty() && sys_.coupling != CouplingOrder::Geometric)
+  if (!effort_from_forces_ && sys_.coupling != CouplingOrder::Geometric)
     compositeKinematics(sys_, data_, q_, qd_, qdd_);
   else
     compositeEquations(sys_, data_, q_, qd_, qdd_, false);

@@ -76,9 +76,10 @@ class ForwardDynamics {
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
   // equations with every acceleration known), data().frames and energies(), from one pass of the
   // equations linear in the mesh (the kinetic energy from its mass elements and stations), without the
-  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Without a
-  // prescribed joint the pass is compositeKinematics(): no forces or Jacobians (data().tau is then not
-  // that of y). Where
+  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Where no
+  // prescribed joint's effort reads the forces (none, or only prescribed motors of flexible joints) the
+  // pass is compositeKinematics(): no forces or Jacobians (data().tau then holds only the rotors'
+  // inertia terms). Where
   // hasMassFreeResidual() and for a flexible system with a free coordinate (outputsFromAccelerations()).
   // Returns false when a value is not finite.
   bool evaluateWithAccelerations(double t, const double* y, const double* a);
@@ -145,6 +146,9 @@ class ForwardDynamics {
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;
+  // A prescribed joint without joint flexibility (its effort reads the forces of a pass). One that
+  // drives a motor does not: the motor's equation holds only its rotor's inertia and the joint spring.
+  bool effort_from_forces_ = false;
   DynamicsData data_;
   std::vector<int> free_, prescribed_;
   std::vector<int> free_number_;  // per coordinate: its place among the free ones, or -1

@@ -34,9 +34,9 @@ void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Ei
 
 // What a recorded row needs and no more: the frames of every body (poses, velocities, accelerations
 // with qdd, the links' tip deformation and twist), the gravity potential and the kinetic energy, as
-// compositeEquations() gives them, without the forces, the Jacobians or M (data.tau and the Jacobians
-// are not those of this state). `geometric` coupling's internal forces need the bodies' forces of a
-// full pass. No heap allocation.
+// compositeEquations() gives them, without the forces, the Jacobians or M (data.tau holds only the
+// rotors' inertia terms J q.._m, the Jacobians are not those of this state). `geometric` coupling's
+// internal forces need the bodies' forces of a full pass. No heap allocation.
 void compositeKinematics(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                          const Eigen::VectorXd& qdd);
 
