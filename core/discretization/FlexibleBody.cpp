@@ -16,6 +16,32 @@ struct Matrices {
   Eigen::MatrixXd M, K;
 };
 
+// Interval::fields of interval j: each of the stations' rows u, v, w, phi non-zero on its own block of
+// the window only, the blocks in that order and tiling it, the slope coordinates within the bending
+// blocks (v and w); all zero when not so.
+std::array<int, 4> fieldBlocks(const std::vector<FlexibleBody::Station>& stations, int j, const FlexibleBody::Interval& iv) {
+  std::array<int, 4> lo, hi;
+  lo.fill(iv.count);
+  hi.fill(-1);
+  for (const FlexibleBody::Station& s : stations) {
+    if (s.interval != j) continue;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < iv.count; ++c)
+        if (s.window(r, c) != 0.0) lo[r] = std::min(lo[r], c), hi[r] = std::max(hi[r], c);
+  }
+  std::array<int, 4> fields{};
+  int next = 0;
+  for (int r = 0; r < 4; ++r) {
+    if (hi[r] < 0 || lo[r] != next) return {};  // an empty row, or a gap or overlap between blocks
+    fields[r] = hi[r] - lo[r] + 1;
+    next = hi[r] + 1;
+  }
+  if (next != iv.count) return {};
+  for (int k : iv.slope_dofs)
+    if (k < fields[0] || k >= fields[0] + fields[1] + fields[2]) return {};
+  return fields;
+}
+
 // Widens the column window [lo, hi] to the non-zero entries of `row`: a finite element's rows are
 // non-zero on its own nodes only, so the products on a window touch a small block.
 void widenWindow(const Eigen::RowVectorXd& row, int& lo, int& hi) {
@@ -210,6 +236,7 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
       s.window << s.u.segment(iv.first, iv.count), s.v.segment(iv.first, iv.count), s.w.segment(iv.first, iv.count),
           s.phi.segment(iv.first, iv.count);
     }
+    iv.fields = fieldBlocks(b.stations, static_cast<int>(b.intervals.size()), iv);
     b.intervals.push_back(iv);
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);

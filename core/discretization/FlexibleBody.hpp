@@ -3,6 +3,7 @@
 // Gauss stations, the sub-quadrature for the foreshortening integral s(x) = 1/2 int_0^x (v'^2 + w'^2),
 // and its structural mass, stiffness and damping matrices.
 #include <memory>
+#include <array>
 #include <vector>
 
 #include <Eigen/SparseCore>
@@ -46,6 +47,11 @@ struct FlexibleBody {
     // The whole interval's slope points' rows v1 (even rows) and w1 (odd rows) on those coordinates.
     Eigen::MatrixXd slope_rows;
     Eigen::MatrixXd full_slopes;  // the same sum as Station::inner_slopes over the whole interval
+    // When the window's coordinates are grouped by field, as global modes are (axial, bending along
+    // y, bending along z, torsion): the lengths of the blocks [0, A), [A, A + V), ... on which the
+    // stations' rows u, v, w, phi are non-zero, each on its own, with the slope coordinates within the
+    // bending blocks. All zero otherwise (finite elements interleave their nodes' coordinates).
+    std::array<int, 4> fields{};
   };
 
   double length = 0.0;

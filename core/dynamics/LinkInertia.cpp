@@ -1,6 +1,7 @@
 #include "dynamics/LinkInertia.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace flexarm {
 namespace {
@@ -52,10 +53,33 @@ void addSlopes(const Eigen::MatrixXd& S_k, const std::vector<int>& dofs, const W
   for (std::size_t k = 0; k < dofs.size(); ++k) gradient(dofs[k]) = SE(static_cast<Eigen::Index>(k), 0);
 }
 
+// Where the rows u, v, w, phi of a station can be non-zero on its window, as compile-time blocks
+// [x0, x0 + nx), and the lever u - iota on [l0, l0 + nl): the whole window (length N, or Eigen::Dynamic
+// and then the window's length at run time) ...
+template <int N>
+struct WholeWindow {
+  static constexpr int u0 = 0, nu = N, v0 = 0, nv = N, w0 = 0, nw = N, p0 = 0, np = N, l0 = 0, nl = N;
+};
+// ... or, for a window grouped by field (FlexibleBody::Interval::fields), each row its own block and
+// the lever the axial and bending blocks (the slopes, so iota, lie in the bending ones).
+template <int A, int V, int W, int T>
+struct FieldBlocks {
+  static constexpr int u0 = 0, nu = A, v0 = A, nv = V, w0 = A + V, nw = W, p0 = A + V + W, np = T, l0 = 0, nl = A + V + W;
+};
+
+// The block [B, B + L) of a row or vector whose run-time length is n (L = Eigen::Dynamic: all n).
+template <int B, int L, class X>
+auto block(X&& x, int n) {
+  return x.template segment<L>(B, L == Eigen::Dynamic ? n : L);
+}
+
 // The stations of interval j, whose window has N coordinates and K of them move the slopes (compile-time
-// sizes for the common elements, so that the small products unroll; Eigen::Dynamic otherwise).
-template <int N, int K>
+// sizes for the common elements, so that the small products unroll; Eigen::Dynamic otherwise), with
+// their rows non-zero on the blocks of Spans.
+template <int N, int K, class Spans = WholeWindow<N>>
 void gatherInterval(int j, LinkPass& p) {
+  using S = Spans;
+  constexpr bool kWhole = std::is_same_v<Spans, WholeWindow<N>>;
   const FlexibleBody& fb = p.fb;
   DynamicsData& d = p.d;
   BodyFrames& fr = p.fr;
@@ -96,8 +120,20 @@ void gatherInterval(int j, LinkPass& p) {
       addSlopes<K>(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
       iota_edd = iota.dot(E.col(2));
     }
-    // The shape rows u, v, w, phi times e, ed and edd, in one product.
-    const Eigen::Matrix<double, 4, 3> P = window.lazyProduct(E);
+    // The shape rows u, v, w, phi times e, ed and edd, each on its block.
+    const auto u = block<S::u0, S::nu>(window.row(0), n), v = block<S::v0, S::nv>(window.row(1), n),
+               wr = block<S::w0, S::nw>(window.row(2), n), phi = block<S::p0, S::np>(window.row(3), n);
+    Eigen::Matrix<double, 4, 3> P;
+    if constexpr (kWhole) {  // the blocks are the whole rows: one product (as below, faster)
+      P = window.lazyProduct(E);
+    } else {
+      for (int c = 0; c < 3; ++c) {
+        P(0, c) = u.dot(block<S::u0, S::nu>(E.col(c), n));
+        P(1, c) = v.dot(block<S::v0, S::nv>(E.col(c), n));
+        P(2, c) = wr.dot(block<S::w0, S::nw>(E.col(c), n));
+        P(3, c) = phi.dot(block<S::p0, S::np>(E.col(c), n));
+      }
+    }
     const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
     const Eigen::Vector3d rdot(P(0, 1) - c * at.sd, P(1, 1), P(2, 1));
     const double phid = P(3, 1);  // the twist itself leaves the station's inertia unchanged
@@ -132,29 +168,40 @@ void gatherInterval(int j, LinkPass& p) {
 
     // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
     // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
-    const Eigen::Vector4d f_rows(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x());
-    force_e.noalias() += window.transpose().lazyProduct(f_rows);
+    if constexpr (kWhole) {  // one product, as for P
+      force_e.noalias() += window.transpose().lazyProduct(Eigen::Vector4d(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x()));
+    } else {
+      block<S::u0, S::nu>(force_e, n) += f_lin.x() * u.transpose();
+      block<S::v0, S::nv>(force_e, n) += f_lin.y() * v.transpose();
+      block<S::w0, S::nw>(force_e, n) += f_lin.z() * wr.transpose();
+      block<S::p0, S::np>(force_e, n) += f_ang.x() * phi.transpose();
+    }
     if (high) {
       force_e.noalias() -= f_lin.x() * iota;
       d.interval_force(j) += f_lin.x();
       d.interval_mass(j) += dm;
     }
     if (!with_M) continue;
-    // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row (most of the 6 x 4
-    // coefficients are zero).
-    const auto u = window.row(0), v = window.row(1), wr = window.row(2), phi = window.row(3);
-    lever = u.transpose();
-    if (high) lever -= iota;
-    Bw.row(0) += dm * (r.y() * wr - r.z() * v) + Jp * phi;
-    Bw.row(1) += dm * (r.z() * lever.transpose() - r.x() * wr);
-    Bw.row(2) += dm * (r.x() * v - r.y() * lever.transpose());
-    Bw.row(3) += dm * lever.transpose();
-    Bw.row(4) += dm * v;
-    Bw.row(5) += dm * wr;
+    // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row and block by block (most of
+    // the 6 x 4 coefficients are zero), with the lever l = u - iota (iota zero off the slopes).
+    auto l = block<S::l0, S::nl>(lever, n);
+    l.setZero();
+    block<S::u0 - S::l0, S::nu>(l, n) = u.transpose();
+    if (high) l -= block<S::l0, S::nl>(iota, n);
+    block<S::w0, S::nw>(Bw.row(0), n) += (dm * r.y()) * wr;
+    block<S::v0, S::nv>(Bw.row(0), n) -= (dm * r.z()) * v;
+    block<S::p0, S::np>(Bw.row(0), n) += Jp * phi;
+    block<S::l0, S::nl>(Bw.row(1), n) += (dm * r.z()) * l.transpose();
+    block<S::w0, S::nw>(Bw.row(1), n) -= (dm * r.x()) * wr;
+    block<S::v0, S::nv>(Bw.row(2), n) += (dm * r.x()) * v;
+    block<S::l0, S::nl>(Bw.row(2), n) -= (dm * r.y()) * l.transpose();
+    block<S::l0, S::nl>(Bw.row(3), n) += dm * l.transpose();
+    block<S::v0, S::nv>(Bw.row(4), n) += dm * v;
+    block<S::w0, S::nw>(Bw.row(5), n) += dm * wr;
     if (!high) continue;
     d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
-    interval_lever += dm * lever;
-    Cw.noalias() += (dm * lever).lazyProduct(lever.transpose());
+    block<S::l0, S::nl>(interval_lever, n) += dm * l;
+    Cw.template block<S::nl, S::nl>(S::l0, S::l0, l.size(), l.size()).noalias() += (dm * l).lazyProduct(l.transpose());
   }
   if (high) {
     addSlopes<K>(iv.full_slopes, iv.slope_dofs, E_s, p.start, SE_s, iota);
@@ -186,7 +233,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
     const int n = fb.intervals[j].count, k_s = static_cast<int>(fb.intervals[j].slope_dofs.size());
     // The windows of Hermite elements: spatial (12 coordinates, 8 of them bending) and planar (4, all
     // bending), the clamped first element of each (6, 4 and 2, 2), and twelve global modes of which
-    // six bend (the assumed-modes links of the shipped arms).
+    // six bend (the assumed-modes links of the shipped arms; three per field, grouped by field).
     if (n == 12 && k_s == 8)
       gatherInterval<12, 8>(j, pass);
     else if (n == 6 && k_s == 4)
@@ -195,8 +242,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
       gatherInterval<4, 4>(j, pass);
     else if (n == 2 && k_s == 2)
       gatherInterval<2, 2>(j, pass);
-    else if (n == 12 && k_s == 6)
-      gatherInterval<12, 6>(j, pass);
+    else if (n == 12 && k_s == 6 && fb.intervals[j].fields == std::array<int, 4>{3, 3, 3, 3})
+      gatherInterval<12, 6, FieldBlocks<3, 3, 3, 3>>(j, pass);
     else
       gatherInterval<Eigen::Dynamic, Eigen::Dynamic>(j, pass);
   }
