@@ -127,11 +127,11 @@ void gatherInterval(int j, LinkPass& p) {
     if constexpr (kWhole) {  // the blocks are the whole rows: one product (as below, faster)
       P = window.lazyProduct(E);
     } else {
-      for (int c = 0; c < 3; ++c) {
-        P(0, c) = u.dot(block<S::u0, S::nu>(E.col(c), n));
-        P(1, c) = v.dot(block<S::v0, S::nv>(E.col(c), n));
-        P(2, c) = wr.dot(block<S::w0, S::nw>(E.col(c), n));
-        P(3, c) = phi.dot(block<S::p0, S::np>(E.col(c), n));
+      for (int k = 0; k < 3; ++k) {
+        P(0, k) = u.dot(block<S::u0, S::nu>(E.col(k), n));
+        P(1, k) = v.dot(block<S::v0, S::nv>(E.col(k), n));
+        P(2, k) = wr.dot(block<S::w0, S::nw>(E.col(k), n));
+        P(3, k) = phi.dot(block<S::p0, S::np>(E.col(k), n));
       }
     }
     const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));

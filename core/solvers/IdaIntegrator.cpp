@@ -3,12 +3,13 @@
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sundials/sundials_linearsolver.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include <Eigen/LU>
 #include <cstdlib>
 #include <cstring>
+
+#include "solvers/SundialsLinearSolver.hpp"
 
 namespace flexarm {
 
@@ -50,33 +51,25 @@ struct IdaIntegrator::Impl {
 
   Status eigenSolver() {
     A = SUNDenseMatrix(n, n, ctx);
-    LS = SUNLinSolNewEmpty(ctx);
-    if (!A || !LS) return error("cannot create the dense linear solver");
     lu = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
     rhs = Eigen::VectorXd::Zero(n);
-    LS->content = this;
-    LS->ops->gettype = [](SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; };
-    LS->ops->getid = [](SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; };
-    LS->ops->setup = [](SUNLinearSolver S, SUNMatrix J) {
-      auto* self = static_cast<Impl*>(S->content);
-      const Eigen::Map<const Eigen::MatrixXd> M(SM_DATA_D(J), self->n, self->n);
-      self->lu.compute(M);
-      // A zero or non-finite pivot: recoverable, as SUNDIALS' dense LU reports it (IDA shrinks the step).
-      const auto pivots = self->lu.matrixLU().diagonal();
-      const bool usable = pivots.allFinite() && (pivots.array() != 0.0).all();
-      return usable ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
-    };
-    LS->ops->solve = [](SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
-      auto* self = static_cast<Impl*>(S->content);
-      self->rhs = Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(b), self->n);  // x and b may be one vector
-      Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), self->n) = self->lu.solve(self->rhs);
-      return SUNLS_SUCCESS;
-    };
-    LS->ops->lastflag = [](SUNLinearSolver) -> sunindextype { return 0; };
-    LS->ops->free = [](SUNLinearSolver S) {
-      SUNLinSolFreeEmpty(S);
-      return 0;
-    };
+    LS = newDirectLinearSolver(
+        ctx, this,
+        [](SUNLinearSolver S, SUNMatrix J) {
+          auto* self = static_cast<Impl*>(S->content);
+          self->lu.compute(Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(J), self->n, self->n));
+          // A zero or non-finite pivot: recoverable, as SUNDIALS' dense LU reports it (IDA shrinks the step).
+          const auto pivots = self->lu.matrixLU().diagonal();
+          const bool usable = pivots.allFinite() && (pivots.array() != 0.0).all();
+          return usable ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
+        },
+        [](SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
+          auto* self = static_cast<Impl*>(S->content);
+          self->rhs = Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(b), self->n);  // x and b may be one vector
+          Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), self->n) = self->lu.solve(self->rhs);
+          return SUNLS_SUCCESS;
+        });
+    if (!A || !LS) return error("cannot create the dense linear solver");
     return {};
   }
 

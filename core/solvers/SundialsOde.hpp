@@ -12,6 +12,7 @@
 #include <string>
 
 #include "solvers/OdeIntegrator.hpp"
+#include "solvers/SundialsLinearSolver.hpp"
 #include "base/Result.hpp"
 
 namespace flexarm {
@@ -62,23 +63,15 @@ struct SundialsOde {
   // integrator insists on is a 1 x 1 placeholder nothing reads.
   Status newtonSolver() {
     A = SUNDenseMatrix(1, 1, ctx);
-    LS = SUNLinSolNewEmpty(ctx);
+    LS = newDirectLinearSolver(
+        ctx, this, [](SUNLinearSolver, SUNMatrix) { return 0; },
+        [](SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
+          auto* self = static_cast<SundialsOde*>(S->content);
+          N_VScale(1.0, b, x);
+          const int r = self->rhs->solveNewton(N_VGetArrayPointer(x));
+          return r == 0 ? SUNLS_SUCCESS : (r > 0 ? SUNLS_PACKAGE_FAIL_REC : SUNLS_PACKAGE_FAIL_UNREC);
+        });
     if (!A || !LS) return error("cannot create the Newton solver");
-    LS->content = this;
-    LS->ops->gettype = [](SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; };
-    LS->ops->getid = [](SUNLinearSolver) { return SUNLINEARSOLVER_CUSTOM; };
-    LS->ops->setup = [](SUNLinearSolver, SUNMatrix) { return 0; };
-    LS->ops->solve = [](SUNLinearSolver S, SUNMatrix, N_Vector x, N_Vector b, realtype) {
-      auto* self = static_cast<SundialsOde*>(S->content);
-      N_VScale(1.0, b, x);
-      const int r = self->rhs->solveNewton(N_VGetArrayPointer(x));
-      return r == 0 ? SUNLS_SUCCESS : (r > 0 ? SUNLS_PACKAGE_FAIL_REC : SUNLS_PACKAGE_FAIL_UNREC);
-    };
-    LS->ops->lastflag = [](SUNLinearSolver) -> sunindextype { return 0; };
-    LS->ops->free = [](SUNLinearSolver S) {
-      SUNLinSolFreeEmpty(S);
-      return 0;
-    };
     return {};
   }
 
