@@ -1,5 +1,7 @@
 #include "dynamics/MultibodySystem.hpp"
 
+#include <algorithm>
+
 #include "discretization/FlexibleBody.hpp"
 #include "model/Names.hpp"
 
@@ -48,6 +50,11 @@ int MultibodySystem::coordinateIndex(const std::string& name) const {
   return -1;
 }
 
+ColumnSet MultibodySystem::jacobianColumns(int p) const {
+  const auto end = std::lower_bound(frame_coordinates.begin(), frame_coordinates.end(), p);
+  return {frame_coordinates.data(), static_cast<int>(end - frame_coordinates.begin())};
+}
+
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
   MultibodySystem sys;
   sys.gravity = model.gravity;
@@ -58,6 +65,7 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
   auto addCoordinate = [&](const std::string& name, CoordinateKind kind) {
     sys.coordinate_names.push_back(name);
     sys.coordinate_kinds.push_back(kind);
+    if (kind != CoordinateKind::Motor) sys.frame_coordinates.push_back(next);
     return next++;
   };
   for (int i = 0; i < n; ++i) {

@@ -61,6 +61,11 @@ struct MultibodySystem {
   // As the result channels name them (model/Names.hpp): "q.shoulder", "qm.shoulder", "e.beam.3".
   std::vector<std::string> coordinate_names;
   std::vector<CoordinateKind> coordinate_kinds;
+  // The coordinates that move frames (all but the motors), ascending: where a frame Jacobian can be
+  // non-zero.
+  std::vector<int> frame_coordinates;
+  // Those of them below p: the columns of a Jacobian whose columns from p on are zero.
+  ColumnSet jacobianColumns(int p) const;
   // The name with what the coordinate is, for people: "e.beam.57 (node 10 w)", "e.beam.2 (bending_y 2)";
   // joint and motor coordinates are their names.
   std::string describeCoordinate(int k) const;

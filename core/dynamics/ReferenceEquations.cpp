@@ -38,16 +38,18 @@ void noteMassBlock(DynamicsData& d, int row, int col, int rows, int cols) {
   d.M_regions.push_back({row, col, rows, cols, nullptr});
 }
 
-// M(0:p0, 0:p0) += Jb^T A Jb for the six rows of Jb (the body Jacobian's first p0 columns), IJ <- A Jb:
-// each entry one product of two six-vectors, the upper triangle mirrored (Spatial.hpp: general
-// products of six rows spend most of their time packing).
-void addBodyMass(const Matrix6d& A, const Eigen::MatrixXd& J, int p0, Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
+// M += Jb^T A Jb on the columns of Jb that can be non-zero, IJ <- A Jb there: each entry one product of
+// two six-vectors, the upper triangle mirrored (Spatial.hpp: general products of six rows spend most of
+// their time packing).
+void addBodyMass(const Matrix6d& A, const Eigen::MatrixXd& J, ColumnSet cols, Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
   using Col = Eigen::Map<const Vector6d>;
-  transformColumns(A, J, p0, IJ);
-  for (int j = 0; j < p0; ++j) {
+  transformColumns(A, J, cols, IJ);
+  for (int kj = 0; kj < cols.count; ++kj) {
+    const int j = cols.index[kj];
     const Col ij(IJ.col(j).data());
     double* Mj = M.col(j).data();
-    for (int i = 0; i < j; ++i) {
+    for (int ki = 0; ki < kj; ++ki) {
+      const int i = cols.index[ki];
       const double s = Col(J.col(i).data()).dot(ij);
       Mj[i] += s;
       M(j, i) += s;
@@ -56,16 +58,17 @@ void addBodyMass(const Matrix6d& A, const Eigen::MatrixXd& J, int p0, Eigen::Mat
   }
 }
 
-// addBodyMass, and the coupling blocks M(0:p0, e:e+m) += Jb^T B, M(e:e+m, 0:p0) += B^T Jb, each entry
-// computed once for both.
-void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, int p0, int e, int m,
+// addBodyMass, and the coupling blocks M(c, e:e+m) += Jb^T B, M(e:e+m, c) += B^T Jb for the columns c
+// of the set, each entry computed once for both.
+void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, ColumnSet cols, int e, int m,
                       Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
   using Col = Eigen::Map<const Vector6d>;
-  addBodyMass(A, J, p0, IJ, M);
+  addBodyMass(A, J, cols, IJ, M);
   for (int j = 0; j < m; ++j) {
     const Col bj(B.col(j).data());
     double* Mj = M.col(e + j).data();
-    for (int i = 0; i < p0; ++i) {
+    for (int k = 0; k < cols.count; ++k) {
+      const int i = cols.index[k];
       const double s = Col(J.col(i).data()).dot(bj);
       Mj[i] += s;
       M(e + j, i) += s;
@@ -86,7 +89,7 @@ struct Pass {
 };
 
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
-// Jacobian J (first p columns), world pose X_world. Its block of M by addBodyMass in the composite
+// Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass in the composite
 // evaluation, by general products in the reference one (which stays the check of addBodyMass).
 // Without forces (a kinematics pass) its energies only.
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
@@ -97,10 +100,11 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pas
   d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
   if (!pass.forces) return;
   const Vector6d f = I * a + crossForce(v, Iv);
-  addProjectedForce(J, p, f, d.tau);
+  const ColumnSet cols = sys.jacobianColumns(p);
+  addProjectedForce(J, cols, f, d.tau);
   if (pass.with_M) {
     if (pass.mode == StationMode::Composite) {
-      addBodyMass(I, J, p, d.IJ, d.M);
+      addBodyMass(I, J, cols, d.IJ, d.M);
     } else {
       d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
       d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
@@ -179,7 +183,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
     if (forces) {
-      if (p_parent > 0) transformColumns(X_joint, d.frames[i - 1].J_distal, p_parent, fr.J_body);
+      transformColumns(X_joint, d.frames[i - 1].J_distal, sys.jacobianColumns(p_parent), fr.J_body);
       fr.J_body.middleCols(p_parent, p - p_parent).setZero();
       fr.J_body.col(b.q_index) += b.S;
     }
@@ -188,7 +192,9 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     fr.X_world_body = X_world_parent * X_rel;
 
     // ---- rigid inertia carried by the body frame
-    if (b.mass > 0.0) addMassElement(sys, d, pass, p, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
+    // J_body is zero on the body's own elastic coordinates (from e_index on).
+    if (b.mass > 0.0)
+      addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
@@ -245,12 +251,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       fs_start.sdd = tip.sdd;
       // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
       const int p0 = b.e_index;
+      const ColumnSet cols = sys.jacobianColumns(p0);
       if (forces) {
-        addProjectedForce(fr.J_body, p0, d.station_wrench, d.tau);
+        addProjectedForce(fr.J_body, cols, d.station_wrench, d.tau);
         d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
       }
       if (with_M) {
-        addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, p0, b.e_index, m, d.IJ, d.M);
+        addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, cols, b.e_index, m, d.IJ, d.M);
         noteMassBlock(d, 0, 0, p0, p0);
         noteMassBlock(d, 0, b.e_index, p0, m);
         noteMassBlock(d, b.e_index, 0, m, p0);
@@ -344,7 +351,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         X_world_distal = X_world_distal * R;
       }
       const int p0 = b.e_index;  // J_body is zero on this link's elastic columns
-      transformColumns(X_all, fr.J_body, p0, fr.J_distal);
+      transformColumns(X_all, fr.J_body, sys.jacobianColumns(p0), fr.J_distal);
       auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
       J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
       J_elastic.noalias() += c * fb.distal_rotation;

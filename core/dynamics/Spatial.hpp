@@ -56,16 +56,29 @@ inline Vector6d crossForce(const Vector6d& v, const Vector6d& f) {
 }
 
 // Six-row Jacobians (6 x n, column-major), column by column with fixed-size products: general matrix
-// products of six rows spend most of their time packing and dispatching.
-// out.leftCols(p) = X in.leftCols(p) (out and in distinct).
-inline void transformColumns(const Matrix6d& X, const Eigen::MatrixXd& in, int p, Eigen::MatrixXd& out) {
-  for (int c = 0; c < p; ++c)
+// products of six rows spend most of their time packing and dispatching. A product runs over the
+// columns of a ColumnSet: those on which the Jacobian can be non-zero (MultibodySystem::jacobianColumns:
+// a frame's Jacobian is zero on the motor coordinates, which move no frame). The others are left as
+// they are (zero).
+struct ColumnSet {
+  const int* index = nullptr;  // ascending
+  int count = 0;
+};
+
+// out.col(c) = X in.col(c) for the columns c of the set (out and in distinct).
+inline void transformColumns(const Matrix6d& X, const Eigen::MatrixXd& in, ColumnSet cols, Eigen::MatrixXd& out) {
+  for (int k = 0; k < cols.count; ++k) {
+    const int c = cols.index[k];
     Eigen::Map<Vector6d>(out.col(c).data()).noalias() = X * Eigen::Map<const Vector6d>(in.col(c).data());
+  }
 }
 
-// tau.head(p) += J.leftCols(p)^T f: the generalized force of wrench f.
-inline void addProjectedForce(const Eigen::MatrixXd& J, int p, const Vector6d& f, Eigen::VectorXd& tau) {
-  for (int c = 0; c < p; ++c) tau(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(f);
+// tau += J^T f on the columns of the set: the generalized force of wrench f.
+inline void addProjectedForce(const Eigen::MatrixXd& J, ColumnSet cols, const Vector6d& f, Eigen::VectorXd& tau) {
+  for (int k = 0; k < cols.count; ++k) {
+    const int c = cols.index[k];
+    tau(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(f);
+  }
 }
 
 }  // namespace flexarm
