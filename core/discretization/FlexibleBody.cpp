@@ -213,25 +213,21 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
         used = b.slopes[k].v1(iv.first + c) != 0.0 || b.slopes[k].w1(iv.first + c) != 0.0;
       if (used) iv.slope_dofs.push_back(c);
     }
-    iv.slope_rows.resize(2 * iv.full_count, static_cast<Eigen::Index>(iv.slope_dofs.size()));
-    for (int k = 0; k < iv.full_count; ++k)
-      for (std::size_t c = 0; c < iv.slope_dofs.size(); ++c) {
-        const int col = iv.first + iv.slope_dofs[c];
-        iv.slope_rows(2 * k, static_cast<Eigen::Index>(c)) = b.slopes[static_cast<std::size_t>(iv.full_begin + k)].v1(col);
-        iv.slope_rows(2 * k + 1, static_cast<Eigen::Index>(c)) = b.slopes[static_cast<std::size_t>(iv.full_begin + k)].w1(col);
-      }
-    auto slopeSum = [&](int begin, int count) {
+    // sum of weight x^power (v1^T v1 + w1^T w1) over the slope points [begin, begin + count), on the slope coordinates
+    auto slopeSum = [&](int begin, int count, int power) {
       Eigen::MatrixXd S = Eigen::MatrixXd::Zero(iv.count, iv.count);
       for (int k = begin; k < begin + count; ++k) {
         const auto v1 = b.slopes[k].v1.segment(iv.first, iv.count), w1 = b.slopes[k].w1.segment(iv.first, iv.count);
-        S.noalias() += b.slopes[k].weight * (v1.transpose() * v1 + w1.transpose() * w1);
+        S.noalias() += b.slopes[k].weight * std::pow(b.slopes[k].x, power) * (v1.transpose() * v1 + w1.transpose() * w1);
       }
       return Eigen::MatrixXd(S(iv.slope_dofs, iv.slope_dofs));
     };
-    iv.full_slopes = slopeSum(iv.full_begin, iv.full_count);
+    iv.full_slopes = slopeSum(iv.full_begin, iv.full_count, 0);
+    iv.slope_moment1 = slopeSum(iv.full_begin, iv.full_count, 1);
+    iv.slope_moment2 = slopeSum(iv.full_begin, iv.full_count, 2);
     for (Station& s : b.stations) {
       if (s.interval != static_cast<int>(b.intervals.size())) continue;
-      s.inner_slopes = slopeSum(s.inner_begin, s.inner_count);
+      s.inner_slopes = slopeSum(s.inner_begin, s.inner_count, 0);
       s.window.resize(4, iv.count);
       s.window << s.u.segment(iv.first, iv.count), s.v.segment(iv.first, iv.count), s.w.segment(iv.first, iv.count),
           s.phi.segment(iv.first, iv.count);

@@ -44,9 +44,10 @@ struct FlexibleBody {
     // lateral displacements and bending rotations for elements (8 of a spatial element's 12), all for
     // global modes. The slope sums are stored on these only.
     std::vector<int> slope_dofs;
-    // The whole interval's slope points' rows v1 (even rows) and w1 (odd rows) on those coordinates.
-    Eigen::MatrixXd slope_rows;
     Eigen::MatrixXd full_slopes;  // the same sum as Station::inner_slopes over the whole interval
+    // The whole interval's sums of weight x^k (v1^T v1 + w1^T w1) over its slope points, k = 1, 2
+    // (k = 0 is full_slopes): an axial force quadratic in x gives the geometric stiffness from them.
+    Eigen::MatrixXd slope_moment1, slope_moment2;
     // When the window's coordinates are grouped by field, as global modes are (axial, bending along
     // y, bending along z, torsion): the lengths of the blocks [0, A), [A, A + V), ... on which the
     // stations' rows u, v, w, phi are non-zero, each on its own, with the slope coordinates within the

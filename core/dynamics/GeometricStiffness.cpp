@@ -18,27 +18,19 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
 }
 
 namespace {
-// K_w += the interval's slope points' c (v1^T v1 + w1^T w1) on its window of coordinates, c = weight P(x):
-// on the slope coordinates only (Interval::slope_dofs, slope_rows), where the rows can be non-zero.
+// K_w += the interval's slope points' P(x) weight (v1^T v1 + w1^T w1) on its window of coordinates. The
+// axial force is quadratic in x, so this is c0 S0 + c1 S1 + c2 S2 with the interval's sums
+// S_k = sum weight x^k (v1^T v1 + w1^T w1) (Interval::full_slopes, slope_moment1, slope_moment2), stored
+// on the slope coordinates only (Interval::slope_dofs), where the rows can be non-zero.
 template <typename Window>
-void addIntervalStiffness(const FlexibleBody& fb, const FlexibleBody::Interval& iv, const AxialForce& P, Window&& K_w) {
-  constexpr int kMaxRows = 64;  // two per slope point of the interval
-  static_assert(2 * FlexibleBody::kSlopePoints <= kMaxRows);
-  const int rows = 2 * iv.full_count;
-  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1> c(rows);
-  for (int k = 0; k < iv.full_count; ++k) {
-    const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(iv.full_begin + k)];
-    c(2 * k) = c(2 * k + 1) = sp.weight * P.at(sp.x);
-  }
-  const auto& V = iv.slope_rows;
+void addIntervalStiffness(const FlexibleBody::Interval& iv, const AxialForce& P, Window&& K_w) {
+  const double c0 = P.c0(), c1 = P.c1(), c2 = P.c2();
   const int k_s = static_cast<int>(iv.slope_dofs.size());
   for (int b = 0; b < k_s; ++b) {
-    const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRows, 1> cv = V.col(b).cwiseProduct(c);
-    for (int a = 0; a <= b; ++a) {
-      const double value = cv.dot(V.col(a));
-      K_w(iv.slope_dofs[static_cast<std::size_t>(a)], iv.slope_dofs[static_cast<std::size_t>(b)]) += value;
-      if (a != b) K_w(iv.slope_dofs[static_cast<std::size_t>(b)], iv.slope_dofs[static_cast<std::size_t>(a)]) += value;
-    }
+    const int col = iv.slope_dofs[static_cast<std::size_t>(b)];
+    for (int a = 0; a < k_s; ++a)
+      K_w(iv.slope_dofs[static_cast<std::size_t>(a)], col) +=
+          c0 * iv.full_slopes(a, b) + c1 * iv.slope_moment1(a, b) + c2 * iv.slope_moment2(a, b);
   }
 }
 }  // namespace
@@ -46,7 +38,7 @@ void addIntervalStiffness(const FlexibleBody& fb, const FlexibleBody::Interval& 
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K) {
   // A slope point's rows are non-zero only on its interval's window of coordinates.
   for (const FlexibleBody::Interval& iv : fb.intervals)
-    addIntervalStiffness(fb, iv, P, K.block(iv.first, iv.first, iv.count, iv.count));
+    addIntervalStiffness(iv, P, K.block(iv.first, iv.first, iv.count, iv.count));
 }
 
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int offset, Eigen::MatrixXd& window,
@@ -55,7 +47,7 @@ void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int offs
     if (window.rows() < iv.count) window.resize(iv.count, iv.count);  // grows once, to the widest window
     auto W = window.topLeftCorner(iv.count, iv.count);
     W.setZero();
-    addIntervalStiffness(fb, iv, P, W);
+    addIntervalStiffness(iv, P, W);
     for (int c = 0; c < iv.count; ++c)
       for (int r = 0; r < iv.count; ++r)
         if (W(r, c) != 0.0) out.emplace_back(offset + iv.first + r, offset + iv.first + c, W(r, c));

@@ -24,6 +24,10 @@ struct AxialForce {
   double length = 0.0;  // [m]
   // Tension at x along the link [N].
   double at(double x) const { return P_tip - rhoA * (a0x * (length - x) - 0.5 * k2 * (length * length - x * x)); }
+  // The same as c0 + c1 x + c2 x^2.
+  double c0() const { return P_tip - rhoA * (a0x * length - 0.5 * k2 * length * length); }
+  double c1() const { return rhoA * a0x; }
+  double c2() const { return -0.5 * rhoA * k2; }
 };
 
 // The axial force of flexible body i from the frames and d'Alembert forces of an evaluation of the
