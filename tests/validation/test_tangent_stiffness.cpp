@@ -3,11 +3,14 @@
 // the terms it leaves out (the inertial ones) vanish: at rest without gravity every arm's residual
 // depends on q only through its springs, structure and drives; and a link spinning steadily about z
 // has no inertial stiffness out of its plane, where the difference quotients must give the
-// structural plus the geometric stiffness of the centrifugal tension (dynamic stiffening).
+// structural plus the geometric stiffness of the centrifugal tension (dynamic stiffening). The
+// geometric stiffness itself against its quadrature over the slope points, for an axial force with
+// every term.
 #include <gtest/gtest.h>
 
 #include "FlexTestModels.hpp"
 #include "dynamics/ForwardDynamics.hpp"
+#include "dynamics/GeometricStiffness.hpp"
 
 using namespace flexarm;
 
@@ -120,5 +123,47 @@ TEST(TangentStiffness, SpinningLinkOutOfPlaneIsStructuralPlusCentrifugalStiffeni
       EXPECT_LE(stiffening, 1e-6 * scale);
     else
       EXPECT_GT(stiffening, 1e-2 * Ks.cwiseAbs().maxCoeff()) << couplingName(order) << " " << stiffening;
+  }
+}
+
+// K_G = sum over the slope points of weight P(x) (v1^T v1 + w1^T w1) (seed 003 eq. 16-18), summed
+// point by point on the whole rows, against addGeometricStiffness (the intervals' x-moments of the
+// slope sums), for an axial force with a tip tension, an axial acceleration and a spin, on global
+// modes and on spatial and planar elements; and the entries form of it for fine meshes.
+TEST(TangentStiffness, GeometricStiffnessEqualsItsQuadratureForAnyAxialForce) {
+  for (const char* flex :
+       {R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.044}, "material": {"preset": "aluminium"},
+            "basis": "modes", "modes": {"axial": 3, "bending_y": 3, "bending_z": 3, "torsion": 3}})",
+        R"({"section": {"preset": "tube", "outer_diameter": 0.05, "inner_diameter": 0.044}, "material": {"preset": "aluminium"},
+            "basis": "fem", "elements": 5, "layout": "spatial"})",
+        R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
+            "basis": "fem", "elements": 4, "layout": "planar"})"}) {
+    const Project p = test::cantilever(flex, 1.7);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, CouplingOrder::High);
+    const FlexibleBody& fb = *sys.bodies[0].flexible;
+    AxialForce P;
+    P.P_tip = 130.0;
+    P.a0x = -4.3;
+    P.k2 = 37.0;
+    P.rhoA = fb.rhoA;
+    P.length = fb.length;
+    Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(fb.m, fb.m);
+    for (const FlexibleBody::Interval& iv : fb.intervals)
+      for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
+        const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
+        expected.noalias() += sp.weight * P.at(sp.x) * (sp.v1.transpose() * sp.v1 + sp.w1.transpose() * sp.w1);
+      }
+    ASSERT_GT(expected.cwiseAbs().maxCoeff(), 0.0) << flex;
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(fb.m, fb.m);
+    addGeometricStiffness(fb, P, K);
+    EXPECT_LE((K - expected).cwiseAbs().maxCoeff(), 1e-12 * expected.cwiseAbs().maxCoeff()) << flex;
+    std::vector<Eigen::Triplet<double>> entries;
+    Eigen::MatrixXd window;
+    addGeometricStiffness(fb, P, 2, window, entries);
+    Eigen::SparseMatrix<double> Ks(fb.m + 2, fb.m + 2);
+    Ks.setFromTriplets(entries.begin(), entries.end());
+    EXPECT_LE((Eigen::MatrixXd(Ks).bottomRightCorner(fb.m, fb.m) - expected).cwiseAbs().maxCoeff(),
+              1e-12 * expected.cwiseAbs().maxCoeff())
+        << flex;
   }
 }
