@@ -35,7 +35,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   J_work = J_work2 = IJ = Eigen::MatrixXd::Zero(6, sys.nq);
   dr_de = Eigen::MatrixXd::Zero(3, m_max);
   g_start = g_point = e = ed = edd = Eigen::VectorXd::Zero(m_max);
-  station_coupling = Eigen::MatrixXd::Zero(6, m_max);
+  station_coupling = Eigen::MatrixXd::Zero(m_max, 6);
   station_mass = Eigen::MatrixXd::Zero(m_max, m_max);
   station_force_e = Eigen::VectorXd::Zero(m_max);
   internal = Eigen::VectorXd::Zero(sys.nq);

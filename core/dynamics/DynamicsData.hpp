@@ -52,10 +52,12 @@ struct DynamicsData {
   Eigen::VectorXd e, ed, edd;           // m_max: a link's elastic coordinates, rates, known accelerations
   // Composite evaluation: a link's Gauss stations gathered in its body frame.
   Matrix6d station_inertia = Matrix6d::Zero();  // sum of the stations' spatial inertia
-  Eigen::MatrixXd station_coupling;             // 6 x m_max: momentum of the stations per unit elastic rate
-  Eigen::MatrixXd station_mass;                 // m_max x m_max: elastic block of M from the stations
-  Vector6d station_wrench = Vector6d::Zero();   // d'Alembert wrench of the stations about the body origin
-  Eigen::VectorXd station_force_e;              // m_max: their generalized force on the elastic coordinates
+  // m_max x 6: row j the momentum of the stations per unit rate of elastic coordinate j (the coupling
+  // block of M, transposed: a station adds to its columns, which are contiguous)
+  Eigen::MatrixXd station_coupling;
+  Eigen::MatrixXd station_mass;                // m_max x m_max: elastic block of M from the stations
+  Vector6d station_wrench = Vector6d::Zero();  // d'Alembert wrench of the stations about the body origin
+  Eigen::VectorXd station_force_e;             // m_max: their generalized force on the elastic coordinates
   // Per interval of a link (LinkInertia.cpp): the foreshortening gradient of the whole interval
   // (window x intervals), and the sums over its stations that the other stations' terms need.
   Eigen::MatrixXd interval_slope, interval_lever;          // w_max x n_max: phi_k, L_k = sum dm (u - iota)

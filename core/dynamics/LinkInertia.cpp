@@ -102,7 +102,7 @@ void gatherInterval(int j, LinkPass& p) {
   }
   auto lever = d.window_lever.template head<N>(n);
   auto force_e = d.station_force_e.template segment<N>(f0, n);
-  auto Bw = d.station_coupling.template middleCols<N>(f0, n);         // with the mass matrix only
+  auto Bt = d.station_coupling.template middleRows<N>(f0, n);         // with the mass matrix only: B^T on the window
   auto Cw = d.station_mass.template block<N, N>(f0, f0, n, n);        // with the mass matrix and `high` only
   auto interval_lever = d.interval_lever.col(j).template head<N>(n);  // with the mass matrix and `high` only
   if (high) {
@@ -188,16 +188,16 @@ void gatherInterval(int j, LinkPass& p) {
     l.setZero();
     block<S::u0 - S::l0, S::nu>(l, n) = u.transpose();
     if (high) l -= block<S::l0, S::nl>(iota, n);
-    block<S::w0, S::nw>(Bw.row(0), n) += (dm * r.y()) * wr;
-    block<S::v0, S::nv>(Bw.row(0), n) -= (dm * r.z()) * v;
-    block<S::p0, S::np>(Bw.row(0), n) += Jp * phi;
-    block<S::l0, S::nl>(Bw.row(1), n) += (dm * r.z()) * l.transpose();
-    block<S::w0, S::nw>(Bw.row(1), n) -= (dm * r.x()) * wr;
-    block<S::v0, S::nv>(Bw.row(2), n) += (dm * r.x()) * v;
-    block<S::l0, S::nl>(Bw.row(2), n) -= (dm * r.y()) * l.transpose();
-    block<S::l0, S::nl>(Bw.row(3), n) += dm * l.transpose();
-    block<S::v0, S::nv>(Bw.row(4), n) += dm * v;
-    block<S::w0, S::nw>(Bw.row(5), n) += dm * wr;
+    block<S::w0, S::nw>(Bt.col(0), n) += (dm * r.y()) * wr.transpose();
+    block<S::v0, S::nv>(Bt.col(0), n) -= (dm * r.z()) * v.transpose();
+    block<S::p0, S::np>(Bt.col(0), n) += Jp * phi.transpose();
+    block<S::l0, S::nl>(Bt.col(1), n) += (dm * r.z()) * l;
+    block<S::w0, S::nw>(Bt.col(1), n) -= (dm * r.x()) * wr.transpose();
+    block<S::v0, S::nv>(Bt.col(2), n) += (dm * r.x()) * v.transpose();
+    block<S::l0, S::nl>(Bt.col(2), n) -= (dm * r.y()) * l;
+    block<S::l0, S::nl>(Bt.col(3), n) += dm * l;
+    block<S::v0, S::nv>(Bt.col(4), n) += dm * v.transpose();
+    block<S::w0, S::nw>(Bt.col(5), n) += dm * wr.transpose();
     if (!high) continue;
     d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
     block<S::l0, S::nl>(interval_lever, n) += dm * l;
@@ -218,8 +218,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   const int m = fb.m;
   d.station_inertia.setZero();
   d.station_wrench.setZero();
-  auto B = d.station_coupling.leftCols(m);  // with the mass matrix only
-  if (with_M) B.setZero();
+  auto Bt = d.station_coupling.topRows(m);  // with the mass matrix only: B^T
+  if (with_M) Bt.setZero();
   auto force_e = d.station_force_e.head(m);
   force_e.setZero();
   auto C = d.station_mass.topLeftCorner(m, m);
@@ -294,7 +294,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
     const int f0 = fb.intervals[j].first, n = fb.intervals[j].count;
     const auto phi_j = d.interval_slope.col(j).head(n);
     force_e.segment(f0, n).noalias() -= F_after * phi_j;
-    B.middleCols(f0, n).noalias() -= C_after * phi_j.transpose();
+    Bt.middleRows(f0, n).noalias() -= phi_j * C_after.transpose();
     if (!d.mass_without_running_terms) {
       H = mu_after * P + Q - L_after;
       C.middleRows(f0, n).noalias() += phi_j * H.transpose();

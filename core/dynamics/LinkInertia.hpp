@@ -23,7 +23,7 @@ struct TipForeshortening {
 };
 
 // For flexible body `b` with its elastic coordinates and rates in data.e, data.ed (first m) and its
-// body frame's motion in `frames`: fills data.station_inertia, station_wrench, station_coupling,
+// body frame's motion in `frames`: fills data.station_inertia, station_wrench, station_coupling (B^T),
 // station_force_e and (with_mass_matrix and `high`) the full elastic block station_mass (without
 // foreshortening that block is the structural mass FlexibleBody::M_sparse, not copied); adds the stations'
 // d'Alembert force to frames.force_world, their gravity potential to data.gravity_potential and their

@@ -59,13 +59,13 @@ void addBodyMass(const Matrix6d& A, const Eigen::MatrixXd& J, ColumnSet cols, Ei
 }
 
 // addBodyMass, and the coupling blocks M(c, e:e+m) += Jb^T B, M(e:e+m, c) += B^T Jb for the columns c
-// of the set, each entry computed once for both.
-void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& B, ColumnSet cols, int e, int m,
+// of the set, each entry computed once for both; Bt = B^T (m x 6, DynamicsData::station_coupling).
+void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::MatrixXd& Bt, ColumnSet cols, int e, int m,
                       Eigen::MatrixXd& IJ, Eigen::MatrixXd& M) {
   using Col = Eigen::Map<const Vector6d>;
   addBodyMass(A, J, cols, IJ, M);
   for (int j = 0; j < m; ++j) {
-    const Col bj(B.col(j).data());
+    const Vector6d bj = Bt.row(j).transpose();
     double* Mj = M.col(e + j).data();
     for (int k = 0; k < cols.count; ++k) {
       const int i = cols.index[k];
