@@ -219,7 +219,8 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   d.station_inertia.setZero();
   d.station_wrench.setZero();
   auto Bt = d.station_coupling.topRows(m);  // with the mass matrix only: B^T
-  if (with_M) Bt.setZero();
+  // All of it at once (contiguous, where the link's m rows are not): the rows below m are unused.
+  if (with_M) std::fill_n(d.station_coupling.data(), d.station_coupling.size(), 0.0);
   auto force_e = d.station_force_e.head(m);
   force_e.setZero();
   auto C = d.station_mass.topLeftCorner(m, m);

@@ -1,7 +1,5 @@
 #include "dynamics/MultibodySystem.hpp"
 
-#include <algorithm>
-
 #include "discretization/FlexibleBody.hpp"
 #include "model/Names.hpp"
 
@@ -50,11 +48,6 @@ int MultibodySystem::coordinateIndex(const std::string& name) const {
   return -1;
 }
 
-ColumnSet MultibodySystem::jacobianColumns(int p) const {
-  const auto end = std::lower_bound(frame_coordinates.begin(), frame_coordinates.end(), p);
-  return {frame_coordinates.data(), static_cast<int>(end - frame_coordinates.begin())};
-}
-
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
   MultibodySystem sys;
   sys.gravity = model.gravity;
@@ -62,10 +55,12 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
   const int n = static_cast<int>(model.links.size());
   sys.bodies.resize(n);
   int next = 0;
+  sys.frame_coordinates_below.push_back(0);
   auto addCoordinate = [&](const std::string& name, CoordinateKind kind) {
     sys.coordinate_names.push_back(name);
     sys.coordinate_kinds.push_back(kind);
     if (kind != CoordinateKind::Motor) sys.frame_coordinates.push_back(next);
+    sys.frame_coordinates_below.push_back(static_cast<int>(sys.frame_coordinates.size()));  // below next + 1
     return next++;
   };
   for (int i = 0; i < n; ++i) {

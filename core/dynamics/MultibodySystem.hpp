@@ -62,10 +62,12 @@ struct MultibodySystem {
   std::vector<std::string> coordinate_names;
   std::vector<CoordinateKind> coordinate_kinds;
   // The coordinates that move frames (all but the motors), ascending: where a frame Jacobian can be
-  // non-zero.
-  std::vector<int> frame_coordinates;
-  // Those of them below p: the columns of a Jacobian whose columns from p on are zero.
-  ColumnSet jacobianColumns(int p) const;
+  // non-zero; frame_coordinates_below[p] of them are below p.
+  std::vector<int> frame_coordinates, frame_coordinates_below;
+  // Those below p: the columns of a Jacobian whose columns from p on are zero.
+  ColumnSet jacobianColumns(int p) const {
+    return {frame_coordinates.data(), frame_coordinates_below[static_cast<std::size_t>(p)]};
+  }
   // The name with what the coordinate is, for people: "e.beam.57 (node 10 w)", "e.beam.2 (bending_y 2)";
   // joint and motor coordinates are their names.
   std::string describeCoordinate(int k) const;
