@@ -97,7 +97,8 @@ int ForwardDynamicsRhs::takeMatrices() {
   } else {
     M_ = M;
     fd_.tangent(K_, C_);
-    have_jacobian_ = allFinite(M_) && allFinite(K_) && allFinite(C_);
+    // In one pass: the sum is finite exactly when all three are (inf - inf and NaN give NaN).
+    have_jacobian_ = allFinite(M_ + K_ + C_);
   }
   return have_jacobian_ ? 0 : 1;
 }
