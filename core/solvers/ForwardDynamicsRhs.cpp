@@ -89,15 +89,12 @@ int ForwardDynamicsRhs::takeMatrices() {
     too_full_ = Ss_.nonZeros() > SymmetricSolve::kSparseDensity * static_cast<double>(n * n);
     sparse_ = !too_full_;
   }
+  // Finite exactly when M, K_t and C_t all are (inf - inf and NaN give NaN): the sum, in one pass.
   if (sparse_) {
-    const auto finite = [](const Eigen::SparseMatrix<double>& A) {
-      return Eigen::Map<const Eigen::VectorXd>(A.valuePtr(), A.nonZeros()).allFinite();
-    };
-    have_jacobian_ = finite(Ms_) && finite(Ks_) && finite(Cs_);
+    have_jacobian_ = allFinite(Eigen::Map<const Eigen::VectorXd>(Ss_.valuePtr(), Ss_.nonZeros()));
   } else {
     M_ = M;
     fd_.tangent(K_, C_);
-    // In one pass: the sum is finite exactly when all three are (inf - inf and NaN give NaN).
     have_jacobian_ = allFinite(M_ + K_ + C_);
   }
   return have_jacobian_ ? 0 : 1;
