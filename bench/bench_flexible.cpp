@@ -8,6 +8,7 @@
 #include "dynamics/ForwardDynamics.hpp"
 #include "dynamics/ReferenceEquations.hpp"
 #include "io/ProjectFile.hpp"
+#include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/Simulation.hpp"
 
 using namespace flexarm;
@@ -91,6 +92,36 @@ void BM_BuildSpatialLink(benchmark::State& state) {
   state.counters["coordinates"] = m;
 }
 
+// The pieces of one implicit step on the cantilever (61 coordinates, `high` coupling, Rayleigh damping):
+// the residual M a - f without M (linear in the mesh), the same with M and the iteration matrices, the
+// factorization of M + c_v C_t + c_q K_t, and one solve with it.
+enum class StepPiece { MassFreeResidual, ResidualWithMatrices, Factorization, Solve };
+void cantileverStep(benchmark::State& state, StepPiece piece) {
+  LoadedProject p = loadProjectFile(std::string(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json");
+  if (!p.project) throw std::runtime_error(p.diagnostics.text());
+  const MultibodySystem sys = MultibodySystem::fromModel(p.project->model, p.project->coupling);
+  ForwardDynamics fd(sys);
+  ForwardDynamicsRhs ode(fd);
+  const int n = fd.stateSize() / 2;
+  std::vector<double> y(fd.stateSize(), 1e-3), a(n, 1e-2), r(n);
+  ode.accelerationResidual(0.1, y.data(), a.data(), r.data(), true);
+  ode.factorIteration(1e-4, 1e-8);
+  for (auto _ : state) {
+    switch (piece) {
+      case StepPiece::MassFreeResidual: ode.accelerationResidual(0.1, y.data(), a.data(), r.data(), false); break;
+      case StepPiece::ResidualWithMatrices: ode.accelerationResidual(0.1, y.data(), a.data(), r.data(), true); break;
+      case StepPiece::Factorization: ode.factorIteration(1e-4, 1e-8); break;
+      case StepPiece::Solve: ode.solveIteration(r.data()); break;
+    }
+    benchmark::DoNotOptimize(r.data());
+  }
+  state.counters["coordinates"] = n;
+}
+
+void BM_CantileverMassFreeResidual(benchmark::State& s) { cantileverStep(s, StepPiece::MassFreeResidual); }
+void BM_CantileverResidualWithMatrices(benchmark::State& s) { cantileverStep(s, StepPiece::ResidualWithMatrices); }
+void BM_CantileverFactorization(benchmark::State& s) { cantileverStep(s, StepPiece::Factorization); }
+void BM_CantileverSolve(benchmark::State& s) { cantileverStep(s, StepPiece::Solve); }
 void BM_SpinUpRhs_AssumedModes(benchmark::State& s) { rhs(s, true); }
 void BM_SpinUpRhs_FiniteElements(benchmark::State& s) { rhs(s, false); }
 void BM_Equations_Zero(benchmark::State& s) { equations(s, CouplingOrder::Zero); }
@@ -101,6 +132,10 @@ void BM_SpinUpRun30s_FiniteElements(benchmark::State& s) { run(s, false); }
 }  // namespace
 
 BENCHMARK(BM_BuildSpatialLink)->ArgName("elements")->Arg(10)->Arg(50)->Arg(100)->Arg(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CantileverMassFreeResidual);
+BENCHMARK(BM_CantileverResidualWithMatrices);
+BENCHMARK(BM_CantileverFactorization);
+BENCHMARK(BM_CantileverSolve);
 BENCHMARK(BM_SpinUpRhs_AssumedModes)->ArgName("modes")->Arg(1)->Arg(5)->Arg(10);
 BENCHMARK(BM_SpinUpRhs_FiniteElements)->ArgName("elements")->Arg(5)->Arg(10)->Arg(20)->Arg(40);
 BENCHMARK(BM_Equations_Zero)->ArgNames({"elements", "mass_matrix"})->ArgsProduct({{5, 10, 20, 40, 100, 200}, {0, 1}});
