@@ -53,6 +53,8 @@ const std::vector<Config> kConfigs = {
     {"arkode-esdirk4-analytic", SimulationSettings::Method::Dirk, SimulationSettings::Jacobian::Analytic, 4},
     {"arkode-esdirk3-analytic", SimulationSettings::Method::Dirk, SimulationSettings::Jacobian::Analytic, 3},
     {"galpha-0.8-analytic", SimulationSettings::Method::GeneralizedAlpha, SimulationSettings::Jacobian::Analytic, 0},
+    {"esdirk4-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 4},
+    {"esdirk3-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 3},
 };
 
 struct Case {
@@ -201,8 +203,9 @@ int main(int argc, char** argv) {
       // With constraints, CVODE's configurations run as IDA's; BDF2 with the analytic matrix is ida-bdf2-analytic.
       if (constrained && cfg.method == SimulationSettings::Method::Bdf && cfg.max_order == 2) continue;
       if (constrained &&
-          (cfg.method == SimulationSettings::Method::Dirk || cfg.method == SimulationSettings::Method::GeneralizedAlpha))
-        continue;  // ARKODE and galpha: no multipliers either
+          (cfg.method == SimulationSettings::Method::Dirk || cfg.method == SimulationSettings::Method::GeneralizedAlpha ||
+           cfg.method == SimulationSettings::Method::Esdirk))
+        continue;  // ARKODE, galpha and esdirk: no multipliers either
       std::optional<Results> chosen;
       double chosen_rtol = 0.0, ee = 0.0, tip = 0.0;
       for (double rtol : ladder) {

@@ -580,9 +580,10 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
       if (max_order > highest)
         sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
                                                            methodName(s.method) + "\", got " + std::to_string(max_order));
-      else if (s.method == SimulationSettings::Method::Dirk && max_order > 0 && max_order < 3)
-        sv.diagnostics().error(sv.pathOf("max_order"),
-                               "method \"dirk\" has orders 3, 4 and 5 (0 = 4), got " + std::to_string(max_order));
+      else if ((s.method == SimulationSettings::Method::Dirk || s.method == SimulationSettings::Method::Esdirk) &&
+               max_order > 0 && max_order < 3)
+        sv.diagnostics().error(sv.pathOf("max_order"), std::string("method \"") + methodName(s.method) +
+                                                           "\" has orders 3, 4 and 5 (0 = 4), got " + std::to_string(max_order));
       else
         s.max_order = static_cast<int>(max_order);
     }

@@ -61,7 +61,7 @@ std::vector<std::string> enumNames(NameOf name) {
   }
 }
 std::vector<std::string> couplingNames();   // coupling: zero, geometric, high
-std::vector<std::string> methodNames();     // simulation.solver.method: bdf, adams, ida, newmark, dirk, galpha
+std::vector<std::string> methodNames();     // simulation.solver.method: bdf, adams, ida, newmark, dirk, galpha, esdirk
 std::vector<std::string> jacobianNames();   // simulation.solver.jacobian: analytic, difference
 std::vector<std::string> driveTypeNames();  // joints[i].drive.type: free, effort, pd, prescribed
 

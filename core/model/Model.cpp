@@ -76,6 +76,7 @@ const char* methodName(SimulationSettings::Method method) {
     case SimulationSettings::Method::Newmark: return "newmark";
     case SimulationSettings::Method::Dirk: return "dirk";
     case SimulationSettings::Method::GeneralizedAlpha: return "galpha";
+    case SimulationSettings::Method::Esdirk: return "esdirk";
   }
   return "?";
 }

@@ -27,7 +27,9 @@ struct SimulationSettings {
   //       (3, 4 or 5; 0 = 4): high order for the slow modes, the unresolved stiff ones damped.
   // galpha: adaptive generalized-alpha (Chung & Hulbert, Arnold & Bruls) on M(q) a = f with prescribed
   //         joints eliminated: second order, unresolved vibrations damped to rho_inf per step.
-  enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha };
+  // esdirk: dirk's ESDIRK tables (max_order) stepped on the same M(q) a = f as galpha: each stage's
+  //         Newton iteration one residual without M, every stage sharing one factorization.
+  enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha, Esdirk };
   double t_end = 5.0;          // [s]
   double output_rate = 100.0;  // [Hz] samples written to the results
   Method method = Method::Bdf;

@@ -41,6 +41,23 @@ ARKODE_DIRKTableID dirkTable(int order) {
 }
 }  // namespace
 
+ButcherTable esdirkTable(int max_order) {
+  ARKodeButcherTable B = ARKodeButcherTable_LoadDIRK(dirkTable(max_order));
+  ButcherTable t;
+  if (!B) return t;
+  const int s = B->stages;
+  t.order = B->q;
+  t.embedded_order = B->p;
+  t.A.assign(static_cast<std::size_t>(s), std::vector<double>(static_cast<std::size_t>(s)));
+  for (int i = 0; i < s; ++i)
+    for (int j = 0; j < s; ++j) t.A[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = B->A[i][j];
+  t.b.assign(B->b, B->b + s);
+  t.c.assign(B->c, B->c + s);
+  if (B->d) t.d.assign(B->d, B->d + s);
+  ARKodeButcherTable_Free(B);
+  return t;
+}
+
 ArkodeIntegrator::ArkodeIntegrator() : impl_(std::make_unique<Impl>()) {}
 ArkodeIntegrator::~ArkodeIntegrator() = default;
 

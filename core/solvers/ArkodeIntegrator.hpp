@@ -5,10 +5,21 @@
 // slow modes that carry the energy are integrated at high order. Newton with the same analytic
 // iteration matrix and dense direct solver as CVODE BDF; every return flag turned into words.
 #include <memory>
+#include <vector>
 
 #include "solvers/OdeIntegrator.hpp"
 
 namespace flexarm {
+
+// A Butcher table: y_{n+1} = y_n + h sum b_j k_j, stages at t_n + c_i h with coefficients A (rows),
+// the embedded method's weights d.
+struct ButcherTable {
+  int order = 0, embedded_order = 0;
+  std::vector<std::vector<double>> A;
+  std::vector<double> b, c, d;
+};
+// ARKODE's L-stable, stiffly accurate ESDIRK table of `dirk` for max_order (3, 4 or 0, 5).
+ButcherTable esdirkTable(int max_order);
 
 class ArkodeIntegrator final : public OdeIntegrator {
  public:

@@ -44,7 +44,6 @@ constexpr double kLargeSystemGrowth = 2.0;
 
 Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
                                         const SimulationSettings& s) {
-  rhs_ = &rhs;
   ode_ = dynamic_cast<SecondOrderOde*>(&rhs);
   if (!ode_ || n % 2 != 0) return error("the generalized-alpha method needs equations of motion in second-order form");
   n_ = n / 2;
@@ -129,15 +128,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   // Up to kKeepMatricesUpTo coordinates the first residual of the step gives the matrices (below).
   const bool matrices_each_step = n_ <= kKeepMatricesUpTo;
   if (!matrices_each_step && steps_since_matrices_ >= stepsPerMatrices()) {
-    const int r = ode_->evaluateIterationMatrices(t_, y_.data());
-    if (r < 0) return kModelFailed;
-    if (r > 0) {
-      h_ = 0.25 * h;
-      return 1;
-    }
-    ++stats_.jacobian_evaluations;
-    steps_since_matrices_ = 0;
-    matrices_current_ = true;
+    if (const int r = evaluateMatricesAtStart(h); r != 0) return r;
     factored_cv_ = factored_cq_ = -1.0;
   }
   const bool other_step = c_v != factored_cv_ || c_q != factored_cq_;
@@ -243,61 +234,6 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   // (a costly factorization: only when the step can double).
   if (factor < 1.0 || factor >= (costlyFactorization() ? kLargeSystemGrowth : 1.2)) h_ = h * std::min(factor, 2.0);
   return 0;
-}
-
-int GeneralizedAlphaIntegrator::step(double& t) {
-  for (;;) {
-    double h = std::min(h_, t_stop_ - t_);
-    if (max_step_ > 0.0) h = std::min(h, max_step_);
-    if (!(h > 1e-13 * std::max(1.0, std::abs(t_)))) return kStepTooSmall;
-    const int r = attempt(h);
-    if (r <= 0) {
-      t = t_;
-      return r;
-    }
-  }
-}
-
-bool GeneralizedAlphaIntegrator::interpolate(double t, double* y_out) {
-  Eigen::Map<Eigen::VectorXd> out(y_out, 2 * n_);
-  const double H = t_ - t_prev_;
-  if (stats_.steps == 0 || H <= 0.0 || t >= t_) {
-    out = y_;
-    return stats_.steps == 0 || std::abs(t - t_) <= 1e-9 * std::max(1.0, std::abs(t_));
-  }
-  if (t < t_prev_ - 1e-12 * H) return false;
-  // Cubic Hermite from both ends: positions with the rates, rates with the accelerations.
-  const double s = (t - t_prev_) / H, s2 = s * s, s3 = s2 * s;
-  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
-  out.head(n_) = h00 * y_prev_.head(n_) + (h10 * H) * y_prev_.tail(n_) + h01 * y_.head(n_) + (h11 * H) * y_.tail(n_);
-  out.tail(n_) = h00 * y_prev_.tail(n_) + (h10 * H) * a_prev_ + h01 * y_.tail(n_) + (h11 * H) * a_;
-  return true;
-}
-
-bool GeneralizedAlphaIntegrator::interpolateAccelerations(double t, double* a_out) {
-  Eigen::Map<Eigen::VectorXd> out(a_out, n_);
-  const double H = t_ - t_prev_;
-  if (stats_.steps == 0 || H <= 0.0 || t >= t_) {
-    out = a_;
-    return stats_.steps == 0 || std::abs(t - t_) <= 1e-9 * std::max(1.0, std::abs(t_));
-  }
-  if (t < t_prev_ - 1e-12 * H) return false;
-  // d/dt of interpolate()'s rates.
-  const double s = (t - t_prev_) / H, s2 = s * s;
-  const double d00 = 6 * s2 - 6 * s, d10 = 3 * s2 - 4 * s + 1, d11 = 3 * s2 - 2 * s;
-  out = (d00 / H) * (y_prev_.tail(n_) - y_.tail(n_)) + d10 * a_prev_ + d11 * a_;
-  return true;
-}
-
-std::string GeneralizedAlphaIntegrator::describe(int flag) const {
-  switch (flag) {
-    case kStepTooSmall:
-      return "the step size became too small (the error test or the Newton iteration kept failing: the motion may be "
-             "diverging or discontinuous)";
-    case kModelFailed: return "the equations of motion could not be evaluated";
-    case kSingularMatrix: return "the iteration matrix is singular";
-    default: return "generalized-alpha step failed";
-  }
 }
 
 }  // namespace flexarm

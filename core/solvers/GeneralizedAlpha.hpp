@@ -27,49 +27,17 @@
 #include <Eigen/Core>
 
 #include "solvers/OdeIntegrator.hpp"
+#include "solvers/SecondOrderStepper.hpp"
 
 namespace flexarm {
 
-// A second-order ODE y = [q; v], y' = [v; a] with M(q) a = f(t, q, v), for the generalized-alpha
-// method. Return conventions as OdeRhs::rhs (0 success, > 0 recoverable, < 0 fatal).
-class SecondOrderOde {
- public:
-  virtual ~SecondOrderOde() = default;
-  // r = M(q) a - f(t, q, v) at y = [q; v]. With `matrices`, also keeps M, K_t and C_t at that state
-  // for factorIteration(), from the same evaluation (its M is there, only the tangent is assembled);
-  // without, r may come from the equations evaluated with the accelerations known, without M.
-  virtual int accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) = 0;
-  // Evaluates M, K_t and C_t at (t, y) and keeps them for factorIteration().
-  virtual int evaluateIterationMatrices(double t, const double* y) = 0;
-  // Factorizes S = M + c_v C_t + c_q K_t of the last evaluation.
-  virtual int factorIteration(double c_v, double c_q) = 0;
-  // x <- S^-1 x (half the state's size).
-  virtual int solveIteration(double* x) = 0;
-  // Whether new iteration matrices cost many iterations: factorIteration() factorizes a dense matrix
-  // (n^3 / 3, many times a solve's n^2), or evaluateIterationMatrices() builds a dense n x n one.
-  virtual bool costlyIterationMatrices() const { return true; }
-};
-
-class GeneralizedAlphaIntegrator final : public OdeIntegrator {
+class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
  public:
   // init() fails unless the OdeRhs is also a SecondOrderOde.
   Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
-  int step(double& t) override;
-  const double* state() const override { return y_.data(); }
-  bool interpolate(double t, double* y_out) override;
-  // The derivative of interpolate()'s rates: the steps' accelerations at both ends (each satisfies
-  // M a = f to the Newton iteration's tolerance), third order in between.
-  bool interpolateAccelerations(double t, double* a_out) override;
-  SolverStats stats() const override { return stats_; }
-  std::string describe(int flag) const override;
-  double currentTime() const override { return t_; }
-
-  enum Flag { kStepTooSmall = -1, kModelFailed = -2, kSingularMatrix = -3 };
 
  private:
-  // One attempt of a step of size h from the current state: 0 accepted, > 0 to retry with the
-  // reduced h_, < 0 a Flag.
-  int attempt(double h);
+  int attempt(double h) override;
   double wrms(const Eigen::VectorXd& x, int offset) const;
   // More than kKeepMatricesUpTo coordinates whose iteration matrices are costly to factorize or to build
   // (SecondOrderOde::costlyIterationMatrices): kept longer (GeneralizedAlpha.cpp).
@@ -79,22 +47,15 @@ class GeneralizedAlphaIntegrator final : public OdeIntegrator {
   void accelerate(int iteration);
   static constexpr int kAndersonDepth = 3;
 
-  OdeRhs* rhs_ = nullptr;
-  SecondOrderOde* ode_ = nullptr;
-  int n_ = 0;  // coordinates: the state has 2 n_
-  double rtol_ = 1e-6, atol_ = 1e-8, max_step_ = 0.0, t_stop_ = 0.0;
+  double rtol_ = 1e-6, atol_ = 1e-8;
   double alpha_m_ = 0.0, alpha_f_ = 0.0, gamma_ = 0.5, beta_ = 0.25, error_constant_ = 1.0 / 12.0;
-  double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
-  long steps_since_matrices_ = 0;
-  double rate_ = 1.0;              // the Newton iteration's convergence rate, estimated as CVODE's crate
-  bool matrices_current_ = false;  // taken where the step being attempted starts (evaluated; larger systems)
-  Eigen::VectorXd y_, a_, abar_, y_prev_, a_prev_;
+  double rate_ = 1.0;  // the Newton iteration's convergence rate, estimated as CVODE's crate
+  Eigen::VectorXd abar_;
   Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
   Eigen::MatrixXd anderson_dF_, anderson_dA_;  // differences of the last corrections and iterates
   Eigen::VectorXd anderson_f_, anderson_a_, anderson_weight_;
   int anderson_count_ = 0;
-  SolverStats stats_;
 };
 
 }  // namespace flexarm

@@ -4,6 +4,7 @@
 
 #include "solvers/ArkodeIntegrator.hpp"
 #include "solvers/CvodeIntegrator.hpp"
+#include "solvers/Esdirk.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
 #include "solvers/SundialsOde.hpp"
 
@@ -32,6 +33,7 @@ std::string odeFlagWords(int flag) {
 std::unique_ptr<OdeIntegrator> makeOdeIntegrator(const SimulationSettings& settings) {
   if (settings.method == SimulationSettings::Method::Dirk) return std::make_unique<ArkodeIntegrator>();
   if (settings.method == SimulationSettings::Method::GeneralizedAlpha) return std::make_unique<GeneralizedAlphaIntegrator>();
+  if (settings.method == SimulationSettings::Method::Esdirk) return std::make_unique<EsdirkIntegrator>();
   return std::make_unique<CvodeIntegrator>();
 }
 

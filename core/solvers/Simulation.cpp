@@ -155,6 +155,7 @@ std::string describeSolver(const SimulationSettings& s) {
     case SimulationSettings::Method::Adams: os << "CVODE Adams"; break;
     case SimulationSettings::Method::Ida: os << "IDA (index-2 GGL)"; break;
     case SimulationSettings::Method::Dirk: os << "ARKODE ESDIRK"; break;
+    case SimulationSettings::Method::Esdirk: os << "ESDIRK on M(q) a = f"; break;
     case SimulationSettings::Method::GeneralizedAlpha: os << "generalized-alpha rho_inf=" << formatNumber(s.rho_inf); break;
     case SimulationSettings::Method::Newmark:
       os << "Newmark alpha=" << formatNumber(s.newmark_alpha) << " delta=" << formatNumber(s.newmark_delta)

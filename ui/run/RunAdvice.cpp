@@ -37,7 +37,7 @@ RunAdvice slowRunAdvice(const Project& project, int elastic_coordinates) {
   using M = SimulationSettings::Method;
   if ((s.method == M::Bdf || s.method == M::Ida) && (s.max_order == 0 || s.max_order > 2))
     tries << "simulation.solver.max_order 2";
-  if (s.method != M::GeneralizedAlpha && s.method != M::Dirk && !s.constrained())
+  if (s.method != M::GeneralizedAlpha && s.method != M::Dirk && s.method != M::Esdirk && !s.constrained())
     tries << "method galpha or dirk (they damp the modes a step does not resolve)";
   if (!undamped.isEmpty()) tries << "a light Rayleigh damping (beta about 1e-4 s)";
   if (elements > 20) tries << "fewer elements, or reduce_to a few modes";

@@ -1,0 +1,74 @@
+#pragma once
+// What the one-step methods on the second-order form M(q) a = f (SecondOrderOde, GeneralizedAlpha.hpp)
+// share: the state y = [q; v] and the accelerations a at the end of the last step and at its start,
+// the step loop around each method's attempt(), and the dense output: cubic Hermite from both ends of
+// the last step, the positions with their rates, the rates with the accelerations (M a = f at both
+// ends, to the Newton tolerance), and the accelerations as the derivative of the rates' cubic.
+#include <Eigen/Core>
+#include <string>
+
+#include "solvers/OdeIntegrator.hpp"
+
+namespace flexarm {
+
+// A second-order ODE y = [q; v], y' = [v; a] with M(q) a = f(t, q, v), for the one-step methods
+// below (generalized-alpha, ESDIRK). Return conventions as OdeRhs::rhs (0 success, > 0 recoverable, < 0 fatal).
+class SecondOrderOde {
+ public:
+  virtual ~SecondOrderOde() = default;
+  // r = M(q) a - f(t, q, v) at y = [q; v]. With `matrices`, also keeps M, K_t and C_t at that state
+  // for factorIteration(), from the same evaluation (its M is there, only the tangent is assembled);
+  // without, r may come from the equations evaluated with the accelerations known, without M.
+  virtual int accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) = 0;
+  // Evaluates M, K_t and C_t at (t, y) and keeps them for factorIteration().
+  virtual int evaluateIterationMatrices(double t, const double* y) = 0;
+  // Factorizes S = M + c_v C_t + c_q K_t of the last evaluation.
+  virtual int factorIteration(double c_v, double c_q) = 0;
+  // x <- S^-1 x (half the state's size).
+  virtual int solveIteration(double* x) = 0;
+  // x <- (I - c J)^-1 x for the first-order form y' = [v; a] (x of the state's size), with J from the
+  // kept M, K_t and C_t and the last factorization (made for c): a step's error estimate filtered so
+  // that the vibrations the step does not resolve, which it damps, do not inflate it. 1 when unavailable.
+  virtual int filterError(double c, double* x) {
+    (void)c, (void)x;
+    return 1;
+  }
+  // Whether new iteration matrices cost many iterations: factorIteration() factorizes a dense matrix
+  // (n^3 / 3, many times a solve's n^2), or evaluateIterationMatrices() builds a dense n x n one.
+  virtual bool costlyIterationMatrices() const { return true; }
+};
+
+// The failures of the one-step methods, and their words.
+enum SecondOrderStepFlag { kStepTooSmall = -1, kModelFailed = -2, kSingularMatrix = -3 };
+
+class SecondOrderStepper : public OdeIntegrator {
+ public:
+  int step(double& t) final;
+  const double* state() const final { return y_.data(); }
+  bool interpolate(double t, double* y_out) final;
+  // The derivative of interpolate()'s rates: the steps' accelerations at both ends, third order in between.
+  bool interpolateAccelerations(double t, double* a_out) final;
+  SolverStats stats() const final { return stats_; }
+  std::string describe(int flag) const final;
+  double currentTime() const final { return t_; }
+
+ protected:
+  // One attempt of a step of size h from (t_, y_, a_): 0 accepted (the state moved to its end, the
+  // start kept in t_prev_, y_prev_, a_prev_, stats_.steps counted), > 0 to retry with h_, < 0 a
+  // SecondOrderStepFlag.
+  virtual int attempt(double h) = 0;
+  // New iteration matrices at the start of the step (t_, y_): 0 evaluated, 1 not finite there (h_ set
+  // to retry with h / 4), < 0 a SecondOrderStepFlag.
+  int evaluateMatricesAtStart(double h);
+
+  SecondOrderOde* ode_ = nullptr;
+  int n_ = 0;  // coordinates: the state has 2 n_
+  double max_step_ = 0.0, t_stop_ = 0.0;
+  double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
+  Eigen::VectorXd y_, a_, y_prev_, a_prev_;
+  SolverStats stats_;
+  long steps_since_matrices_ = 0;
+  bool matrices_current_ = false;  // evaluated where the step being attempted starts
+};
+
+}  // namespace flexarm
