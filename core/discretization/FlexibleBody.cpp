@@ -42,6 +42,22 @@ std::array<int, 4> fieldBlocks(const std::vector<FlexibleBody::Station>& station
   return fields;
 }
 
+// Interval::spatial_nodes of interval j.
+int spatialNodes(const std::vector<FlexibleBody::Station>& stations, int j, const FlexibleBody::Interval& iv) {
+  if (iv.count != 6 && iv.count != 12) return 0;
+  // The offsets within a node where each row may be non-zero (bit k: offset k).
+  constexpr std::array<unsigned, 4> kAllowed = {1u << 0, (1u << 1) | (1u << 4), (1u << 2) | (1u << 5), 1u << 3};
+  for (const FlexibleBody::Station& s : stations) {
+    if (s.interval != j) continue;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < iv.count; ++c)
+        if (s.window(r, c) != 0.0 && !(kAllowed[static_cast<std::size_t>(r)] & (1u << (c % 6)))) return 0;
+  }
+  for (int k : iv.slope_dofs)
+    if (!((kAllowed[1] | kAllowed[2]) & (1u << (k % 6)))) return 0;
+  return iv.count / 6;
+}
+
 // Widens the column window [lo, hi] to the non-zero entries of `row`: a finite element's rows are
 // non-zero on its own nodes only, so the products on a window touch a small block.
 void widenWindow(const Eigen::RowVectorXd& row, int& lo, int& hi) {
@@ -233,6 +249,7 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
           s.phi.segment(iv.first, iv.count);
     }
     iv.fields = fieldBlocks(b.stations, static_cast<int>(b.intervals.size()), iv);
+    iv.spatial_nodes = spatialNodes(b.stations, static_cast<int>(b.intervals.size()), iv);
     b.intervals.push_back(iv);
   }
   b.M_transverse = Eigen::MatrixXd::Zero(b.m, b.m);

@@ -53,6 +53,10 @@ struct FlexibleBody {
     // stations' rows u, v, w, phi are non-zero, each on its own, with the slope coordinates within the
     // bending blocks. All zero otherwise (finite elements interleave their nodes' coordinates).
     std::array<int, 4> fields{};
+    // When the window is one or two nodes of a spatial Hermite element, each carrying (u, v, w, phi,
+    // v', w'): the stations' rows u, v, w, phi non-zero only at the nodes' offsets 0, {1, 4}, {2, 5}
+    // and 3, the slope coordinates at {1, 2, 4, 5}. The number of nodes, or 0 otherwise.
+    int spatial_nodes = 0;
   };
 
   double length = 0.0;

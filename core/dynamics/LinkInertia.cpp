@@ -1,6 +1,7 @@
 #include "dynamics/LinkInertia.hpp"
 
 #include <algorithm>
+#include <array>
 #include <type_traits>
 
 namespace flexarm {
@@ -46,32 +47,115 @@ template <int K, class Gradient>
 void addSlopes(const Eigen::MatrixXd& S_k, const std::vector<int>& dofs, const WorkMap<K, 2>& E, SlopeSums& sums,
                WorkMap<K, 2>& SE, Gradient& gradient) {
   const ConstMap<K, K> S(S_k.data(), S_k.rows(), S_k.cols());
-  SE.noalias() = S.lazyProduct(E);  // small: coefficient by coefficient, unrolled for a fixed K
+  if constexpr (K != Eigen::Dynamic) {
+    // Column by column (contiguous, vectorized): beyond Eigen's unrolling limit the coefficient-wise
+    // lazy product became a strided loop of dot products, 14 instructions per multiply-add for K = 8.
+    Eigen::Matrix<double, K, 2> P = S.col(0) * E.row(0);
+    for (int k = 1; k < K; ++k) P.noalias() += S.col(k) * E.row(k);
+    SE = P;
+  } else {
+    SE.noalias() = S.lazyProduct(E);  // small: coefficient by coefficient
+  }
   sums.s += 0.5 * E.col(0).dot(SE.col(0));
   sums.sd += E.col(1).dot(SE.col(0));
   sums.sdd += E.col(1).dot(SE.col(1));
   for (std::size_t k = 0; k < dofs.size(); ++k) gradient(dofs[k]) = SE(static_cast<Eigen::Index>(k), 0);
 }
 
-// Where the rows u, v, w, phi of a station can be non-zero on its window, as compile-time blocks
-// [x0, x0 + nx), and the lever u - iota on [l0, l0 + nl): the whole window (length N, or Eigen::Dynamic
-// and then the window's length at run time) ...
-template <int N>
-struct WholeWindow {
-  static constexpr int u0 = 0, nu = N, v0 = 0, nv = N, w0 = 0, nw = N, p0 = 0, np = N, l0 = 0, nl = N;
-};
-// ... or, for a window grouped by field (FlexibleBody::Interval::fields), each row its own block and
-// the lever the axial and bending blocks (the slopes, so iota, lie in the bending ones).
-template <int A, int V, int W, int T>
-struct FieldBlocks {
-  static constexpr int u0 = 0, nu = A, v0 = A, nv = V, w0 = A + V, nw = W, p0 = A + V + W, np = T, l0 = 0, nl = A + V + W;
-};
+// Where the rows u, v, w, phi of a station can be non-zero on its window, and the lever u - iota
+// (Field::U, V, W, Phi, Lever): at(x, n) is that part of a window vector or row x whose run-time
+// length is n, lever(window_lever, n) the lever's own storage (its entries in the order of
+// at<Lever>), uInLever(l, n) the axial entries within it, leverBlock(C, n) the lever's rows and
+// columns of a window matrix.
+enum class Field { U, V, W, Phi, Lever };
 
-// The block [B, B + L) of a row or vector whose run-time length is n (L = Eigen::Dynamic: all n).
+// As compile-time blocks [x0, x0 + nx) (L = Eigen::Dynamic: all n): ...
 template <int B, int L, class X>
 auto block(X&& x, int n) {
   return x.template segment<L>(B, L == Eigen::Dynamic ? n : L);
 }
+template <class Blocks>
+struct BlockSpans {
+  template <Field F>
+  static constexpr std::array<int, 2> range() {  // {x0, nx}
+    if constexpr (F == Field::U) return {Blocks::u0, Blocks::nu};
+    if constexpr (F == Field::V) return {Blocks::v0, Blocks::nv};
+    if constexpr (F == Field::W) return {Blocks::w0, Blocks::nw};
+    if constexpr (F == Field::Phi) return {Blocks::p0, Blocks::np};
+    return {Blocks::l0, Blocks::nl};
+  }
+  template <Field F, class X>
+  static auto at(X&& x, int n) {
+    return block<range<F>()[0], range<F>()[1]>(x, n);
+  }
+  template <class X>
+  static auto lever(X&& x, int n) {
+    return at<Field::Lever>(x, n);
+  }
+  template <class X>
+  static auto uInLever(X&& l, int n) {
+    return block<Blocks::u0 - Blocks::l0, Blocks::nu>(l, n);
+  }
+  template <class X>
+  static auto leverBlock(X&& C, int n) {
+    const int nl = Blocks::nl == Eigen::Dynamic ? n : Blocks::nl;
+    return C.template block<Blocks::nl, Blocks::nl>(Blocks::l0, Blocks::l0, nl, nl);
+  }
+};
+// ... the whole window (length N, or Eigen::Dynamic and then the window's length at run time) ...
+template <int N>
+struct WholeWindowBlocks {
+  static constexpr int u0 = 0, nu = N, v0 = 0, nv = N, w0 = 0, nw = N, p0 = 0, np = N, l0 = 0, nl = N;
+};
+template <int N>
+using WholeWindow = BlockSpans<WholeWindowBlocks<N>>;
+// ... or, for a window grouped by field (FlexibleBody::Interval::fields), each row its own block and
+// the lever the axial and bending blocks (the slopes, so iota, lie in the bending ones) ...
+template <int A, int V, int W, int T>
+struct FieldBlockRanges {
+  static constexpr int u0 = 0, nu = A, v0 = A, nv = V, w0 = A + V, nw = W, p0 = A + V + W, np = T, l0 = 0, nl = A + V + W;
+};
+template <int A, int V, int W, int T>
+using FieldBlocks = BlockSpans<FieldBlockRanges<A, V, W, T>>;
+
+// ... or, for a spatial Hermite element whose nodes each carry (u, v, w, phi, v', w') (LinkBasis.cpp),
+// the rows by index: u at offset 0 of each node, v at 1 and 4, w at 2 and 5, phi at 3. The lever
+// stays on the whole window (zero at phi): its rank-one update of the elastic block is faster on the
+// contiguous 6 n x 6 n block than on the lever's own entries by index.
+template <int Nodes, std::size_t PerNode>
+constexpr std::array<int, Nodes * PerNode> nodeOffsets(std::array<int, PerNode> offsets) {
+  std::array<int, Nodes * PerNode> a{};
+  for (int node = 0; node < Nodes; ++node)
+    for (std::size_t k = 0; k < PerNode; ++k) a[node * PerNode + k] = 6 * node + offsets[k];
+  return a;
+}
+template <int Nodes>
+struct SpatialNodes {
+  static constexpr int kN = 6 * Nodes;
+  static constexpr std::array<int, Nodes> kU = nodeOffsets<Nodes, 1>({0});
+  static constexpr std::array<int, 2 *Nodes> kV = nodeOffsets<Nodes, 2>({1, 4}), kW = nodeOffsets<Nodes, 2>({2, 5});
+  static constexpr std::array<int, Nodes> kPhi = nodeOffsets<Nodes, 1>({3});
+  template <Field F, class X>
+  static auto at(X&& x, int) {
+    if constexpr (F == Field::U) return x(kU);
+    if constexpr (F == Field::V) return x(kV);
+    if constexpr (F == Field::W) return x(kW);
+    if constexpr (F == Field::Phi) return x(kPhi);
+    if constexpr (F == Field::Lever) return x.template head<kN>();
+  }
+  template <class X>
+  static auto lever(X&& x, int) {
+    return x.template head<kN>();
+  }
+  template <class X>
+  static auto uInLever(X&& l, int) {
+    return l(kU);
+  }
+  template <class X>
+  static auto leverBlock(X&& C, int) {
+    return C.template topLeftCorner<kN, kN>();
+  }
+};
 
 // The stations of interval j, whose window has N coordinates and K of them move the slopes (compile-time
 // sizes for the common elements, so that the small products unroll; Eigen::Dynamic otherwise), with
@@ -80,6 +164,7 @@ template <int N, int K, class Spans = WholeWindow<N>>
 void gatherInterval(int j, LinkPass& p) {
   using S = Spans;
   constexpr bool kWhole = std::is_same_v<Spans, WholeWindow<N>>;
+  using F = Field;
   const FlexibleBody& fb = p.fb;
   DynamicsData& d = p.d;
   BodyFrames& fr = p.fr;
@@ -121,17 +206,17 @@ void gatherInterval(int j, LinkPass& p) {
       iota_edd = iota.dot(E.col(2));
     }
     // The shape rows u, v, w, phi times e, ed and edd, each on its block.
-    const auto u = block<S::u0, S::nu>(window.row(0), n), v = block<S::v0, S::nv>(window.row(1), n),
-               wr = block<S::w0, S::nw>(window.row(2), n), phi = block<S::p0, S::np>(window.row(3), n);
+    const auto u = S::template at<F::U>(window.row(0), n), v = S::template at<F::V>(window.row(1), n),
+               wr = S::template at<F::W>(window.row(2), n), phi = S::template at<F::Phi>(window.row(3), n);
     Eigen::Matrix<double, 4, 3> P;
     if constexpr (kWhole) {  // the blocks are the whole rows: one product (as below, faster)
       P = window.lazyProduct(E);
     } else {
       for (int k = 0; k < 3; ++k) {
-        P(0, k) = u.dot(block<S::u0, S::nu>(E.col(k), n));
-        P(1, k) = v.dot(block<S::v0, S::nv>(E.col(k), n));
-        P(2, k) = wr.dot(block<S::w0, S::nw>(E.col(k), n));
-        P(3, k) = phi.dot(block<S::p0, S::np>(E.col(k), n));
+        P(0, k) = u.dot(S::template at<F::U>(E.col(k), n));
+        P(1, k) = v.dot(S::template at<F::V>(E.col(k), n));
+        P(2, k) = wr.dot(S::template at<F::W>(E.col(k), n));
+        P(3, k) = phi.dot(S::template at<F::Phi>(E.col(k), n));
       }
     }
     const Eigen::Vector3d r(s.x + P(0, 0) - c * at.s, P(1, 0), P(2, 0));
@@ -160,21 +245,24 @@ void gatherInterval(int j, LinkPass& p) {
     d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
     d.station_wrench.tail<3>() += f_lin;
     fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
-    // Moments for the stations' spatial inertia about the body origin (assembled after the loop).
-    p.moments.mass += dm;
-    p.moments.first += dm * r;
-    p.moments.second.noalias() += dm * r * r.transpose();
-    p.moments.polar += Jp;
+    // Moments for the stations' spatial inertia about the body origin (assembled after the loop; a
+    // block of M only).
+    if (with_M) {
+      p.moments.mass += dm;
+      p.moments.first += dm * r;
+      p.moments.second.noalias() += dm * r * r.transpose();
+      p.moments.polar += Jp;
+    }
 
     // dr/de = [l - G_j; Psi_v; Psi_w] with l = Psi_u - c iota: the window's part here, G_j's after the
     // last interval. The generalized force D^T f_lin + Psi_phi^T f_ang.x.
     if constexpr (kWhole) {  // one product, as for P
       force_e.noalias() += window.transpose().lazyProduct(Eigen::Vector4d(f_lin.x(), f_lin.y(), f_lin.z(), f_ang.x()));
     } else {
-      block<S::u0, S::nu>(force_e, n) += f_lin.x() * u.transpose();
-      block<S::v0, S::nv>(force_e, n) += f_lin.y() * v.transpose();
-      block<S::w0, S::nw>(force_e, n) += f_lin.z() * wr.transpose();
-      block<S::p0, S::np>(force_e, n) += f_ang.x() * phi.transpose();
+      S::template at<F::U>(force_e, n) += f_lin.x() * u.transpose();
+      S::template at<F::V>(force_e, n) += f_lin.y() * v.transpose();
+      S::template at<F::W>(force_e, n) += f_lin.z() * wr.transpose();
+      S::template at<F::Phi>(force_e, n) += f_ang.x() * phi.transpose();
     }
     if (high) {
       force_e.noalias() -= f_lin.x() * iota;
@@ -184,24 +272,24 @@ void gatherInterval(int j, LinkPass& p) {
     if (!with_M) continue;
     // Coupling rows [r x D; D] dm and Jp Psi_phi for the twist, row by row and block by block (most of
     // the 6 x 4 coefficients are zero), with the lever l = u - iota (iota zero off the slopes).
-    auto l = block<S::l0, S::nl>(lever, n);
+    auto l = S::lever(lever, n);
     l.setZero();
-    block<S::u0 - S::l0, S::nu>(l, n) = u.transpose();
-    if (high) l -= block<S::l0, S::nl>(iota, n);
-    block<S::w0, S::nw>(Bt.col(0), n) += (dm * r.y()) * wr.transpose();
-    block<S::v0, S::nv>(Bt.col(0), n) -= (dm * r.z()) * v.transpose();
-    block<S::p0, S::np>(Bt.col(0), n) += Jp * phi.transpose();
-    block<S::l0, S::nl>(Bt.col(1), n) += (dm * r.z()) * l;
-    block<S::w0, S::nw>(Bt.col(1), n) -= (dm * r.x()) * wr.transpose();
-    block<S::v0, S::nv>(Bt.col(2), n) += (dm * r.x()) * v.transpose();
-    block<S::l0, S::nl>(Bt.col(2), n) -= (dm * r.y()) * l;
-    block<S::l0, S::nl>(Bt.col(3), n) += dm * l;
-    block<S::v0, S::nv>(Bt.col(4), n) += dm * v.transpose();
-    block<S::w0, S::nw>(Bt.col(5), n) += dm * wr.transpose();
+    S::uInLever(l, n) = u.transpose();
+    if (high) l -= S::template at<F::Lever>(iota, n);
+    S::template at<F::W>(Bt.col(0), n) += (dm * r.y()) * wr.transpose();
+    S::template at<F::V>(Bt.col(0), n) -= (dm * r.z()) * v.transpose();
+    S::template at<F::Phi>(Bt.col(0), n) += Jp * phi.transpose();
+    S::template at<F::Lever>(Bt.col(1), n) += (dm * r.z()) * l;
+    S::template at<F::W>(Bt.col(1), n) -= (dm * r.x()) * wr.transpose();
+    S::template at<F::V>(Bt.col(2), n) += (dm * r.x()) * v.transpose();
+    S::template at<F::Lever>(Bt.col(2), n) -= (dm * r.y()) * l;
+    S::template at<F::Lever>(Bt.col(3), n) += dm * l;
+    S::template at<F::V>(Bt.col(4), n) += dm * v.transpose();
+    S::template at<F::W>(Bt.col(5), n) += dm * wr.transpose();
     if (!high) continue;
     d.interval_moment.col(j) += dm * (Vector6d() << 0.0, r.z(), -r.y(), 1.0, 0.0, 0.0).finished();
-    block<S::l0, S::nl>(interval_lever, n) += dm * l;
-    Cw.template block<S::nl, S::nl>(S::l0, S::l0, l.size(), l.size()).noalias() += (dm * l).lazyProduct(l.transpose());
+    S::template at<F::Lever>(interval_lever, n) += dm * l;
+    S::leverBlock(Cw, n) += (dm * l).lazyProduct(l.transpose());
   }
   if (high) {
     addSlopes<K>(iv.full_slopes, iv.slope_dofs, E_s, p.start, SE_s, iota);
@@ -235,7 +323,12 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
     // The windows of Hermite elements: spatial (12 coordinates, 8 of them bending) and planar (4, all
     // bending), the clamped first element of each (6, 4 and 2, 2), and twelve global modes of which
     // six bend (the assumed-modes links of the shipped arms; three per field, grouped by field).
-    if (n == 12 && k_s == 8)
+    const int spatial_nodes = fb.intervals[j].spatial_nodes;
+    if (n == 12 && k_s == 8 && spatial_nodes == 2)
+      gatherInterval<12, 8, SpatialNodes<2>>(j, pass);
+    else if (n == 6 && k_s == 4 && spatial_nodes == 1)
+      gatherInterval<6, 4, SpatialNodes<1>>(j, pass);
+    else if (n == 12 && k_s == 8)
       gatherInterval<12, 8>(j, pass);
     else if (n == 6 && k_s == 4)
       gatherInterval<6, 4>(j, pass);
@@ -253,12 +346,14 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
 
   // sum of spatialInertia(dm, r, Jp e_x e_x^T) from the moments: the rotational block
   // sum Jp e_x e_x^T + dm (|r|^2 I - r r^T), the coupling skew(sum dm r), the mass.
-  Matrix6d& A = d.station_inertia;
-  A.topLeftCorner<3, 3>() = moments.second.trace() * Eigen::Matrix3d::Identity() - moments.second;
-  A(0, 0) += moments.polar;
-  A.topRightCorner<3, 3>() = skew(moments.first);
-  A.bottomLeftCorner<3, 3>() = skew(moments.first).transpose();
-  A.bottomRightCorner<3, 3>() = moments.mass * Eigen::Matrix3d::Identity();
+  if (with_M) {
+    Matrix6d& A = d.station_inertia;
+    A.topLeftCorner<3, 3>() = moments.second.trace() * Eigen::Matrix3d::Identity() - moments.second;
+    A(0, 0) += moments.polar;
+    A.topRightCorner<3, 3>() = skew(moments.first);
+    A.bottomLeftCorner<3, 3>() = skew(moments.first).transpose();
+    A.bottomRightCorner<3, 3>() = moments.mass * Eigen::Matrix3d::Identity();
+  }
 
   auto g = d.g_start.head(m);  // g(L) = sum of the intervals' slope gradients
   g.setZero();

@@ -23,12 +23,13 @@ struct TipForeshortening {
 };
 
 // For flexible body `b` with its elastic coordinates and rates in data.e, data.ed (first m) and its
-// body frame's motion in `frames`: fills data.station_inertia, station_wrench, station_coupling (B^T),
-// station_force_e and (with_mass_matrix and `high`) the full elastic block station_mass (without
-// foreshortening that block is the structural mass FlexibleBody::M_sparse, not copied); adds the stations'
-// d'Alembert force to frames.force_world, their gravity potential to data.gravity_potential and their
-// kinetic energy (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic. Without `forces` (a kinematics
-// pass) only the energies, the foreshortening and data.g_start: no inertia, wrench or forces.
+// body frame's motion in `frames`: fills data.station_wrench, station_force_e, with_mass_matrix
+// station_inertia and station_coupling (B^T), and with_mass_matrix and `high` the full elastic block
+// station_mass (without foreshortening that block is the structural mass FlexibleBody::M_sparse, not
+// copied); adds the stations' d'Alembert force to frames.force_world, their gravity potential to
+// data.gravity_potential and their kinetic energy (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic.
+// Without `forces` (a kinematics pass) only the energies, the foreshortening and data.g_start: no
+// inertia, wrench or forces.
 TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, bool forces, const Eigen::Vector3d& gravity,
                                      BodyFrames& frames, DynamicsData& data);
 
