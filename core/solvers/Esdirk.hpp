@@ -51,6 +51,7 @@ class EsdirkIntegrator final : public SecondOrderStepper {
   Eigen::MatrixXd Q_, V_, A_;  // stage positions, velocities, accelerations (n x stages)
   Eigen::MatrixXd A_last_;     // the last accepted step's stage accelerations, its size h_last_
   double h_last_ = 0.0;
+  double err_last_ = 0.0, err_last2_ = 0.0;  // the error estimates of the last two accepted steps
 };
 
 }  // namespace flexarm

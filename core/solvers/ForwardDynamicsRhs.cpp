@@ -116,12 +116,6 @@ int ForwardDynamicsRhs::solveIteration(double* x) {
   return v.allFinite() ? 0 : 1;
 }
 
-int ForwardDynamicsRhs::filterError(double c, double* x) {
-  if (!have_jacobian_) return 1;
-  gamma_ = c;
-  return solveNewton(x);
-}
-
 int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;

@@ -47,7 +47,6 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   int evaluateIterationMatrices(double t, const double* y) override;
   int factorIteration(double c_v, double c_q) override;
   int solveIteration(double* x) override;
-  int filterError(double c, double* x) override;
   // Dense, or banded from a dense mass matrix built without its running-integral terms.
   bool costlyIterationMatrices() const override { return !sparse_ || banded_; }
   // M, K_t and C_t are kept sparse (see above), for the tests.

@@ -26,13 +26,6 @@ class SecondOrderOde {
   virtual int factorIteration(double c_v, double c_q) = 0;
   // x <- S^-1 x (half the state's size).
   virtual int solveIteration(double* x) = 0;
-  // x <- (I - c J)^-1 x for the first-order form y' = [v; a] (x of the state's size), with J from the
-  // kept M, K_t and C_t and the last factorization (made for c): a step's error estimate filtered so
-  // that the vibrations the step does not resolve, which it damps, do not inflate it. 1 when unavailable.
-  virtual int filterError(double c, double* x) {
-    (void)c, (void)x;
-    return 1;
-  }
   // Whether new iteration matrices cost many iterations: factorIteration() factorizes a dense matrix
   // (n^3 / 3, many times a solve's n^2), or evaluateIterationMatrices() builds a dense n x n one.
   virtual bool costlyIterationMatrices() const { return true; }
