@@ -8,9 +8,9 @@
 //   Q_i = q_n + h sum_{j<i} a_ij V_j + h gamma V_i,
 //   M(Q_i) A_i = f(t_n + c_i h, Q_i, V_i),
 // by modified Newton with the iteration matrix M + h gamma C_t + (h gamma)^2 K_t
-// (TangentStiffness.hpp) that generalized-alpha uses: every stage of a step, and the steps after it
-// while the step size stays within 30 % and the iteration converges, share one factorization, and each
-// iteration costs one residual without M (ForwardDynamics::massFreeResidual) and one solve. With
+// (TangentStiffness.hpp) that generalized-alpha uses, kept for 20 steps: every stage of a step shares
+// one factorization (larger systems keep it for later steps while the step size stays within 30 %),
+// and each iteration costs one residual without M (ForwardDynamics::massFreeResidual) and one solve. With
 // ARKODE's `dirk` the same method solves the first-order system, whose every evaluation builds and
 // factorizes M. The first stage is the last step's end (its acceleration known), and the last stage
 // is the step's end: M a = f holds there to the Newton tolerance, and the dense output is generalized-

@@ -1,9 +1,10 @@
 #pragma once
-// What the one-step methods on the second-order form M(q) a = f (SecondOrderOde, GeneralizedAlpha.hpp)
-// share: the state y = [q; v] and the accelerations a at the end of the last step and at its start,
-// the step loop around each method's attempt(), and the dense output: cubic Hermite from both ends of
-// the last step, the positions with their rates, the rates with the accelerations (M a = f at both
-// ends, to the Newton tolerance), and the accelerations as the derivative of the rates' cubic.
+// What the one-step methods on the second-order form M(q) a = f (SecondOrderOde below; generalized-
+// alpha, GeneralizedAlpha.hpp, and ESDIRK, Esdirk.hpp) share: the state y = [q; v] and the
+// accelerations a at the end of the last step and at its start, the step loop around each method's
+// attempt(), and the dense output: cubic Hermite from both ends of the last step, the positions with
+// their rates, the rates with the accelerations (M a = f at both ends, to the Newton tolerance), and
+// the accelerations as the derivative of the rates' cubic.
 #include <Eigen/Core>
 #include <string>
 
@@ -11,8 +12,8 @@
 
 namespace flexarm {
 
-// A second-order ODE y = [q; v], y' = [v; a] with M(q) a = f(t, q, v), for the one-step methods
-// below (generalized-alpha, ESDIRK). Return conventions as OdeRhs::rhs (0 success, > 0 recoverable, < 0 fatal).
+// A second-order ODE y = [q; v], y' = [v; a] with M(q) a = f(t, q, v), for the one-step methods.
+// Return conventions as OdeRhs::rhs (0 success, > 0 recoverable, < 0 fatal).
 class SecondOrderOde {
  public:
   virtual ~SecondOrderOde() = default;

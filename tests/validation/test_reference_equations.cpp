@@ -160,6 +160,25 @@ Project meshArm(const char* coupling) {
 
 TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnFinerMeshes) { expectCompositeEqualsReference(meshArm, 11, 5); }
 
+// The stations of spatial elements take their rows by index (FlexibleBody::Interval::spatial_nodes,
+// LinkInertia.cpp), which the test above compares with the reference: the 7-element link's clamped
+// first interval is one node, the others two; the planar elements and the reduced link (dense rows
+// on every interval) are gathered otherwise.
+TEST(ReferenceEquations, SpatialElementsAreGatheredByIndex) {
+  const Project p = meshArm("high");
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  std::vector<std::vector<int>> nodes;
+  for (const Body& b : sys.bodies) {
+    if (!b.flexible) continue;
+    nodes.emplace_back();
+    for (const FlexibleBody::Interval& iv : b.flexible->intervals) nodes.back().push_back(iv.spatial_nodes);
+  }
+  ASSERT_EQ(nodes.size(), 3u);
+  EXPECT_EQ(nodes[0], (std::vector<int>{1, 2, 2, 2, 2, 2, 2}));
+  EXPECT_EQ(nodes[1], std::vector<int>(5, 0));
+  EXPECT_EQ(nodes[2], std::vector<int>(6, 0));
+}
+
 namespace {
 // The composite evaluation gathers each interval with compile-time sizes for the common windows
 // (LinkInertia.cpp) and with run-time sizes otherwise: twelve global modes of which six bend (the
