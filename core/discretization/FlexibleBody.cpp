@@ -53,9 +53,12 @@ int spatialNodes(const std::vector<FlexibleBody::Station>& stations, int j, cons
       for (int c = 0; c < iv.count; ++c)
         if (s.window(r, c) != 0.0 && !(kAllowed[static_cast<std::size_t>(r)] & (1u << (c % 6)))) return 0;
   }
-  for (int k : iv.slope_dofs)
-    if (!((kAllowed[1] | kAllowed[2]) & (1u << (k % 6)))) return 0;
-  return iv.count / 6;
+  // The slope coordinates: {1, 4} of each node (v'), then {2, 5} of each (w').
+  const int nodes = iv.count / 6;
+  if (iv.slope_split != 2 * nodes || static_cast<int>(iv.slope_dofs.size()) != 4 * nodes) return 0;
+  for (int k = 0; k < 4 * nodes; ++k)
+    if (!(kAllowed[k < 2 * nodes ? 1 : 2] & (1u << (iv.slope_dofs[static_cast<std::size_t>(k)] % 6)))) return 0;
+  return nodes;
 }
 
 // Widens the column window [lo, hi] to the non-zero entries of `row`: a finite element's rows are
@@ -223,11 +226,23 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
       if (s.interval == static_cast<int>(b.intervals.size())) widen(s.u), widen(s.v), widen(s.w), widen(s.phi);
     iv.first = hi < lo ? 0 : lo;
     iv.count = hi < lo ? 0 : hi - lo + 1;
+    std::vector<int> v_dofs, w_dofs;  // where v1, w1 can be non-zero
+    bool shared = false;
     for (int c = 0; c < iv.count; ++c) {
-      bool used = false;
-      for (int k = iv.full_begin; k < static_cast<int>(b.slopes.size()) && !used; ++k)
-        used = b.slopes[k].v1(iv.first + c) != 0.0 || b.slopes[k].w1(iv.first + c) != 0.0;
-      if (used) iv.slope_dofs.push_back(c);
+      bool v_used = false, w_used = false;
+      for (int k = iv.full_begin; k < static_cast<int>(b.slopes.size()); ++k) {
+        v_used = v_used || b.slopes[k].v1(iv.first + c) != 0.0;
+        w_used = w_used || b.slopes[k].w1(iv.first + c) != 0.0;
+      }
+      if (v_used || w_used) iv.slope_dofs.push_back(c);
+      shared = shared || (v_used && w_used);
+      if (v_used) v_dofs.push_back(c);
+      if (w_used) w_dofs.push_back(c);
+    }
+    if (!shared && !v_dofs.empty() && !w_dofs.empty()) {  // v1's first, then w1's
+      iv.slope_dofs = v_dofs;
+      iv.slope_dofs.insert(iv.slope_dofs.end(), w_dofs.begin(), w_dofs.end());
+      iv.slope_split = static_cast<int>(v_dofs.size());
     }
     // sum of weight x^power (v1^T v1 + w1^T w1) over the slope points [begin, begin + count), on the slope coordinates
     auto slopeSum = [&](int begin, int count, int power) {

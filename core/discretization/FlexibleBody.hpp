@@ -53,9 +53,13 @@ struct FlexibleBody {
     // stations' rows u, v, w, phi are non-zero, each on its own, with the slope coordinates within the
     // bending blocks. All zero otherwise (finite elements interleave their nodes' coordinates).
     std::array<int, 4> fields{};
+    // When the slope rows v1 and w1 share no coordinate: slope_dofs lists v1's first, then w1's, and
+    // this is how many of v1's there are (the slope sums are then diag(S_vv, S_ww)); 0 otherwise.
+    int slope_split = 0;
     // When the window is one or two nodes of a spatial Hermite element, each carrying (u, v, w, phi,
     // v', w'): the stations' rows u, v, w, phi non-zero only at the nodes' offsets 0, {1, 4}, {2, 5}
-    // and 3, the slope coordinates at {1, 2, 4, 5}. The number of nodes, or 0 otherwise.
+    // and 3, the slope coordinates at {1, 4} (v') then {2, 5} (w') of each node, slope_split twice
+    // the nodes. The number of nodes, or 0 otherwise.
     int spatial_nodes = 0;
   };
 

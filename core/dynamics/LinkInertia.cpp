@@ -42,12 +42,21 @@ using ConstMap = Eigen::Map<const Eigen::Matrix<double, R, C>>;
 // Adds a stretch of the link within one interval whose slope sum (FlexibleBody::Station::inner_slopes,
 // Interval::full_slopes) is S on the interval's K slope coordinates, with E = [e ed] there:
 // s += 1/2 e^T S e, sd += ed^T S e, sdd += ed^T S ed. SE <- [S e, S ed] there, and the stretch's slope
-// gradient S e on the whole window into `gradient` (zero off the slope coordinates).
-template <int K, class Gradient>
+// gradient S e on the whole window into `gradient` (zero off the slope coordinates). With Split > 0,
+// S = diag(S_vv, S_ww) on the first Split slope coordinates and the rest (Interval::slope_split).
+template <int K, int Split = 0, class Gradient>
 void addSlopes(const Eigen::MatrixXd& S_k, const std::vector<int>& dofs, const WorkMap<K, 2>& E, SlopeSums& sums,
                WorkMap<K, 2>& SE, Gradient& gradient) {
   const ConstMap<K, K> S(S_k.data(), S_k.rows(), S_k.cols());
-  if constexpr (K != Eigen::Dynamic) {
+  if constexpr (Split > 0) {  // the two diagonal blocks, column by column as below
+    Eigen::Matrix<double, K, 2> P;
+    P.template topRows<Split>() = S.col(0).template head<Split>() * E.row(0);
+    for (int k = 1; k < Split; ++k) P.template topRows<Split>().noalias() += S.col(k).template head<Split>() * E.row(k);
+    P.template bottomRows<K - Split>() = S.col(Split).template tail<K - Split>() * E.row(Split);
+    for (int k = Split + 1; k < K; ++k)
+      P.template bottomRows<K - Split>().noalias() += S.col(k).template tail<K - Split>() * E.row(k);
+    SE = P;
+  } else if constexpr (K != Eigen::Dynamic) {
     // Column by column (contiguous, vectorized): beyond Eigen's unrolling limit the coefficient-wise
     // lazy product became a strided loop of dot products, 14 instructions per multiply-add for K = 8.
     Eigen::Matrix<double, K, 2> P = S.col(0) * E.row(0);
@@ -132,6 +141,7 @@ constexpr std::array<int, Nodes * PerNode> nodeOffsets(std::array<int, PerNode> 
 template <int Nodes>
 struct SpatialNodes {
   static constexpr int kN = 6 * Nodes;
+  static constexpr int kSlopeSplit = 2 * Nodes;  // v' on the first 2 Nodes slope coordinates, w' on the rest
   static constexpr std::array<int, Nodes> kU = nodeOffsets<Nodes, 1>({0});
   static constexpr std::array<int, 2 *Nodes> kV = nodeOffsets<Nodes, 2>({1, 4}), kW = nodeOffsets<Nodes, 2>({2, 5});
   static constexpr std::array<int, Nodes> kPhi = nodeOffsets<Nodes, 1>({3});
@@ -156,6 +166,20 @@ struct SpatialNodes {
     return C.template topLeftCorner<kN, kN>();
   }
 };
+
+// Spans::kSlopeSplit where the policy has one (Interval::slope_split), else 0.
+template <class Spans, class = void>
+struct SlopeSplitOf {
+  static constexpr int value = 0;
+};
+template <class Spans>
+struct SlopeSplitOf<Spans, std::void_t<decltype(Spans::kSlopeSplit)>> {
+  static constexpr int value = Spans::kSlopeSplit;
+};
+template <class Spans>
+constexpr int slopeSplit() {
+  return SlopeSplitOf<Spans>::value;
+}
 
 // The stations of interval j, whose window has N coordinates and K of them move the slopes (compile-time
 // sizes for the common elements, so that the small products unroll; Eigen::Dynamic otherwise), with
@@ -202,7 +226,7 @@ void gatherInterval(int j, LinkPass& p) {
     SlopeSums at = p.start;
     double iota_edd = 0.0;
     if (high) {
-      addSlopes<K>(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
+      addSlopes<K, slopeSplit<Spans>()>(s.inner_slopes, iv.slope_dofs, E_s, at, SE_s, iota);
       iota_edd = iota.dot(E.col(2));
     }
     // The shape rows u, v, w, phi times e, ed and edd, each on its block.
@@ -292,7 +316,7 @@ void gatherInterval(int j, LinkPass& p) {
     S::leverBlock(Cw, n) += (dm * l).lazyProduct(l.transpose());
   }
   if (high) {
-    addSlopes<K>(iv.full_slopes, iv.slope_dofs, E_s, p.start, SE_s, iota);
+    addSlopes<K, slopeSplit<Spans>()>(iv.full_slopes, iv.slope_dofs, E_s, p.start, SE_s, iota);
     d.interval_slope.col(j).template head<N>(n) = iota;
     p.G_edd += iota.dot(E.col(2));
   }
