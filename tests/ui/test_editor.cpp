@@ -374,6 +374,16 @@ class EditorTest : public QObject {
     QVERIFY(choose(w, "simulation.solver.method", "bdf"));
     QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::Bdf);
     QCOMPARE(w.document()->project()->simulation.rho_inf, 0.8);
+    // The ESDIRK method on the residual form and its table's order (3, 4 or 5; 0 = 4), as dirk's.
+    QVERIFY(choose(w, "simulation.solver.method", "esdirk"));
+    QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::Esdirk);
+    QVERIFY(type(w, "simulation.solver.max_order", "3"));
+    QCOMPARE(w.document()->project()->simulation.max_order, 3);
+    test::saveScreenshot(w, "editor-simulation-esdirk");
+    QVERIFY(!type(w, "simulation.solver.max_order", "2"));  // refused with the loader's message
+    QVERIFY2(w.propertyEditor()->fieldError("simulation.solver.max_order").contains("has orders 3, 4 and 5"),
+             qPrintable(w.propertyEditor()->fieldError("simulation.solver.max_order")));
+    QVERIFY(type(w, "simulation.solver.max_order", "0"));
     QVERIFY(choose(w, "simulation.solver.method", "galpha"));
     QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::GeneralizedAlpha);
     QCOMPARE(combo(w, "coupling")->currentText(), QString("high"));
