@@ -143,7 +143,8 @@ struct SpatialNodes {
   static constexpr int kN = 6 * Nodes;
   static constexpr int kSlopeSplit = 2 * Nodes;  // v' on the first 2 Nodes slope coordinates, w' on the rest
   static constexpr std::array<int, Nodes> kU = nodeOffsets<Nodes, 1>({0});
-  static constexpr std::array<int, 2 *Nodes> kV = nodeOffsets<Nodes, 2>({1, 4}), kW = nodeOffsets<Nodes, 2>({2, 5});
+  static constexpr int kBending = 2 * Nodes;  // v's (and w's) entries: two per node
+  static constexpr std::array<int, kBending> kV = nodeOffsets<Nodes, 2>({1, 4}), kW = nodeOffsets<Nodes, 2>({2, 5});
   static constexpr std::array<int, Nodes> kPhi = nodeOffsets<Nodes, 1>({3});
   template <Field F, class X>
   static auto at(X&& x, int) {

@@ -45,7 +45,7 @@ Status EsdirkIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, d
   max_step_ = s.max_step;
   t_stop_ = t_stop;
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
-  y_prev_ = y1_ = ewt_ = err_ = y_;
+  y_prev_ = y1_ = err_ = y_;
   Eigen::VectorXd ydot(n);
   if (rhs.rhs(t0, y0, ydot.data()) != 0) return error("the equations of motion cannot be evaluated at the initial state");
   a_ = a_prev_ = r_ = qpre_ = vpre_ = ydot.tail(n_);
@@ -63,11 +63,6 @@ Status EsdirkIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, d
   last_failed_ = false;
   h_last_ = err_last_ = err_last2_ = 0.0;
   return {};
-}
-
-double EsdirkIntegrator::wrms(const Eigen::Ref<const Eigen::VectorXd>& x, int offset) const {
-  if (x.size() == 0) return 0.0;
-  return std::sqrt((x.array() * ewt_.segment(offset, x.size()).array()).square().mean());
 }
 
 int EsdirkIntegrator::solveStage(int i, double h, double t_stage) {
@@ -122,7 +117,7 @@ void EsdirkIntegrator::predict(int i, double t_stage, double h) {
 int EsdirkIntegrator::attempt(double h) {
   const double hg = h * gamma_;
   const double t1 = t_stop_ - (t_ + h) < 1e-12 * h ? t_stop_ : t_ + h;
-  for (int i = 0; i < 2 * n_; ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);
+  weighStart();
   if (steps_since_matrices_ >= kStepsPerIterationMatrix) {
     if (const int r = evaluateMatricesAtStart(h); r != 0) return r;
     factored_hg_ = -1.0;
@@ -169,8 +164,7 @@ int EsdirkIntegrator::attempt(double h) {
   }
 
   // The embedded method's error, h sum (b_j - d_j) [V_j; A_j], in the weights of the step's start.
-  err_.head(n_).setZero();
-  err_.tail(n_).setZero();
+  err_.setZero();
   for (int j = 0; j < stages_; ++j) {
     const double e = h * (b_[j] - d_[j]);
     err_.head(n_) += e * V_.col(j);

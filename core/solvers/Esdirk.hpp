@@ -37,17 +37,15 @@ class EsdirkIntegrator final : public SecondOrderStepper {
   int solveStage(int i, double h, double t_stage);
   // Stage i's first iterate, A_.col(i) (Esdirk.cpp).
   void predict(int i, double t_stage, double h);
-  double wrms(const Eigen::Ref<const Eigen::VectorXd>& x, int offset) const;
 
   int stages_ = 0, embedded_order_ = 0;
   std::vector<std::vector<double>> a_table_;
   std::vector<double> b_, c_, d_;
   double gamma_ = 0.0;
-  double rtol_ = 1e-6, atol_ = 1e-8;
   double factored_hg_ = -1.0;  // h gamma of the factorization, < 0: none
   double rate_ = 1.0;          // the Newton iteration's convergence rate (CVODE's crate)
   bool last_failed_ = false;   // the last attempt failed: no growth in the next step
-  Eigen::VectorXd y1_, ewt_, r_, qpre_, vpre_, err_;
+  Eigen::VectorXd y1_, r_, qpre_, vpre_, err_;
   Eigen::MatrixXd Q_, V_, A_;  // stage positions, velocities, accelerations (n x stages)
   Eigen::MatrixXd A_last_;     // the last accepted step's stage accelerations, its size h_last_
   double h_last_ = 0.0;

@@ -58,7 +58,7 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
   beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
   error_constant_ = 0.5 * (alpha_m_ - alpha_f_) + beta_ - 1.0 / 6.0;
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
-  y1_ = y_prev_ = ewt_ = y_;
+  y1_ = y_prev_ = y_;
   Eigen::VectorXd ydot(n);
   const int r = rhs.rhs(t0, y0, ydot.data());
   if (r != 0) return error("the equations of motion cannot be evaluated at the initial state");
@@ -79,11 +79,6 @@ bool GeneralizedAlphaIntegrator::costlyFactorization() const { return n_ > kKeep
 
 long GeneralizedAlphaIntegrator::stepsPerMatrices() const {
   return costlyFactorization() ? kLargeSystemStepsPerIterationMatrix : kStepsPerIterationMatrix;
-}
-
-double GeneralizedAlphaIntegrator::wrms(const Eigen::VectorXd& x, int offset) const {
-  if (n_ == 0) return 0.0;
-  return std::sqrt((x.array() * ewt_.segment(offset, n_).array()).square().mean());
 }
 
 void GeneralizedAlphaIntegrator::accelerate(int iteration) {
@@ -123,7 +118,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   const double c_q = h * h * beta_ * ratio, c_v = h * gamma_ * ratio;
   const double t1 = t_stop_ - (t_ + h) < 1e-12 * h ? t_stop_ : t_ + h;
   const auto q = y_.head(n_), v = y_.tail(n_);
-  for (int i = 0; i < 2 * n_; ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);
+  weighStart();
 
   // Up to kKeepMatricesUpTo coordinates the first residual of the step gives the matrices (below).
   const bool matrices_each_step = n_ <= kKeepMatricesUpTo;

@@ -38,7 +38,6 @@ class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
 
  private:
   int attempt(double h) override;
-  double wrms(const Eigen::VectorXd& x, int offset) const;
   // More than kKeepMatricesUpTo coordinates whose iteration matrices are costly to factorize or to build
   // (SecondOrderOde::costlyIterationMatrices): kept longer (GeneralizedAlpha.cpp).
   bool costlyFactorization() const;
@@ -47,12 +46,11 @@ class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
   void accelerate(int iteration);
   static constexpr int kAndersonDepth = 3;
 
-  double rtol_ = 1e-6, atol_ = 1e-8;
   double alpha_m_ = 0.0, alpha_f_ = 0.0, gamma_ = 0.5, beta_ = 0.25, error_constant_ = 1.0 / 12.0;
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   double rate_ = 1.0;  // the Newton iteration's convergence rate, estimated as CVODE's crate
   Eigen::VectorXd abar_;
-  Eigen::VectorXd y1_, a1_, abar1_, r_, ewt_, work_;
+  Eigen::VectorXd y1_, a1_, abar1_, r_, work_;
   Eigen::MatrixXd anderson_dF_, anderson_dA_;  // differences of the last corrections and iterates
   Eigen::VectorXd anderson_f_, anderson_a_, anderson_weight_;
   int anderson_count_ = 0;

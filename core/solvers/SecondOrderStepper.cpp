@@ -31,6 +31,16 @@ int SecondOrderStepper::evaluateMatricesAtStart(double h) {
   return 0;
 }
 
+void SecondOrderStepper::weighStart() {
+  ewt_.resize(y_.size());
+  for (Eigen::Index i = 0; i < y_.size(); ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);
+}
+
+double SecondOrderStepper::wrms(const Eigen::Ref<const Eigen::VectorXd>& x, int offset) const {
+  if (x.size() == 0) return 0.0;
+  return std::sqrt((x.array() * ewt_.segment(offset, x.size()).array()).square().mean());
+}
+
 bool SecondOrderStepper::interpolate(double t, double* y_out) {
   Eigen::Map<Eigen::VectorXd> out(y_out, 2 * n_);
   const double H = t_ - t_prev_;

@@ -54,12 +54,16 @@ class SecondOrderStepper : public OdeIntegrator {
   // New iteration matrices at the start of the step (t_, y_): 0 evaluated, 1 not finite there (h_ set
   // to retry with h / 4), < 0 a SecondOrderStepFlag.
   int evaluateMatricesAtStart(double h);
+  // ewt_ <- 1 / (rtol |y_| + atol), the error weights of the step's start.
+  void weighStart();
+  // The weighted root mean square of x in the weights ewt_ from `offset` on (x's length).
+  double wrms(const Eigen::Ref<const Eigen::VectorXd>& x, int offset) const;
 
   SecondOrderOde* ode_ = nullptr;
   int n_ = 0;  // coordinates: the state has 2 n_
-  double max_step_ = 0.0, t_stop_ = 0.0;
+  double rtol_ = 1e-6, atol_ = 1e-8, max_step_ = 0.0, t_stop_ = 0.0;
   double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
-  Eigen::VectorXd y_, a_, y_prev_, a_prev_;
+  Eigen::VectorXd y_, a_, y_prev_, a_prev_, ewt_;
   SolverStats stats_;
   long steps_since_matrices_ = 0;
   bool matrices_current_ = false;  // evaluated where the step being attempted starts
