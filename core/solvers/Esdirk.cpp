@@ -192,17 +192,7 @@ int EsdirkIntegrator::attempt(double h) {
   h_last_ = h;
   err_last2_ = err_last_;
   err_last_ = err;
-  y_prev_ = y_;
-  a_prev_ = a_;
-  t_prev_ = t_;
-  y_.head(n_) = Q_.col(stages_ - 1);
-  y_.tail(n_) = V_.col(stages_ - 1);
-  a_ = A_.col(stages_ - 1);
-  t_ = t1;
-  ++stats_.steps;
-  stats_.last_step = h;
-  ++steps_since_matrices_;
-  matrices_current_ = false;
+  acceptStep(t1, h, Q_.col(stages_ - 1), V_.col(stages_ - 1), A_.col(stages_ - 1));
   h_ = h * std::min(factor, last_failed_ ? 1.0 : kMaxGrowth);
   last_failed_ = false;
   return 0;

@@ -210,19 +210,10 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     h_ = h * std::clamp(factor, 0.2, 0.9);
     return 1;
   }
-  y_prev_ = y_;
-  a_prev_ = a_;
-  t_prev_ = t_;
-  y_ = y1_;
-  a_ = a1_;
+  acceptStep(t1, h, y1_.head(n_), y1_.tail(n_), a1_);
   abar_ = abar1_;
-  t_ = t1;
-  ++stats_.steps;
-  stats_.last_step = h;
-  ++steps_since_matrices_;
   // Larger systems re-evaluate their matrices when the iteration slows down (the inertial terms the
   // tangent leaves out change quickly on fast-turning arms).
-  matrices_current_ = false;
   if (!matrices_each_step && iterations > (costlyFactorization() ? kIterationsBeforeNewMatrices : 2))
     steps_since_matrices_ = stepsPerMatrices();
   // A new step size only when it pays for a new factorization: shrink when needed, grow by >= 20 %

@@ -31,6 +31,21 @@ int SecondOrderStepper::evaluateMatricesAtStart(double h) {
   return 0;
 }
 
+void SecondOrderStepper::acceptStep(double t1, double h, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    const Eigen::Ref<const Eigen::VectorXd>& v, const Eigen::Ref<const Eigen::VectorXd>& a) {
+  y_prev_ = y_;
+  a_prev_ = a_;
+  t_prev_ = t_;
+  y_.head(n_) = q;
+  y_.tail(n_) = v;
+  a_ = a;
+  t_ = t1;
+  ++stats_.steps;
+  stats_.last_step = h;
+  ++steps_since_matrices_;
+  matrices_current_ = false;
+}
+
 void SecondOrderStepper::weighStart() {
   ewt_.resize(y_.size());
   for (Eigen::Index i = 0; i < y_.size(); ++i) ewt_(i) = 1.0 / (rtol_ * std::abs(y_(i)) + atol_);

@@ -54,6 +54,10 @@ class SecondOrderStepper : public OdeIntegrator {
   // New iteration matrices at the start of the step (t_, y_): 0 evaluated, 1 not finite there (h_ set
   // to retry with h / 4), < 0 a SecondOrderStepFlag.
   int evaluateMatricesAtStart(double h);
+  // Accepts the step of size h to t1 with end state [q; v] and accelerations a: the start moves to
+  // t_prev_, y_prev_, a_prev_, the step is counted, and the matrices are one step older.
+  void acceptStep(double t1, double h, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+                  const Eigen::Ref<const Eigen::VectorXd>& a);
   // ewt_ <- 1 / (rtol |y_| + atol), the error weights of the step's start.
   void weighStart();
   // The weighted root mean square of x in the weights ewt_ from `offset` on (x's length).
