@@ -55,6 +55,7 @@ const std::vector<Config> kConfigs = {
     {"galpha-0.8-analytic", SimulationSettings::Method::GeneralizedAlpha, SimulationSettings::Jacobian::Analytic, 0},
     {"esdirk4-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 4},
     {"esdirk3-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 3},
+    {"esdirk5-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 5},
 };
 
 struct Case {

@@ -46,6 +46,10 @@ struct DynamicsData {
 
   // Reference evaluation work space.
   std::vector<BodyFrames> frames;
+  // The composite evaluation computes the last body's J_distal only for a payload on that frame (no
+  // other term reads it: about a tenth of a residual on the cantilever), or when this asks for it
+  // (the check against the reference evaluation). Otherwise it keeps an older state's.
+  bool every_distal_jacobian = false;
   Eigen::MatrixXd J_work, J_work2, IJ;  // 6 x nq
   Eigen::MatrixXd dr_de;                // 3 x m_max
   Eigen::VectorXd g_start, g_point;     // m_max: d s / d e at an interval start and at a station

@@ -204,10 +204,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       }
     }
 
+    // The last body's distal Jacobian only for a payload on it (or when asked): nothing else reads it.
+    const bool distal_jacobian =
+        forces && (mode == StationMode::Reference || i + 1 < n || b.distal_mass > 0.0 || d.every_distal_jacobian);
     if (!b.isFlexible()) {
       fr.v_distal = v;
       fr.a_distal = a;
-      if (forces)
+      if (distal_jacobian)
         advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
       else
         advanceMotion(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), fr.v_distal, fr.a_distal);
@@ -327,7 +330,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         std::swap(J_in, J_out);
       }
       fr.J_distal.leftCols(p) = J_in->leftCols(p);
-    } else if (!forces) {  // the same steps, for the motion only
+    } else if (!distal_jacobian) {  // the same steps, for the motion only
       advanceMotion(translation(r), vrel, crel, vd, ad);
       for (int axis : {2, 1, 0}) {
         const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
