@@ -1,6 +1,7 @@
 #include "base/SymmetricSolve.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "base/Finite.hpp"
@@ -147,11 +148,100 @@ int SymmetricSolve::computeSparse(const MatrixRef& S) {
   return sparse_llt_.info() == Eigen::Success ? 1 : 0;
 }
 
+int SymmetricSolve::computeProfile(const MatrixRef& S) {
+  const int n = static_cast<int>(S.rows());
+  if (n < kProfileFrom) return -1;
+  // One scan of the lower triangle, column by column: each row's first non-zero column (the natural
+  // order's envelope) and each column's last non-zero row (the reversed order's: its row n - 1 - j).
+  first_.resize(static_cast<std::size_t>(n));
+  last_.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) first_[i] = i;
+  for (int j = 0; j < n; ++j) {
+    const double* column = S.col(j).data();
+    int last = j;
+    for (int i = j + 1; i < n; ++i)
+      if (column[i] != 0.0) {
+        last = i;
+        first_[i] = std::min(first_[i], j);
+      }
+    last_[j] = last;
+  }
+  double natural = 0.0, reversed = 0.0;
+  for (int i = 0; i < n; ++i) {
+    natural += static_cast<double>(i - first_[i]) * (i - first_[i]);
+    reversed += static_cast<double>(last_[i] - i) * (last_[i] - i);
+  }
+  const double nd = n;
+  if (std::min(natural, reversed) > nd * nd * nd / 12.0) return -1;
+  profile_reversed_ = reversed < natural;
+  if (profile_reversed_)
+    for (int i = 0; i < n; ++i) first_[i] = n - 1 - last_[n - 1 - i];
+  row_start_.resize(static_cast<std::size_t>(n));
+  std::size_t size = 0;
+  for (int i = 0; i < n; ++i) {
+    row_start_[i] = size;
+    size += static_cast<std::size_t>(i - first_[i] + 1);
+  }
+  profile_.assign(size, 0.0);  // the envelope's zeros
+  double* L = profile_.data();
+  // Entry (i, j), j <= i, of the factor's row i is at L[row_start_[i] + j - first_[i]].
+  for (int j = 0; j < n; ++j) {
+    const double* column = S.col(j).data();  // rows j .. last_[j] of the lower triangle
+    if (profile_reversed_) {
+      const int i = n - 1 - j;  // this column is row i, entry (i, n - 1 - r) at its row r
+      for (int r = j; r <= last_[j]; ++r) L[row_start_[i] + (n - 1 - r) - first_[i]] = column[r];
+    } else {
+      for (int r = j; r <= last_[j]; ++r)
+        if (column[r] != 0.0) L[row_start_[r] + j - first_[r]] = column[r];  // then j >= first_[r]
+    }
+  }
+  // Row by row: L(i, j) = (S(i, j) - sum_k L(i, k) L(j, k)) / L(j, j) over the columns both rows hold;
+  // the diagonal is kept as 1 / L(i, i) (products instead of divisions, here and in the solves).
+  inverse_diagonal_.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    double* Li = L + row_start_[i];
+    const int fi = first_[i];
+    for (int j = fi; j < i; ++j) {
+      const double* Lj = L + row_start_[j];
+      const int fj = first_[j], k0 = std::max(fi, fj);
+      double sum = Li[j - fi];
+      for (int k = k0; k < j; ++k) sum -= Li[k - fi] * Lj[k - fj];
+      Li[j - fi] = sum * inverse_diagonal_[j];
+    }
+    double diagonal = Li[i - fi];
+    for (int k = fi; k < i; ++k) diagonal -= Li[k - fi] * Li[k - fi];
+    if (!(diagonal > 0.0) || !std::isfinite(diagonal)) return 0;  // not positive definite, NaN or inf
+    inverse_diagonal_[i] = 1.0 / std::sqrt(diagonal);
+  }
+  return 1;
+}
+
+void SymmetricSolve::solveProfile(double* x) const {
+  const int n = static_cast<int>(first_.size());
+  if (profile_reversed_) std::reverse(x, x + n);
+  for (int i = 0; i < n; ++i) {  // L y = b
+    const int fi = first_[i];
+    const double* row = profile_.data() + row_start_[i] - fi;  // row[k], k in [fi, i]
+    double sum = x[i];
+    for (int k = fi; k < i; ++k) sum -= row[k] * x[k];
+    x[i] = sum * inverse_diagonal_[i];
+  }
+  for (int i = n - 1; i >= 0; --i) {  // L^T x = y, by the rows of L
+    const int fi = first_[i];
+    const double* row = profile_.data() + row_start_[i] - fi;
+    const double xi = x[i] * inverse_diagonal_[i];
+    x[i] = xi;
+    for (int k = fi; k < i; ++k) x[k] -= row[k] * xi;
+  }
+  if (profile_reversed_) std::reverse(x, x + n);
+}
+
 bool SymmetricSolve::compute(const Sparse& S) {
   if (!S.isCompressed()) return compute(Sparse(S).pruned(0.0));  // pruned() compresses
   if (!Eigen::Map<const Eigen::VectorXd>(S.valuePtr(), S.nonZeros()).allFinite()) return false;
   use_lu_ = false;
   use_sparse_ = false;
+  use_profile_ = false;
   if (S.rows() >= kSparseFrom && !dense_pattern_) {
     bool ready = gatherIntoPattern(S);
     if (!ready) {
@@ -171,12 +261,17 @@ bool SymmetricSolve::compute(const Sparse& S) {
 bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
   use_lu_ = false;
   use_sparse_ = false;
+  use_profile_ = false;
   const int sparse = computeSparse(S);
   if (sparse >= 0) {
     use_sparse_ = sparse == 1;
     // Every non-zero of the lower triangle, NaN and inf included, is in the pattern: checking its
     // values covers what the factorization read, without another pass over S.
     return use_sparse_ && Eigen::Map<const Eigen::VectorXd>(lower_.valuePtr(), lower_.nonZeros()).allFinite();
+  }
+  if (const int profile = computeProfile(S); profile >= 0) {
+    use_profile_ = profile == 1;  // a NaN or an inf anywhere in the lower triangle reaches a diagonal
+    return use_profile_;
   }
   columnwise_ = S.rows() <= kColumnwiseLimit;
   if (!columnwise_) {
@@ -191,6 +286,7 @@ bool SymmetricSolve::computeCholesky(const MatrixRef& S) {
 bool SymmetricSolve::computeCholesky(const MatrixRef& S, const std::vector<MatrixRegion>& regions) {
   if (S.rows() >= kSparseFrom && !dense_pattern_ && gatherIntoPattern(S, regions)) {
     use_lu_ = false;
+    use_profile_ = false;
     sparse_llt_.factorize(lower_);
     use_sparse_ = sparse_llt_.info() == Eigen::Success;
     return use_sparse_ && Eigen::Map<const Eigen::VectorXd>(lower_.valuePtr(), lower_.nonZeros()).allFinite();
@@ -201,6 +297,7 @@ bool SymmetricSolve::computeCholesky(const MatrixRef& S, const std::vector<Matri
 bool SymmetricSolve::compute(const MatrixRef& S) {
   if (computeCholesky(S)) return true;
   use_sparse_ = false;
+  use_profile_ = false;
   use_lu_ = true;
   lu_.compute(S);
   return S.allFinite();  // a singular S shows as non-finite solutions
@@ -210,6 +307,8 @@ template <typename X>
 void SymmetricSolve::solve(X& x) const {
   if (use_lu_) {
     x = lu_.solve(x).eval();
+  } else if (use_profile_) {
+    for (Eigen::Index c = 0; c < x.cols(); ++c) solveProfile(x.col(c).data());  // columns are contiguous
   } else if (use_sparse_) {
     for (Eigen::Index c = 0; c < x.cols(); ++c) {
       work_ = sparse_llt_.solve(x.col(c));

@@ -16,6 +16,14 @@
 // ordering. Once the union holds more than kSparseDensity of the triangle (the foreshortening terms of
 // `high` coupling fill the mass matrix), the dense path is used from then on without scanning.
 //
+// Below that, a matrix whose non-zeros lie near the diagonal (banded element blocks, plus the joints'
+// rows last) is factorized in its envelope (profile): row i from its first non-zero column on, in the
+// natural order or the reversed one, whichever envelope is smaller (joints' rows first: reversed). It
+// is used when the envelope's cost, the sum of the squared row widths, is at most a quarter of the
+// dense factorization's: the 60 coordinates of the cantilever's banded iteration matrix, 11 wide,
+// factorize in 4k multiply-adds instead of 36k. The envelope is found by a scan of the lower triangle
+// at each factorization (n^2 reads, against n^3 / 6 multiply-adds).
+//
 // A matrix already stored sparse (the iteration matrices of ForwardDynamicsRhs) is factorized the same
 // way without any dense n x n pass: its lower triangle is gathered into the same pattern.
 #include <Eigen/Dense>
@@ -39,6 +47,7 @@ class SymmetricSolve {
   static constexpr int kColumnwiseLimit = 128;
   static constexpr int kSparseFrom = 96;
   static constexpr double kSparseDensity = 0.15;
+  static constexpr int kProfileFrom = 16;
 
   // Factorizes S. Returns false when S is not finite.
   bool compute(const MatrixRef& S);
@@ -56,6 +65,7 @@ class SymmetricSolve {
   void solveColumnsInPlace(Eigen::Ref<Eigen::MatrixXd> x) const;
   bool usesLu() const { return use_lu_; }
   bool usesSparse() const { return use_sparse_; }
+  bool usesProfile() const { return use_profile_; }
 
  private:
   template <typename X>
@@ -71,6 +81,10 @@ class SymmetricSolve {
   void widenPattern(const Sparse& S);
   // The pattern is now lower_: a new ordering, or the dense path from now on when it is too full.
   bool acceptWidenedPattern();
+  // The envelope factorization of S: 1 factorized, 0 not positive definite (or not finite), -1 its
+  // envelope is too wide (use the dense path).
+  int computeProfile(const MatrixRef& S);
+  void solveProfile(double* x) const;  // x <- S^-1 x, for one contiguous vector
 
   Eigen::MatrixXd factor_;  // lower Cholesky factor in the lower triangle
   Eigen::LLT<Eigen::MatrixXd> llt_;
@@ -78,7 +92,15 @@ class SymmetricSolve {
   Sparse lower_;  // the lower triangle of S on the pattern
   Eigen::SimplicialLLT<Sparse, Eigen::Lower> sparse_llt_;
   mutable Eigen::VectorXd work_;
+  // The envelope factor: row i of L (in the chosen order) holds columns first_[i] .. i, stored from
+  // profile_[row_start_[i]] (its diagonal unused: inverse_diagonal_); last_: the lower triangle's last non-zero row of each
+  // column.
+  std::vector<int> first_, last_;
+  std::vector<std::size_t> row_start_;
+  std::vector<double> inverse_diagonal_;  // 1 / L(i, i)
+  std::vector<double> profile_;
   bool columnwise_ = true, use_lu_ = false, use_sparse_ = false, dense_pattern_ = false;
+  bool use_profile_ = false, profile_reversed_ = false;
 };
 
 }  // namespace flexarm

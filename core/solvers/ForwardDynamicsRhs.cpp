@@ -34,8 +34,8 @@ int ForwardDynamicsRhs::jacobian(double t, const double* y, Eigen::Map<Eigen::Ma
 }
 
 void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool second_order) {
-  const bool banded = second_order && fd_.stateSize() / 2 >= kBandedMassFrom && fd_.system().coupling == CouplingOrder::High &&
-                      !fd_.system().isRigid();
+  const bool banded = second_order && !whole_mass_ && fd_.stateSize() / 2 >= kBandedMassFrom &&
+                      fd_.system().coupling == CouplingOrder::High && !fd_.system().isRigid();
   fd_.setMassWithoutRunningTerms(banded);
   banded_ = banded;
   fd_.evaluateTerms(t, y);
@@ -107,7 +107,10 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
     return solve_.compute(Ss_) ? 0 : 1;
   }
   S_.noalias() = M_ + c_v * C_ + c_q * K_;  // one fused pass
-  return solve_.compute(S_) ? 0 : 1;
+  const bool ok = solve_.compute(S_);
+  // Without its running-integral terms M is worth it only where it makes the factorization cheaper.
+  if (banded_ && !solve_.usesProfile()) whole_mass_ = true;
+  return ok ? 0 : 1;
 }
 
 int ForwardDynamicsRhs::solveIteration(double* x) {

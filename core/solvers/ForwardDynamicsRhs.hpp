@@ -33,7 +33,7 @@ namespace flexarm {
 
 class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
-  static constexpr int kBandedMassFrom = 100;
+  static constexpr int kBandedMassFrom = 40;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
   // f(t, y) without building a large dense mass matrix (ForwardDynamics::evaluateWithoutMass).
   int rhs(double t, const double* y, double* ydot) override;
@@ -54,12 +54,15 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
 
  private:
   int evaluate(double t, const double* y, double* ydot, bool without_mass);
-  // The terms for new iteration matrices. For generalized-alpha (second_order) from
-  // kBandedMassFrom free coordinates with `high` coupling, M without its running-integral terms:
-  // banded per link (sparse for a single link), while the residual keeps them; they are a few per
-  // cent of M at moderate deflections, and the iteration converges as with the whole M (the
-  // 60-element spin-up beam at 8 rad/s over 15 s: the same 1608 steps, no convergence failure).
-  // CVODE's Newton iteration with that matrix took 55 times the steps, so BDF keeps the whole M.
+  // The terms for new iteration matrices. For the methods on M a = f (second_order: esdirk, and
+  // generalized-alpha where it does not take them from a residual) from kBandedMassFrom free
+  // coordinates with `high` coupling, M without its running-integral terms: banded per link (sparse
+  // for a single link), while the residual keeps them; they are a few per cent of M at moderate
+  // deflections, and the iteration converges as with the whole M (the 60-element spin-up beam at
+  // 8 rad/s over 15 s: the same 1608 steps, no convergence failure). Where the factorization does not
+  // profit from the band (a sparse or an envelope one; several links' couplings can fill it), the
+  // whole M from then on. CVODE's Newton iteration with that matrix took 55 times the steps, so BDF
+  // keeps the whole M.
   void evaluateMatrixTerms(double t, const double* y, bool second_order);
   int evaluateMatrices(double t, const double* y, bool second_order);
   // Keeps M, K_t and C_t of the last evaluation of the terms for factorIteration(): 1 when not finite.
@@ -74,6 +77,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   Eigen::SparseMatrix<double> M_residual_;  // M of accelerationResidual(), when sparse_
   MatrixEntries entries_;                   // work memory of sparseCopy()
   bool banded_ = false;                     // the last matrices' M was built without its running-integral terms
+  bool whole_mass_ = false;                 // ... which the dense factorization did not profit from: whole M now
   bool sparse_ = false, too_full_ = false;  // too_full_: found too full once, dense from then on
   SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
   double gamma_ = 0.0;

@@ -263,5 +263,54 @@ TEST(SymmetricSolve, RegionsOfTheNonZerosSolveAsTheWholeMatrix) {
   EXPECT_FALSE(solve.computeCholesky(bad, regions));
 }
 
+// Below kSparseFrom rows a banded matrix is factorized in its envelope: in the natural order when the
+// border rows come last, in the reversed one when they come first (the joints of an arm), and it
+// solves as the LU does. A full matrix stays dense; an indefinite one goes to the LU; NaN and inf
+// are refused; a matrix given by its lower triangle alone (stored sparse) solves as the whole one.
+TEST(SymmetricSolve, EnvelopeFactorizationSolvesAsTheDenseOne) {
+  const int n = SymmetricSolve::kSparseFrom - 1;
+  const Eigen::MatrixXd last = bandedWithBorder(n, 6, 2, 3);
+  Eigen::MatrixXd first = last.reverse();  // the border rows and columns first
+  SymmetricSolve solve;
+  ASSERT_TRUE(solve.computeCholesky(last));
+  EXPECT_TRUE(solve.usesProfile());
+  expectSolves(solve, last, "border last");
+  ASSERT_TRUE(solve.computeCholesky(first));
+  EXPECT_TRUE(solve.usesProfile());
+  expectSolves(solve, first, "border first");
+  Eigen::MatrixXd X(n, 2);
+  X << Eigen::VectorXd::LinSpaced(n, -1.0, 2.0), Eigen::VectorXd::LinSpaced(n, 3.0, 0.5);
+  const Eigen::MatrixXd expected = first.partialPivLu().solve(X);
+  solve.solveColumnsInPlace(X);
+  EXPECT_LE((X - expected).norm(), 1e-12 * expected.norm()) << "two columns";
+  Eigen::MatrixXd full = last;
+  full.row(0).setConstant(0.01);
+  full.col(0).setConstant(0.01);
+  full.bottomRows(2).array() += 0.01;
+  full.rightCols(2).array() += 0.01;
+  full(0, 0) = last(0, 0);
+  ASSERT_TRUE(solve.computeCholesky(full));
+  EXPECT_FALSE(solve.usesProfile());
+  expectSolves(solve, full, "border at both ends");
+  Eigen::MatrixXd indefinite = last;
+  indefinite.diagonal().array() -= 40.0;
+  ASSERT_FALSE(solve.computeCholesky(indefinite));
+  ASSERT_TRUE(solve.compute(indefinite));
+  EXPECT_TRUE(solve.usesLu());
+  expectSolves(solve, indefinite, "indefinite");
+  for (auto [i, j, value] : {std::tuple{n / 2, n / 2, std::nan("")}, std::tuple{n / 2 + 3, n / 2, std::nan("")},
+                             std::tuple{n - 1, 0, std::numeric_limits<double>::infinity()}}) {
+    Eigen::MatrixXd bad = last;
+    bad(i, j) = bad(j, i) = value;
+    EXPECT_FALSE(solve.computeCholesky(bad)) << i << ", " << j;
+    EXPECT_FALSE(solve.compute(bad)) << i << ", " << j;
+  }
+  Eigen::SparseMatrix<double> lower = first.sparseView();
+  lower = lower.triangularView<Eigen::Lower>();
+  ASSERT_TRUE(solve.compute(lower));
+  EXPECT_TRUE(solve.usesProfile());
+  expectSolves(solve, first, "the lower triangle");
+}
+
 }  // namespace
 }  // namespace flexarm

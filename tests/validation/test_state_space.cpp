@@ -130,7 +130,9 @@ TEST(StateSpaceModel, HubSpringGainsEqualTheStaticClosedForm) {
   ASSERT_TRUE(rv) << rv.error().text();
   const double inertial = omega * omega * 11 * rho * kArea * std::pow(L, 5) / (120 * E * kIz * kHubSpring);
   EXPECT_NEAR(rv->gain[0].real() / inertial, 1.0, 1e-3);
-  EXPECT_LT(std::abs(rv->gain[0].imag()), 1e-6 * inertial);
+  // No damping, no phase: less than a damping ratio of 1e-4 in the first mode would give,
+  // 2 zeta omega / omega_1 = 2e-6 (the round-off of the shifted solve is about 1e-6).
+  EXPECT_LT(std::abs(rv->gain[0].imag()), 2e-6 * inertial);
 }
 
 // The Bode magnitude at low frequency is the DC gain, and it peaks at the first natural frequency.
