@@ -48,6 +48,14 @@ int ForwardDynamicsRhs::evaluateMatrices(double t, const double* y, bool second_
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   evaluateMatrixTerms(t, y, second_order);
+  const int r = takeMatrices();
+  if (r != 0 || !banded_ || sparse_) return r;
+  // M without its running-integral terms only where the dense path's factorization profits from the
+  // band (an envelope one; several links' couplings can fill it): tried on the iteration matrix of a
+  // millisecond's step, whose pattern that of every step is; else the whole M from now on, at once.
+  factorIteration(1e-3, 1e-6);
+  if (!whole_mass_) return 0;
+  evaluateMatrixTerms(t, y, second_order);
   return takeMatrices();
 }
 
@@ -108,8 +116,7 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
   }
   S_.noalias() = M_ + c_v * C_ + c_q * K_;  // one fused pass
   const bool ok = solve_.compute(S_);
-  // Without its running-integral terms M is worth it only where it makes the factorization cheaper.
-  if (banded_ && !solve_.usesProfile()) whole_mass_ = true;
+  if (banded_ && !solve_.usesProfile()) whole_mass_ = true;  // see evaluateMatrices()
   return ok ? 0 : 1;
 }
 

@@ -49,8 +49,10 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   int solveIteration(double* x) override;
   // Dense, or banded from a dense mass matrix built without its running-integral terms.
   bool costlyIterationMatrices() const override { return !sparse_ || banded_; }
-  // M, K_t and C_t are kept sparse (see above), for the tests.
+  // M, K_t and C_t are kept sparse (see above), and M without its running-integral terms
+  // (evaluateMatrixTerms()), for the tests.
   bool sparseIterationMatrices() const { return sparse_; }
+  bool bandedIterationMatrices() const { return banded_; }
 
  private:
   int evaluate(double t, const double* y, double* ydot, bool without_mass);

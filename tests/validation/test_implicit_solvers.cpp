@@ -940,3 +940,40 @@ TEST(ImplicitSolvers, GeneralizedAlphaIterationMatrixOfHighCouplingIsBanded) {
   ASSERT_EQ(rhs.setupNewton(0.1, y.data(), 1e-3, false, &evaluated), 0);
   EXPECT_FALSE(rhs.sparseIterationMatrices());
 }
+
+// Below the sparse path, from ForwardDynamicsRhs::kBandedMassFrom free coordinates, the iteration
+// matrices of the methods on M a = f leave out M's running-integral terms where that makes them
+// banded enough for the envelope factorization: the cantilever's 60 coordinates, whose solve then
+// equals the dense solve of M_banded + c_v C_t + c_q K_t. Seed 004's three links couple through their
+// tips, so its banded matrix is not cheaper to factorize: it keeps the whole M.
+TEST(ImplicitSolvers, IterationMatricesAreBandedWhereTheEnvelopePays) {
+  for (const char* name : {"cantilever.flexarm.json", "spatial-rrr-flexible-seed004.flexarm.json"}) {
+    const Project p = test::loadShipped(name);
+    const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+    ForwardDynamics fd(sys);
+    ForwardDynamicsRhs rhs(fd);
+    const int n = fd.stateSize(), nf = n / 2;
+    ASSERT_GE(nf, ForwardDynamicsRhs::kBandedMassFrom) << name;
+    ASSERT_LT(nf, SymmetricSolve::kSparseFrom) << name;
+    Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(n, -0.3, 0.4);  // deflected, moving
+    y.head(nf) *= 0.01;
+    ASSERT_EQ(rhs.evaluateIterationMatrices(0.1, y.data()), 0) << name;
+    const bool cantilever = std::string(name) == "cantilever.flexarm.json";
+    EXPECT_EQ(rhs.bandedIterationMatrices(), cantilever) << name;
+    fd.setMassWithoutRunningTerms(cantilever);
+    fd.evaluateTerms(0.1, y.data());
+    fd.setMassWithoutRunningTerms(false);
+    const Eigen::MatrixXd M = fd.massMatrix();
+    Eigen::MatrixXd K, C;
+    fd.tangent(K, C);
+    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(nf, 1.0, -2.0);
+    for (double c_v : {1e-4, 1e-2}) {
+      const double c_q = 0.3 * c_v * c_v;
+      ASSERT_EQ(rhs.factorIteration(c_v, c_q), 0) << name;
+      Eigen::VectorXd x = b;
+      ASSERT_EQ(rhs.solveIteration(x.data()), 0) << name;
+      const Eigen::VectorXd dense = (M + c_v * C + c_q * K).ldlt().solve(b);
+      EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << name << " " << c_v;
+    }
+  }
+}
