@@ -284,6 +284,11 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
   b.distal_rotation.row(0) = b.tip.phi;
   b.distal_rotation.row(1) = -b.tip.w1;
   b.distal_rotation.row(2) = b.tip.v1;
+  int first = b.m, last = -1;
+  for (int c = 0; c < b.m; ++c)
+    if (!b.distal_rotation.col(c).isZero(0.0)) first = std::min(first, c), last = c;
+  b.distal_first = last < 0 ? 0 : first;
+  b.distal_count = last < 0 ? 0 : last - first + 1;
   return body;
 }
 

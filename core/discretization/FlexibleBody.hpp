@@ -80,6 +80,9 @@ struct FlexibleBody {
   std::vector<SlopePoint> slopes;
   ShapeRows tip;                                             // rows at x = L
   Eigen::Matrix<double, 3, Eigen::Dynamic> distal_rotation;  // [phi(L); -w'(L); v'(L)] rows: small rotation of the distal frame
+  // The columns [distal_first, distal_first + distal_count) hold every non-zero of distal_rotation
+  // (the last node's slopes and twist for elements, all m for global modes).
+  int distal_first = 0, distal_count = 0;
 
   Eigen::MatrixXd M, K, C;                                   // structural mass, stiffness and damping of the clamped link
   Eigen::SparseMatrix<double> M_sparse, K_sparse, C_sparse;  // the same without their zeros (banded for elements)

@@ -13,11 +13,13 @@ struct SlopeSums {
   double s = 0.0, sd = 0.0, sdd = 0.0;
 };
 
-// The stations' mass moments about the body origin, for their spatial inertia.
+// The stations' mass moments about the body origin: the first ones for the gravity potential, all
+// for their spatial inertia (with M). And their linear d'Alembert force, in the body frame.
 struct Moments {
   double mass = 0.0, polar = 0.0;
   Eigen::Vector3d first = Eigen::Vector3d::Zero();
   Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
 };
 
 // What one link's pass carries from interval to interval, in order along the link.
@@ -258,7 +260,8 @@ void gatherInterval(int j, LinkPass& p) {
     const Eigen::Vector3d spin(phid, 0.0, 0.0);
     const Eigen::Vector3d w_s = w + spin;
     const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
-    d.gravity_potential -= dm * p.gravity.dot(fr.X_world_body * r);
+    p.moments.mass += dm;  // for the gravity potential (after the stations)
+    p.moments.first += dm * r;
     d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
     if (!p.forces) continue;  // a kinematics pass: positions, rates and energies only
     const Eigen::Vector3d alpha_s = alpha + w.cross(spin) + Eigen::Vector3d(phidd, 0.0, 0.0);
@@ -269,12 +272,10 @@ void gatherInterval(int j, LinkPass& p) {
     const Eigen::Vector3d f_ang = Jp * (Eigen::Vector3d(alpha_s.x(), 0.0, 0.0) + w_s.cross(Eigen::Vector3d(w_s.x(), 0.0, 0.0)));
     d.station_wrench.head<3>() += f_ang + r.cross(f_lin);
     d.station_wrench.tail<3>() += f_lin;
-    fr.force_world.noalias() += fr.X_world_body.linear() * f_lin;
-    // Moments for the stations' spatial inertia about the body origin (assembled after the loop; a
-    // block of M only).
+    p.moments.force += f_lin;
+    // The second moments for the stations' spatial inertia about the body origin (assembled after
+    // the loop; a block of M only).
     if (with_M) {
-      p.moments.mass += dm;
-      p.moments.first += dm * r;
       p.moments.second.noalias() += dm * r * r.transpose();
       p.moments.polar += Jp;
     }
@@ -368,6 +369,9 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   }
   const Moments& moments = pass.moments;
   const SlopeSums& start = pass.start;
+  const Eigen::Matrix3d& R = fr.X_world_body.linear();
+  d.gravity_potential -= gravity.dot(R * moments.first + moments.mass * fr.X_world_body.translation());
+  fr.force_world.noalias() += R * moments.force;
 
   // sum of spatialInertia(dm, r, Jp e_x e_x^T) from the moments: the rotational block
   // sum Jp e_x e_x^T + dm (|r|^2 I - r r^T), the coupling skew(sum dm r), the mass.

@@ -125,11 +125,13 @@ void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6
 Eigen::Isometry3d distalStep(const FlexibleBody& fb, int axis, const Eigen::Ref<const Eigen::VectorXd>& e,
                              const Eigen::Ref<const Eigen::VectorXd>& ed, const Eigen::Ref<const Eigen::VectorXd>& edd,
                              Vector6d& vrel, Vector6d& crel) {
+  const int c0 = fb.distal_first, nc = fb.distal_count;  // the row's non-zeros lie there
+  const auto row = fb.distal_rotation.row(axis).segment(c0, nc);
   vrel.setZero();
-  vrel(axis) = fb.distal_rotation.row(axis).dot(ed);
+  vrel(axis) = row.dot(ed.segment(c0, nc));
   crel.setZero();
-  crel(axis) = fb.distal_rotation.row(axis).dot(edd);
-  return rotation(axis, fb.distal_rotation.row(axis).dot(e));
+  crel(axis) = row.dot(edd.segment(c0, nc));
+  return rotation(axis, row.dot(e.segment(c0, nc)));
 }
 
 struct Foreshortening {
@@ -357,12 +359,14 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       transformColumns(X_all, fr.J_body, sys.jacobianColumns(p0), fr.J_distal);
       auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
       J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
-      J_elastic.noalias() += c * fb.distal_rotation;
+      J_elastic.middleCols(fb.distal_first, fb.distal_count).noalias() +=
+          c * fb.distal_rotation.middleCols(fb.distal_first, fb.distal_count);
     }
     fr.v_distal = vd;
     fr.a_distal = ad;
     fr.X_world_distal = X_world_distal;
-    fr.tip_twist = fb.distal_rotation.row(0).dot(e);
+    fr.tip_twist =
+        fb.distal_rotation.row(0).segment(fb.distal_first, fb.distal_count).dot(e.segment(fb.distal_first, fb.distal_count));
     if (b.distal_mass > 0.0) {
       addMassElement(sys, d, pass, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal, b.distal_mass, b.distal_com,
                      fr.force_distal_world);
