@@ -52,7 +52,7 @@ int ForwardDynamicsRhs::evaluateMatrices(double t, const double* y, bool second_
   if (r != 0 || !banded_ || sparse_) return r;
   // M without its running-integral terms only where the dense path's factorization profits from the
   // band (an envelope one; several links' couplings can fill it): tried on the iteration matrix of a
-  // millisecond's step, whose pattern that of every step is; else the whole M from now on, at once.
+  // millisecond's step (every step's has its pattern); else the whole M from now on, at once.
   factorIteration(1e-3, 1e-6);
   if (!whole_mass_) return 0;
   evaluateMatrixTerms(t, y, second_order);

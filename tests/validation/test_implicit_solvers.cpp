@@ -411,8 +411,9 @@ TEST(DefaultSolver, CantileverMatchesTightReferenceAndItsStaticDeflection) {
 // The ESDIRK method on the residual form (solver method esdirk, Esdirk.hpp) against CVODE BDF at rtol
 // 1e-10: the cantilever's tip history within 0.1 % of its peak and its final deflection within 1 % of
 // the closed form w L^4 / (8 E I), in fewer steps than a tenth of the reference's and with fewer than
-// 15 % of its steps failing the error test (order 5 at rtol 1e-4: fewer than a thirtieth); the spin-up beam at 8 rad/s within 0.1
-// % of the tip deflection's peak (high order) and the zero-order divergence time within 1 %.
+// 15 % of its steps failing the error test (order 5 at rtol 1e-4: fewer than a thirtieth); the
+// spin-up beam at 8 rad/s within 0.1 % of the tip deflection's peak (high order) and the zero-order
+// divergence time within 1 %.
 TEST(ImplicitSolvers, EsdirkOnTheResidualFormMatchesTightReferences) {
   constexpr auto kEsdirk = SimulationSettings::Method::Esdirk;
   SimulationSettings s;
