@@ -894,6 +894,23 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   EXPECT_LE((X - Eigen::MatrixXd::Identity(nf, 3)).norm(), 1e-9);
 }
 
+namespace {
+// rhs's factorization and solve of its iteration matrix for two steps' coefficients (c_v, c_q) equal
+// the dense solve of M + c_v C + c_q K, to 1e-9.
+void expectIterationSolveEqualsDense(ForwardDynamicsRhs& rhs, const Eigen::MatrixXd& M, const Eigen::MatrixXd& K,
+                                     const Eigen::MatrixXd& C, const std::string& what) {
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(M.rows(), 1.0, -2.0);
+  for (double c_v : {1e-4, 1e-2}) {
+    const double c_q = 0.3 * c_v * c_v;
+    ASSERT_EQ(rhs.factorIteration(c_v, c_q), 0) << what;
+    Eigen::VectorXd x = b;
+    ASSERT_EQ(rhs.solveIteration(x.data()), 0) << what;
+    const Eigen::VectorXd dense = (M + c_v * C + c_q * K).ldlt().solve(b);
+    EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << what << " " << c_v;
+  }
+}
+}  // namespace
+
 // Generalized-alpha's iteration matrices with `high` coupling from ForwardDynamicsRhs::kBandedMassFrom
 // free coordinates leave out the mass matrix's running-integral terms (the residual keeps them): for
 // one link the matrices are banded and factorized sparse, and the solve equals the dense solve of
@@ -933,15 +950,7 @@ TEST(ImplicitSolvers, GeneralizedAlphaIterationMatrixOfHighCouplingIsBanded) {
   EXPECT_EQ(M(nf - 1, 0), 0.0);        // ... which is banded without them
   ASSERT_EQ(rhs.evaluateIterationMatrices(0.1, y.data()), 0);
   EXPECT_TRUE(rhs.sparseIterationMatrices());
-  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(nf, 1.0, -2.0);
-  for (double c_v : {1e-4, 1e-2}) {
-    const double c_q = 0.3 * c_v * c_v;
-    ASSERT_EQ(rhs.factorIteration(c_v, c_q), 0);
-    Eigen::VectorXd x = b;
-    ASSERT_EQ(rhs.solveIteration(x.data()), 0);
-    const Eigen::VectorXd dense = (M + c_v * C + c_q * K).ldlt().solve(b);
-    EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << c_v;
-  }
+  expectIterationSolveEqualsDense(rhs, M, K, C, "spin-up beam");
   // CVODE's condensed Newton solve: with the whole M (dense here).
   bool evaluated = false;
   ASSERT_EQ(rhs.setupNewton(0.1, y.data(), 1e-3, false, &evaluated), 0);
@@ -973,14 +982,6 @@ TEST(ImplicitSolvers, IterationMatricesAreBandedWhereTheEnvelopePays) {
     const Eigen::MatrixXd M = fd.massMatrix();
     Eigen::MatrixXd K, C;
     fd.tangent(K, C);
-    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(nf, 1.0, -2.0);
-    for (double c_v : {1e-4, 1e-2}) {
-      const double c_q = 0.3 * c_v * c_v;
-      ASSERT_EQ(rhs.factorIteration(c_v, c_q), 0) << name;
-      Eigen::VectorXd x = b;
-      ASSERT_EQ(rhs.solveIteration(x.data()), 0) << name;
-      const Eigen::VectorXd dense = (M + c_v * C + c_q * K).ldlt().solve(b);
-      EXPECT_LE((x - dense).norm(), 1e-9 * dense.norm()) << name << " " << c_v;
-    }
+    expectIterationSolveEqualsDense(rhs, M, K, C, name);
   }
 }
