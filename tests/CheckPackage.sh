@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Package.Deb: builds the Debian package with CPack, unpacks it into a temporary root (dpkg -x) and
-# checks what it installs: flexarm-cli check and a short run of every installed example, flexarm
+# checks what it installs: flexarm-cli check and a short run of every installed example, a plot, flexarm
 # --version without a display, the workbench opening an example under Xvfb, the Python module, the desktop entry, and lintian without errors.
 #   CheckPackage.sh BUILD_DIR
 set -euo pipefail
@@ -25,6 +25,12 @@ for ex in "${examples[@]}"; do
   [ -s "$work/run.csv" ] || { echo "no results: $ex"; exit 1; }
 done
 echo "check and run: ${#examples[@]} installed examples"
+# plot draws with the module installed in /usr/lib/flexarm, which flexarm-cli loads on demand.
+channel="$(head -1 "$work/run.csv" | cut -d, -f2)"
+"$root/usr/bin/flexarm-cli" plot "$work/run.csv" --channels "$channel" --out "$work/plot.png" >/dev/null ||
+  { echo "the installed flexarm-cli cannot plot"; exit 1; }
+[ -s "$work/plot.png" ] || { echo "the installed flexarm-cli plotted nothing"; exit 1; }
+echo "plot: the installed drawing module"
 
 version="$(env -u DISPLAY -u WAYLAND_DISPLAY "$root/usr/bin/flexarm" --version)"
 [[ "$version" == "flexarm "* ]] || { echo "flexarm --version printed: $version"; exit 1; }

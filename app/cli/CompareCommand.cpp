@@ -5,14 +5,12 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "Drawing.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "results/Comparison.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Study.hpp"
-#ifdef FLEXARM_WITH_PLOTS
-#include "ui/plots/ReportBundle.hpp"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -33,18 +31,18 @@ int writeComparison(const CompareOptions& o, const Project& project, const std::
   const fs::path file = fs::path(o.out) / "compare.csv";
 #ifdef FLEXARM_WITH_PLOTS
   // The report bundle writes compare.csv with its plots; runCases has written the variants' CSVs.
-  ensureQtApplication();
-  BundleRequest bundle;
+  std::string why;
+  Drawing* drawing = loadDrawing(why);  // loaded already, before the runs
+  if (!drawing) return fail(why);
+  ReportRequest bundle;
   bundle.dir = o.out;
   bundle.project = &project;
   bundle.runs = runs;
   bundle.channels = o.channels;
-  bundle.plot_channels = o.channels;
   bundle.size = {o.size.width, o.size.height, o.size.dpi};
   bundle.command = commandLine();
-  bundle.run_csvs_written = true;
-  const BundleOutcome b = writeReportBundle(bundle);
-  if (!b.error.empty()) return fail("report: " + b.error);
+  const std::string error = drawing->reportBundle(bundle);
+  if (!error.empty()) return fail("report: " + error);
   std::cout << "comparison: " << fs::absolute(file).string() << "\n";
   std::cout << "report: " << fs::absolute(fs::path(o.out) / "summary.md").string() << "\n";
 #else
@@ -69,6 +67,10 @@ int compare(const CompareOptions& o) {
   for (std::size_t i = 0; i < cases.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (cases[i].name == cases[j].name) return fail("variant " + inQuotes(cases[i].name) + " is given twice");
+#ifdef FLEXARM_WITH_PLOTS
+  // The drawing module is loaded before the runs: when it is missing, the user is told now, not after them.
+  if (std::string why; !loadDrawing(why)) return fail(why);
+#endif
   if (!checkOutputFolder(o.out)) return kExitBadInput;
   stopOnSignals();
   const Result<StudyOutcome> ran =

@@ -5,10 +5,8 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "Drawing.hpp"
 #include "results/CsvReader.hpp"
-#ifdef FLEXARM_WITH_PLOTS
-#include "ui/plots/PlotExport.hpp"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -27,15 +25,14 @@ struct PlotOptions {
 int plot(const PlotOptions& o) {
   const Result<Results> r = readCsvFile(o.csv);
   if (!r) return fail(r.error().text());
-  std::string why;
 #ifdef FLEXARM_WITH_PLOTS
-  ensureQtApplication();
-  std::optional<Figure> figure = figureOf(*r, o.channels, why);
-  if (!figure) return fail(o.csv + ": " + why);
-  if (!o.title.empty()) figure->title = QString::fromStdString(o.title);
-  why = exportFigure(*figure, QString::fromStdString(o.out), {o.size.width, o.size.height, o.size.dpi});
-  if (!why.empty()) return fail(why);
-  std::cout << "plot of " << figure->series.size() << " curves written to " << fs::absolute(o.out).string() << "\n";
+  std::string why;
+  Drawing* drawing = loadDrawing(why);
+  if (!drawing) return fail(why);
+  const DrawnPlot drawn = drawing->plot(*r, o.channels, o.title, o.out, {o.size.width, o.size.height, o.size.dpi});
+  if (!drawn.channel_error.empty()) return fail(o.csv + ": " + drawn.channel_error);
+  if (!drawn.write_error.empty()) return fail(drawn.write_error);
+  std::cout << "plot of " << drawn.curves << " curves written to " << fs::absolute(o.out).string() << "\n";
   return kExitOk;
 #else
   return fail("this build has no plotting (configure with -DFLEXARM_BUILD_UI=ON)");

@@ -6,13 +6,10 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "Drawing.hpp"
 #include "validation/SeedValidation.hpp"
 #include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
-#ifdef FLEXARM_WITH_PLOTS
-#include "ui/plots/PlotExport.hpp"
-#include "ui/plots/ValidationPlots.hpp"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -46,6 +43,12 @@ void printVerdicts(const PaperValidation& p) {
 int validate(const ValidateOptions& a) {
   if (!a.stray.empty()) return fail("validate takes no PROJECT (it runs the shipped ones: --projects DIR)");
   if (!fs::is_directory(a.projects_dir)) return fail(a.projects_dir + " is not a directory of projects (give --projects DIR)");
+#ifdef FLEXARM_WITH_PLOTS
+  // The report's figures are drawn by the drawing module: loaded before the runs, so that a missing one is told now.
+  std::string module_error;
+  Drawing* drawing = loadDrawing(module_error);
+  if (!drawing) return fail(module_error);
+#endif
   stopOnSignals();
   ValidationOptions o;
   o.projects_dir = a.projects_dir;
@@ -64,11 +67,10 @@ int validate(const ValidateOptions& a) {
   }
 #ifdef FLEXARM_WITH_PLOTS
   // The report's figures, beside it in validation/.
-  ensureQtApplication();
   const fs::path report_dir = fs::absolute(a.out).parent_path();
   for (PaperValidation& p : papers)
     for (ValidationPlot& plot : p.plots) {
-      const std::string why = drawValidationPlot(plot, report_dir, {1000, 520, 110});
+      const std::string why = drawing->validationFigure(plot, report_dir, {1000, 520, 110});
       if (!why.empty()) std::cerr << "flexarm-cli: figure " << plot.stem << " not drawn: " << why << "\n";
     }
 #endif
