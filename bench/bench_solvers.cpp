@@ -15,6 +15,11 @@
 // accuracy as a new project gets it. --repeat N runs the chosen rung N times in all and prints the fastest
 // wall time: on a shared or virtual machine single runs of 10-50 ms scatter by a factor of 1.5.)
 //
+// --defaults compares what a user gets: the new-project default before issue 40 (CVODE BDF, analytic
+// matrix, rtol 1e-6, atol 1e-8; IDA with constraints) against auto at the accuracy target, each project
+// with its own settings otherwise: real-time factors, end-effector errors against the reference, auto's
+// estimate and the speed-up.
+//
 // --quick shortens every run to a tenth of its end time (at least 0.2 s) and skips the 100- and
 // 200-element beams. Run it on a quiet machine: the figures are wall times of one run each (the fastest
 // of N with --repeat N).
@@ -56,7 +61,16 @@ const std::vector<Config> kConfigs = {
     {"esdirk4-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 4},
     {"esdirk3-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 3},
     {"esdirk5-residual", SimulationSettings::Method::Esdirk, SimulationSettings::Jacobian::Analytic, 5},
+    // What a user gets: the automatic method at the accuracy target, no tolerance ladder.
+    {"auto", SimulationSettings::Method::Auto, SimulationSettings::Jacobian::Analytic, 0},
 };
+
+// The run's own error estimate (Results::errors) of a group, as a fraction of its excursion; NaN without one.
+double estimated(const Results& r, const std::string& group) {
+  for (const ErrorEstimate& e : r.errors)
+    if (e.group == group) return e.relative;
+  return std::nan("");
+}
 
 struct Case {
   std::string name;
@@ -98,7 +112,8 @@ double tipError(const Results& run, const Results& ref, const Project& p) {
 }
 
 Results runCase(Project p, SimulationSettings::Method method, SimulationSettings::Jacobian jacobian, int max_order, double rtol,
-                double atol) {
+                double atol, double accuracy = 1e-3) {
+  p.simulation.accuracy = accuracy;
   p.simulation.method = method;
   p.simulation.jacobian = jacobian;
   p.simulation.max_order = max_order;
@@ -120,7 +135,7 @@ std::optional<Project> load(const std::filesystem::path& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, defaults = false;
   double target = 1e-3;
   std::string only, config;
   int repeat = 1;
@@ -136,11 +151,13 @@ int main(int argc, char** argv) {
       config = argv[++i];
     else if (!std::strcmp(argv[i], "--rtol") && i + 1 < argc)
       ladder = {std::atof(argv[++i])};
+    else if (!std::strcmp(argv[i], "--defaults"))
+      defaults = true;
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
       repeat = std::max(1, std::atoi(argv[++i]));
     else {
-      std::cerr << "usage: flexarm_bench_solvers [--quick] [--accuracy A] [--only CASE] [--config SOLVER] [--rtol R] "
-                   "[--repeat N]\n";
+      std::cerr << "usage: flexarm_bench_solvers [--quick] [--defaults] [--accuracy A] [--only CASE] [--config SOLVER] "
+                   "[--rtol R] [--repeat N]\n";
       return 2;
     }
   }
@@ -166,11 +183,16 @@ int main(int argc, char** argv) {
   }
   std::printf("accuracy target %.2g; tolerance ladder rtol 1e-2 ... 1e-7 (atol = rtol / 100)%s\n\n", target,
               quick ? "; --quick: t_end / 10" : "");
-  std::printf(
-      "| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | matrices | factorizations | wall [s] | "
-      "real-time factor | ee error | tip "
-      "error | speed vs cvode-bdf5-dq |\n");
-  std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  if (defaults)
+    std::printf(
+        "| case | before | real-time factor | ee error | auto | real-time factor | ee error | ee estimate | speed-up |\n"
+        "|---|---|---:|---:|---|---:|---:|---:|---:|\n");
+  else
+    std::printf(
+        "| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | matrices | factorizations | wall [s] | "
+        "real-time factor | ee error | tip "
+        "error | ee estimate | tip estimate | speed vs cvode-bdf5-dq |\n");
+  std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Case& c : cases) {
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
     Project& p = c.project;
@@ -195,6 +217,31 @@ int main(int argc, char** argv) {
       std::printf("| %s | reference failed: %s |\n", c.name.c_str(), ref.message.c_str());
       continue;
     }
+    if (defaults) {
+      // What a user gets before and after issue 40: the new-project default then (CVODE BDF, analytic
+      // matrix, rtol 1e-6, atol 1e-8; IDA with constraints) against auto at the accuracy target.
+      const bool constrained_model = !p.model.constraints.empty();
+      Results before = runCase(p, constrained_model ? SimulationSettings::Method::Ida : SimulationSettings::Method::Bdf,
+                               SimulationSettings::Jacobian::Analytic, 0, 1e-6, 1e-8, target);
+      Results after = runCase(p, SimulationSettings::Method::Auto, SimulationSettings::Jacobian::Analytic, 0, 0.0, 0.0, target);
+      double wall_before = before.stats.wall_time, wall_after = after.stats.wall_time;
+      for (int k = 1; k < repeat; ++k) {
+        wall_before = std::min(wall_before,
+                               runCase(p, constrained_model ? SimulationSettings::Method::Ida : SimulationSettings::Method::Bdf,
+                                       SimulationSettings::Jacobian::Analytic, 0, 1e-6, 1e-8, target)
+                                   .stats.wall_time);
+        wall_after = std::min(
+            wall_after, runCase(p, SimulationSettings::Method::Auto, SimulationSettings::Jacobian::Analytic, 0, 0.0, 0.0, target)
+                            .stats.wall_time);
+      }
+      std::printf("| %s | %s | %.3g | %.2e | %s | %.3g | %.2e | %.2e | %.1f |\n", c.name.c_str(),
+                  constrained_model ? "ida 1e-6" : "bdf 1e-6", before.end_time / std::max(wall_before, 1e-9),
+                  trackError(before, ref, {"ee.x", "ee.y", "ee.z"}, true), after.solver_description.c_str(),
+                  after.end_time / std::max(wall_after, 1e-9), trackError(after, ref, {"ee.x", "ee.y", "ee.z"}, true),
+                  estimated(after, "ee"), wall_before / std::max(wall_after, 1e-9));
+      std::fflush(stdout);
+      continue;
+    }
     double today_wall = 0.0;
     for (const Config& cfg : kConfigs) {
       if (!config.empty() && std::string(cfg.name).find(config) == std::string::npos) continue;
@@ -209,8 +256,10 @@ int main(int argc, char** argv) {
         continue;  // ARKODE, galpha and esdirk: no multipliers either
       std::optional<Results> chosen;
       double chosen_rtol = 0.0, ee = 0.0, tip = 0.0;
-      for (double rtol : ladder) {
-        Results r = runCase(p, method, cfg.jacobian, cfg.max_order, rtol, rtol * 1e-2);
+      const bool automatic = cfg.method == SimulationSettings::Method::Auto;
+      if (automatic) method = SimulationSettings::Method::Auto;
+      for (double rtol : automatic ? std::vector<double>{0.0} : ladder) {
+        Results r = runCase(p, method, cfg.jacobian, cfg.max_order, rtol, rtol * 1e-2, target);
         ee = trackError(r, ref, {"ee.x", "ee.y", "ee.z"}, true);
         tip = tipError(r, ref, p);
         const double err = std::isnan(ee) ? tip : ee;
@@ -221,13 +270,17 @@ int main(int argc, char** argv) {
       const Results& r = *chosen;
       double wall = r.stats.wall_time;
       for (int k = 1; k < repeat; ++k)
-        wall = std::min(wall, runCase(p, method, cfg.jacobian, cfg.max_order, chosen_rtol, chosen_rtol * 1e-2).stats.wall_time);
+        wall = std::min(wall,
+                        runCase(p, method, cfg.jacobian, cfg.max_order, chosen_rtol, chosen_rtol * 1e-2, target).stats.wall_time);
       if (&cfg == &kConfigs.front()) today_wall = wall;
-      std::printf("| %s | %d | %g | %s%s | %g | %ld | %ld | %ld | %ld | %ld | %.3f | %.3g | %.2e | %.2e | %.2f |\n",
-                  c.name.c_str(), coords, p.simulation.t_end, cfg.name,
+      std::string tip_group = "tip.";
+      for (const Link& l : p.model.links)
+        if (l.flex) tip_group = "tip." + l.name;
+      std::printf("| %s | %d | %g | %s%s | %g | %ld | %ld | %ld | %ld | %ld | %.3f | %.3g | %.2e | %.2e | %.2e | %.2e | %.2f |\n",
+                  c.name.c_str(), coords, p.simulation.t_end, automatic ? r.solver_description.c_str() : cfg.name,
                   constrained && cfg.method == SimulationSettings::Method::Bdf ? " (as ida)" : "", chosen_rtol, r.stats.steps,
                   r.stats.rhs_evaluations, r.stats.nonlinear_iterations, r.stats.jacobian_evaluations, r.stats.linear_setups,
-                  wall, r.end_time / std::max(wall, 1e-9), ee, tip,
+                  wall, r.end_time / std::max(wall, 1e-9), ee, tip, estimated(r, "ee"), estimated(r, tip_group),
                   today_wall > 0.0 ? today_wall / std::max(wall, 1e-9) : std::nan(""));
       std::fflush(stdout);
     }

@@ -58,13 +58,15 @@ py::dict statsDict(const SolverStats& s) {
 }
 
 PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optional<std::string> solver,
-                     std::optional<double> rtol, std::optional<double> atol, const std::optional<py::function>& progress) {
+                     std::optional<double> rtol, std::optional<double> atol, std::optional<double> accuracy, bool verify,
+                     const std::optional<py::function>& progress) {
   PyProject run = p;
   if (t_end) run.doc["simulation"]["t_end"] = *t_end;
+  if (accuracy) run.doc["simulation"]["accuracy"] = *accuracy;
   if (solver) run.doc["simulation"]["solver"]["method"] = *solver;
   if (rtol) run.doc["simulation"]["solver"]["rtol"] = *rtol;
   if (atol) run.doc["simulation"]["solver"]["atol"] = *atol;
-  if (t_end || solver || rtol || atol) run = projectFromDoc(run.doc, run.base_dir);
+  if (t_end || solver || rtol || atol || accuracy) run = projectFromDoc(run.doc, run.base_dir);
 
   // The run goes on this thread with the GIL released; every 50 ms it takes the GIL back to let
   // Python handle signals (Ctrl-C) and call the progress callback. An exception there stops the
@@ -91,6 +93,7 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
   {
     py::gil_scoped_release release;
     results = simulate(run.project, control);
+    if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(run.project, results, control);
   }
   PyResults out{std::make_shared<const Results>(std::move(results)), run.project};
   if (raised) {
@@ -154,6 +157,29 @@ void bindResults(py::module_& m) {
           "Solver statistics: steps, evaluations, Newton iterations, wall time [s], ...")
       .def_property_readonly(
           "solver", [](const PyResults& r) { return r.results->solver_description; }, "The solver and its settings.")
+      .def_property_readonly(
+          "method_choice", [](const PyResults& r) { return r.results->method_choice; },
+          "What the automatic method chose and why ('' when the project names its method).")
+      .def_property_readonly(
+          "accuracy", [](const PyResults& r) { return r.results->accuracy; }, "The accuracy asked for.")
+      .def_property_readonly(
+          "errors",
+          [](const PyResults& r) {
+            py::dict out;
+            for (const ErrorEstimate& e : r.results->errors) {
+              py::dict d;
+              d["estimate"] = e.absolute;
+              d["unit"] = e.unit;
+              d["excursion"] = e.excursion;
+              d["relative"] = e.relative;
+              d["measured"] = e.measured >= 0.0 ? py::cast(e.measured) : py::none();
+              out[py::str(e.group)] = d;
+            }
+            return out;
+          },
+          "The estimated error per output group ('ee', 'tip.<link>', 'joints'): {'estimate': absolute [unit], 'unit', "
+          "'excursion', 'relative': estimate / excursion, 'measured': the relative difference from a run at a tenth of "
+          "the accuracy with verify=True, else None}.")
       .def(
           "to_csv",
           [](const PyResults& r, const fs::path& file) {
@@ -209,9 +235,13 @@ void bindResults(py::module_& m) {
       });
 
   m.def("simulate", &simulatePy, py::arg("project"), py::kw_only(), py::arg("t_end") = py::none(), py::arg("solver") = py::none(),
-        py::arg("rtol") = py::none(), py::arg("atol") = py::none(), py::arg("progress") = py::none(),
+        py::arg("rtol") = py::none(), py::arg("atol") = py::none(), py::arg("accuracy") = py::none(), py::arg("verify") = false,
+        py::arg("progress") = py::none(),
         "Runs the project on the engine (the GIL is released: other Python threads go on) and returns its Results.\n"
-        "t_end, solver ('bdf', 'galpha', ...), rtol and atol override the project's settings. progress(t, t_end) is\n"
+        "accuracy (default the project's, 1e-3: 0.1 % of each output's excursion) is what the automatic method aims\n"
+        "for; every result carries its error estimate (Results.errors). verify=True runs again at a tenth of the\n"
+        "accuracy and stores the measured error next to the estimate.\n"
+        "t_end, solver ('auto', 'galpha', 'bdf', ...), rtol and atol override the project's settings. progress(t, t_end) is\n"
         "called about every 50 ms. A diverged or failed run returns its status and message; it does not raise.\n"
         "Ctrl-C (or an exception from progress) stops the run within a step and is raised again with the results\n"
         "so far as its `result` attribute.");

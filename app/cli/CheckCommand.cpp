@@ -76,6 +76,8 @@ int check(const ProjectInput& in) {
   }
   const SimulationSettings& s = project->simulation;
   std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
+  if (const SolverChoice choice = solverChoice(*project); choice.automatic)
+    std::cout << "method: " << choice.summary << ": " << choice.reason << "\n";
   std::cout << "ok\n";
   return kExitOk;
 }

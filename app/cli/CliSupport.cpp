@@ -78,10 +78,28 @@ void addEndTimeOption(CLI::App& app, std::optional<double>& t_end) {
       ->type_name("T");
 }
 
+void addAccuracyOption(CLI::App& app, std::vector<std::string>& sets) {
+  app.add_option_function<std::string>(
+         "--accuracy",
+         [&sets](const std::string& text) {
+           const std::optional<double> x = parseNumber(text);
+           if (!x || !(*x > 0.0))
+             throw CLI::ValidationError(
+                 "--accuracy must be a positive fraction (1e-3: 0.1 % of each output's excursion), got \"" + text + "\"");
+           sets.push_back("simulation.accuracy=" + formatNumber(*x));
+         },
+         "the accuracy to reach: each output's error as a fraction of its excursion\n"
+         "(overrides simulation.accuracy, default 1e-3 = 0.1 %; the method and its tolerances follow it)")
+      ->type_name("A");
+}
+
 void addProjectArguments(CLI::App& app, ProjectInput& in, bool with_t_end, const std::string& what) {
   app.add_option("PROJECT", in.path, what)->required();
   addSetOption(app, in.sets);
-  if (with_t_end) addEndTimeOption(app, in.t_end);
+  if (with_t_end) {
+    addEndTimeOption(app, in.t_end);
+    addAccuracyOption(app, in.sets);
+  }
 }
 
 std::optional<Project> loadProject(const ProjectInput& in) {

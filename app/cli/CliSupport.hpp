@@ -37,11 +37,13 @@ struct ProjectInput {
   std::optional<double> t_end;
 };
 
-// PROJECT (required) and --set PATH=VALUE (repeatable); with_t_end adds --t-end T.
+// PROJECT (required) and --set PATH=VALUE (repeatable); with_t_end adds --t-end T and --accuracy A.
 void addProjectArguments(CLI::App& app, ProjectInput& in, bool with_t_end,
                          const std::string& what = "the project file (.flexarm.json)");
 void addSetOption(CLI::App& app, std::vector<std::string>& sets);
 void addEndTimeOption(CLI::App& app, std::optional<double>& t_end);
+// --accuracy A: the override simulation.accuracy=A, added to `sets`.
+void addAccuracyOption(CLI::App& app, std::vector<std::string>& sets);
 
 // Loads the project, printing every diagnostic; empty on errors (they have been printed).
 std::optional<Project> loadProject(const ProjectInput& in);

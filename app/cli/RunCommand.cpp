@@ -27,7 +27,31 @@ struct RunOptions {
   std::string out;
   std::string vtk;  // run only: a folder for the ParaView series
   bool quiet = false;
+  bool verify = false;  // run only: a second run at a tenth of the accuracy measures the error
 };
+
+// "ee 3.1e-04, tip.beam 5.2e-04, joints 1.0e-04": each group's relative error (the estimate, or measured).
+std::string errorList(const Results& r, bool measured) {
+  std::string out;
+  for (const ErrorEstimate& e : r.errors) {
+    if (measured && e.measured < 0.0) continue;
+    out += (out.empty() ? "" : ", ") + e.group + " " + formatShort(measured ? e.measured : e.relative, 2);
+  }
+  return out;
+}
+
+// What the run's error is: the estimate per output group against the accuracy asked for and, with
+// --verify, the difference from a run at a tenth of the accuracy.
+void reportErrors(const Results& r, std::ostream& report) {
+  if (!r.method_choice.empty()) report << "method: " << r.method_choice << "\n";
+  if (r.errors.empty()) {
+    report << "error estimate: none (the method gives no local error estimate)\n";
+    return;
+  }
+  report << "error estimate (a bound), as a fraction of each output's excursion: " << errorList(r, false);
+  if (r.accuracy > 0.0) report << " (accuracy asked " << formatShort(r.accuracy, 3) << ", for the end effector)";
+  report << "\n";
+}
 
 int exitCodeOf(const Results& results) {
   switch (results.status) {
@@ -65,8 +89,17 @@ int execute(const RunOptions& o, bool inverse) {
   RunControl control;
   control.cancel = &cancelFlag();
   control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
-  const Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, control);
+  Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, control);
   bar.done();
+  if (o.verify && !inverse && results.status == RunStatus::Completed) {
+    ProgressBar check_bar(!o.quiet && isatty(STDERR_FILENO));
+    control.progress = [&](double t, double t_end) { check_bar.update(t, t_end); };
+    const Results tighter = verifyErrors(*project, results, control);
+    check_bar.done();
+    if (tighter.status != RunStatus::Completed)
+      std::cerr << "flexarm-cli: --verify: the run at a tenth of the accuracy " << runStatusName(tighter.status) << ": "
+                << tighter.message << "\n";
+  }
 
   // With the CSV on standard output, the report goes to standard error.
   std::ostream& report = to_stdout ? std::cerr : std::cout;
@@ -86,6 +119,12 @@ int execute(const RunOptions& o, bool inverse) {
   if (st.wall_time > 0.0 && results.end_time > 0.0)
     report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
   report << "\n";
+  if (!inverse) {
+    reportErrors(results, report);
+    if (o.verify && !errorList(results, true).empty())
+      report << "verify: measured against a run at accuracy " << formatShort(0.1 * results.accuracy, 3) << ": "
+             << errorList(results, true) << "\n";
+  }
   report << "results: " << results.rows() << " rows x " << results.channels().size() << " channels written to "
          << (to_stdout ? std::string("standard output") : fs::absolute(out).string());
   if (!to_stdout) report << ", the run's description and units to " << fs::absolute(csvMetadataFile(out)).string();
@@ -100,8 +139,9 @@ int execute(const RunOptions& o, bool inverse) {
 }
 
 Command runLike(const std::string& name, const std::string& summary, bool inverse) {
-  const std::string synopsis = inverse ? "PROJECT [--out FILE.csv|-] [--t-end T] [--set PATH=VALUE ...] [--quiet]"
-                                       : "PROJECT [--out FILE.csv|-] [--vtk DIR] [--t-end T] [--set PATH=VALUE ...] [--quiet]";
+  const std::string synopsis =
+      inverse ? "PROJECT [--out FILE.csv|-] [--t-end T] [--accuracy A] [--set PATH=VALUE ...] [--quiet]"
+              : "PROJECT [--out FILE.csv|-] [--vtk DIR] [--t-end T] [--accuracy A] [--verify] [--set PATH=VALUE ...] [--quiet]";
   return {name, synopsis, summary, [inverse](CLI::App& app) {
             auto o = std::make_shared<RunOptions>();
             addProjectArguments(app, o->project, true);
@@ -113,6 +153,10 @@ Command runLike(const std::string& name, const std::string& summary, bool invers
                 ->type_name("FILE")
                 ->check(nonEmptyPath());
             app.add_flag("--quiet,-q", o->quiet, "no progress bar");
+            if (!inverse)
+              app.add_flag("--verify", o->verify,
+                           "check the error estimate: run again at a tenth of the accuracy and print the\n"
+                           "measured difference of each output next to its estimate (also in the .meta.json)");
             if (!inverse)
               app.add_option("--vtk", o->vtk,
                              "also write the run as a ParaView series into DIR (created when missing):\n"

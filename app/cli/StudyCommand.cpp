@@ -236,6 +236,7 @@ Command studyCommand() {
                        "the project file (.flexarm.json), or the folder of a prepared study (with --case or --resume)");
         addSetOption(app, o->project.sets);
         addEndTimeOption(app, o->project.t_end);
+        addAccuracyOption(app, o->project.sets);
         app.add_option("--out,-o", o->out, "the folder for the cases' CSVs and summary.csv")
             ->type_name("DIR")
             ->check(nonEmptyPath());

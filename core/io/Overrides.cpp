@@ -1,5 +1,6 @@
 #include "io/Overrides.hpp"
 #include "base/Result.hpp"
+#include "io/ProjectSchema.hpp"
 #include "base/Text.hpp"
 
 #include <cctype>
@@ -119,7 +120,7 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
   }
 
   Json* node = &doc;
-  std::string walked;
+  std::string walked, schema_path;  // schema_path: walked with "[]" for every index
   for (std::size_t k = 0; k < tokens.size(); ++k) {
     const bool last = k + 1 == tokens.size();
     if (const auto* key = std::get_if<std::string>(&tokens[k])) {
@@ -127,9 +128,15 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
         diag.error(where, (walked.empty() ? std::string("the project") : walked) + " is not an object");
         return false;
       }
+      const std::string schema_key = schema_path + (schema_path.empty() ? "" : ".") + *key;
       if (!node->contains(*key) && !last) {
-        diag.error(where, inQuotes(*key) + " does not exist" + (walked.empty() ? std::string() : " in " + excerpt(walked)));
-        return false;
+        // An object of the format that the file leaves out (simulation.solver of a project that sets no
+        // solver): made empty, as if the file had it. Anything else cannot be reached.
+        if (!std::holds_alternative<std::string>(tokens[k + 1]) || schema::keysUnder(schema_key).empty()) {
+          diag.error(where, inQuotes(*key) + " does not exist" + (walked.empty() ? std::string() : " in " + excerpt(walked)));
+          return false;
+        }
+        (*node)[*key] = Json::object();
       }
       if (last && value.is_null()) {  // "path=null" removes the key
         if (!node->contains(*key)) {
@@ -141,6 +148,7 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
         return true;
       }
       walked += (walked.empty() ? "" : ".") + *key;
+      schema_path = schema_key;
       node = &(*node)[*key];
     } else {
       const std::size_t index = std::get<std::size_t>(tokens[k]);
@@ -154,6 +162,7 @@ bool applyOverride(Json& doc, const std::string& assignment, Diagnostics& diag) 
         return false;
       }
       walked += "[" + std::to_string(index) + "]";
+      schema_path += "[]";
       node = &(*node)[index];
     }
   }

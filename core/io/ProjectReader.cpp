@@ -564,6 +564,10 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (t_end || rate) {
     if (const Status length = checkRunLength(s); !length) r.diagnostics().error(length.error().where, length.error().message);
   }
+  const schema::Key& accuracy = key("simulation.accuracy");
+  if (read(r, accuracy, s.accuracy) && (s.accuracy < accuracy.lower || s.accuracy > accuracy.upper))
+    r.diagnostics().error(r.pathOf(accuracy.name()), "must be between " + formatNumber(accuracy.lower) + " and " +
+                                                         formatNumber(accuracy.upper) + ", got " + formatNumber(s.accuracy));
   read(r, key("simulation.divergence_ratio"), s.divergence_ratio);
   JsonObjectReader sv = object(r, key("simulation.solver"));
   if (sv.valid()) {
@@ -797,8 +801,9 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   JsonObjectReader sim = object(root, key("simulation"));
   readSimulation(sim, project.simulation);
   sim.finish();
-  if (!model.constraints.empty() && !project.simulation.constrained())
-    diag.error("simulation.solver.method", "the model has constraints: choose \"ida\" or \"newmark\" (CVODE's \"" +
+  if (!model.constraints.empty() && !project.simulation.constrained() &&
+      project.simulation.method != SimulationSettings::Method::Auto)
+    diag.error("simulation.solver.method", "the model has constraints: choose \"auto\", \"ida\" or \"newmark\" (\"" +
                                                std::string(methodName(project.simulation.method)) + "\" has no multipliers)");
   root.finish();
   if (diag.hasErrors()) return std::nullopt;

@@ -57,7 +57,7 @@ ProjectTemplate armTemplate(const char* id, const char* title, const char* descr
 }
 
 Json solver(double t_end) {
-  return {{"t_end", t_end}, {"output_rate", 100.0}, {"solver", {{"method", "bdf"}, {"rtol", 1e-6}, {"atol", 1e-8}}}};
+  return {{"t_end", t_end}, {"output_rate", 100.0}, {"accuracy", 1e-3}, {"solver", {{"method", "auto"}}}};
 }
 
 const std::vector<std::string> kMaterials = {"aluminium", "steel", "cfrp"};

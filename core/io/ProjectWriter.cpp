@@ -243,6 +243,7 @@ Json projectToJson(const Project& project) {
   const SimulationSettings& s = project.simulation;
   j[name("simulation")] = {{name("simulation.t_end"), s.t_end},
                            {name("simulation.output_rate"), s.output_rate},
+                           {name("simulation.accuracy"), s.accuracy},
                            {name("simulation.divergence_ratio"), s.divergence_ratio},
                            {name("simulation.solver"),
                             {{name("simulation.solver.method"), methodName(s.method)},

@@ -1,5 +1,7 @@
 #include "model/Model.hpp"
 
+#include "model/SolverMethods.hpp"
+
 #include <cmath>
 
 namespace flexarm {
@@ -69,15 +71,8 @@ const char* couplingName(CouplingOrder order) {
 }
 
 const char* methodName(SimulationSettings::Method method) {
-  switch (method) {
-    case SimulationSettings::Method::Bdf: return "bdf";
-    case SimulationSettings::Method::Adams: return "adams";
-    case SimulationSettings::Method::Ida: return "ida";
-    case SimulationSettings::Method::Newmark: return "newmark";
-    case SimulationSettings::Method::Dirk: return "dirk";
-    case SimulationSettings::Method::GeneralizedAlpha: return "galpha";
-    case SimulationSettings::Method::Esdirk: return "esdirk";
-  }
+  for (const SolverMethodInfo& m : solverMethods())
+    if (m.method == method) return m.name;
   return "?";
 }
 

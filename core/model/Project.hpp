@@ -19,22 +19,28 @@ enum class CouplingOrder {
 const char* couplingName(CouplingOrder order);
 
 struct SimulationSettings {
+  // auto: FlexArm chooses among the methods below from the model and the run (AutoMethod.hpp) and
+  //       maps `accuracy` to that method's tolerances; what it chose and why is in the results.
   // bdf, adams: CVODE on the ODE with prescribed joints eliminated (no model constraints).
   // ida: IDA on the stabilized index-2 (GGL) DAE, prescribed joints and constraints by multipliers.
   // newmark: fixed-step Newmark-beta with Baumgarte stabilization of the acceleration constraints
-  //          (seed 003 sec. 4), prescribed joints and constraints by multipliers.
+  //          (Pan et al. 1990, sec. 4), prescribed joints and constraints by multipliers.
   // dirk: ARKODE on the same ODE with an L-stable, stiffly accurate ESDIRK method of order max_order
   //       (3, 4 or 5; 0 = 4): high order for the slow modes, the unresolved stiff ones damped.
   // galpha: adaptive generalized-alpha (Chung & Hulbert, Arnold & Bruls) on M(q) a = f with prescribed
   //         joints eliminated: second order, unresolved vibrations damped to rho_inf per step.
   // esdirk: dirk's ESDIRK tables (max_order) stepped on the same M(q) a = f as galpha: each stage's
   //         Newton iteration one residual without M, every stage sharing one factorization.
-  enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha, Esdirk };
+  // The table of the methods (names, orders, what each is for) is SolverMethods.hpp.
+  enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha, Esdirk, Auto };
   double t_end = 5.0;          // [s]
   double output_rate = 100.0;  // [Hz] samples written to the results
-  Method method = Method::Bdf;
-  double rtol = 1e-6;         // relative tolerance
-  double atol = 1e-8;         // absolute tolerance
+  Method method = Method::Auto;
+  // What the user asks for: the largest error of each output (end effector, each tip, the joints) as a
+  // fraction of its excursion over the run. Mapped to the method's tolerances unless rtol/atol are set.
+  double accuracy = 1e-3;
+  double rtol = 0.0;          // relative tolerance; 0 = from the accuracy
+  double atol = 0.0;          // absolute tolerance; 0 = from the accuracy
   double max_step = 0.0;      // [s], 0 = no limit
   double initial_step = 0.0;  // [s], 0 = chosen by CVODE
   long max_steps = 1000000;   // total internal steps before the run is stopped
@@ -53,6 +59,7 @@ struct SimulationSettings {
   double step = 1e-3;
   double newmark_alpha = 0.25, newmark_delta = 0.5;
   double baumgarte_gamma = 5.0, baumgarte_beta = 5.0;
+  // The method integrates constraints with their multipliers (after auto has chosen: Simulation.hpp).
   bool constrained() const { return method == Method::Ida || method == Method::Newmark; }
   // A run is reported as diverged when a flexible link's tip deflection exceeds this fraction of its
   // length: the small-deformation model has lost its meaning (e.g. the zero-order spin-up past omega_1).

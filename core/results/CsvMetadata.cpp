@@ -92,6 +92,13 @@ void writeCsvMetadata(const Results& r, std::ostream& out) {
                       {"nonlinear_convergence_failures", s.nonlinear_convergence_failures},
                       {"last_step", s.last_step},
                       {"wall_time", s.wall_time}};
+  Json errors = Json::array();
+  for (const ErrorEstimate& e : r.errors) {
+    Json j = {
+        {"group", e.group}, {"unit", e.unit}, {"estimate", e.absolute}, {"excursion", e.excursion}, {"relative", e.relative}};
+    if (e.measured >= 0.0) j["measured_relative"] = e.measured;
+    errors.push_back(j);
+  }
   const Json doc = {{"format", kFormat},
                     {"version", kVersionWritten},
                     {"flexarm", kVersion},
@@ -101,6 +108,9 @@ void writeCsvMetadata(const Results& r, std::ostream& out) {
                     {"status", runStatusName(r.status)},
                     {"end_time", r.end_time},
                     {"message", r.message},
+                    {"accuracy", r.accuracy},
+                    {"method_choice", r.method_choice},
+                    {"errors", errors},
                     {"stats", stats},
                     {"channels", channels}};
   // nlohmann writes numbers with '.' whatever the locale; text that is not UTF-8 becomes U+FFFD.
@@ -131,6 +141,23 @@ Status readCsvMetadata(const std::string& text, Results& results) {
   const int status = doc.choice("status", statusNames(), Need::Optional, 0);
   doc.number("end_time", described.end_time, Need::Optional);
   doc.string("message", described.message, Need::Optional);
+  doc.number("accuracy", described.accuracy, Need::Optional, Range::NonNegative);
+  doc.string("method_choice", described.method_choice, Need::Optional);
+  if (const Json* errors = doc.array("errors", Need::Optional)) {
+    for (std::size_t k = 0; k < errors->size(); ++k) {
+      JsonObjectReader e(&(*errors)[k], "errors[" + std::to_string(k) + "]", diag);
+      if (!e.valid()) continue;
+      ErrorEstimate est;
+      e.string("group", est.group, Need::Required);
+      e.string("unit", est.unit, Need::Optional);
+      e.number("estimate", est.absolute, Need::Required, Range::NonNegative);
+      e.number("excursion", est.excursion, Need::Optional, Range::NonNegative);
+      e.number("relative", est.relative, Need::Optional, Range::NonNegative);
+      e.number("measured_relative", est.measured, Need::Optional, Range::NonNegative);
+      e.finish();
+      described.errors.push_back(est);
+    }
+  }
   readStats(doc.object("stats", Need::Optional), described.stats);
   const std::vector<std::string> units = readUnits(doc, results);
   if (Status bad = firstError(diag); !bad) return bad;

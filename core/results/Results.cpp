@@ -15,6 +15,12 @@ const char* runStatusName(RunStatus status) {
   return "?";
 }
 
+double Results::largestRelativeError() const {
+  double worst = 0.0;
+  for (const ErrorEstimate& e : errors) worst = std::max(worst, e.relative);
+  return worst;
+}
+
 double peakAbs(const std::vector<double>& x) {
   double peak = 0.0;
   for (double v : x) peak = std::max(peak, std::abs(v));

@@ -22,6 +22,19 @@ struct SolverStats {
   double wall_time = 0.0;  // [s]
 };
 
+// The estimated global error of one group of outputs at the end of a run (ErrorEstimate.hpp): the
+// end effector ("ee"), a flexible link's tip deflection ("tip.<link>") or the joint coordinates
+// ("joints"), as the largest distance from the exact path, absolute and as a fraction of the group's
+// largest excursion over the run (from its start; a tip's from zero).
+struct ErrorEstimate {
+  std::string group;
+  std::string unit;        // "m", "rad", or "rad|m" for joints of both kinds
+  double absolute = 0.0;   // [unit]
+  double excursion = 0.0;  // [unit]
+  double relative = 0.0;   // absolute / excursion (absolute when the excursion is 0)
+  double measured = -1.0;  // by --verify: the difference from a run at a tighter accuracy (< 0: not measured)
+};
+
 enum class RunStatus { Completed, Failed, Cancelled, Diverged };
 const char* runStatusName(RunStatus status);
 
@@ -48,8 +61,13 @@ class Results {
   double end_time = 0.0;  // simulated time reached [s]
   SolverStats stats;
   std::string project_name;
-  std::string variant;             // the compared or studied variant ("" for a plain run)
-  std::string solver_description;  // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
+  std::string variant;                // the compared or studied variant ("" for a plain run)
+  std::string solver_description;     // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
+  double accuracy = 0.0;              // what was asked (SimulationSettings::accuracy); 0 when unknown
+  std::string method_choice;          // the method auto chose and why, in words ("" when the user chose it)
+  std::vector<ErrorEstimate> errors;  // per output group, at the end of the run
+  // The largest relative error estimate over the groups (0 without estimates).
+  double largestRelativeError() const;
 
  private:
   std::vector<Channel> channels_;

@@ -110,6 +110,13 @@ bool ArkodeIntegrator::interpolate(double t, double* y_out) {
   return true;
 }
 
+bool ArkodeIntegrator::localError(double* le) {
+  Impl& m = *impl_;
+  if (ARKStepGetEstLocalErrors(m.mem, m.ytmp) != ARK_SUCCESS) return false;
+  std::memcpy(le, N_VGetArrayPointer(m.ytmp), sizeof(double) * static_cast<std::size_t>(m.n));
+  return true;
+}
+
 double ArkodeIntegrator::currentTime() const {
   realtype t = 0.0;
   ARKStepGetCurrentTime(impl_->mem, &t);

@@ -32,6 +32,7 @@ class ArkodeIntegrator final : public OdeIntegrator {
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;
+  bool localError(double* le) override;
   SolverStats stats() const override;
   std::string describe(int flag) const override;
   double currentTime() const override;

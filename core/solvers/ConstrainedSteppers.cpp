@@ -157,6 +157,7 @@ class IdaStepper final : public ConstrainedBase, public DaeResidual {
   }
   std::string describe(int flag) const override { return ida_.describe(flag); }
   double currentTime() const override { return ida_.currentTime(); }
+  bool localError(double* le) override { return ida_.localError(le); }
   SolverStats stats() const override { return ida_.stats(); }
 
  private:

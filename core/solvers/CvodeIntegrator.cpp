@@ -83,6 +83,13 @@ bool CvodeIntegrator::interpolate(double t, double* y_out) {
   return true;
 }
 
+bool CvodeIntegrator::localError(double* le) {
+  Impl& m = *impl_;
+  if (CVodeGetEstLocalErrors(m.mem, m.ytmp) != CV_SUCCESS) return false;
+  std::memcpy(le, N_VGetArrayPointer(m.ytmp), sizeof(double) * static_cast<std::size_t>(m.n));
+  return true;
+}
+
 double CvodeIntegrator::currentTime() const {
   realtype t = 0.0;
   CVodeGetCurrentTime(impl_->mem, &t);

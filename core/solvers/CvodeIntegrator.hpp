@@ -18,6 +18,7 @@ class CvodeIntegrator final : public OdeIntegrator {
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;
+  bool localError(double* le) override;
   SolverStats stats() const override;
   std::string describe(int flag) const override;
   double currentTime() const override;

@@ -188,6 +188,7 @@ int EsdirkIntegrator::attempt(double h) {
     h_ = h * (std::isfinite(err) ? std::clamp(0.9 * std::pow(err, -1.0 / (embedded_order_ + 1)), 0.2, 0.9) : 0.2);
     return 1;
   }
+  local_error_ = err_;
   A_last_ = A_;
   h_last_ = h;
   err_last2_ = err_last_;

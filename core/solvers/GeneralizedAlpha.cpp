@@ -210,6 +210,8 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     h_ = h * std::clamp(factor, 0.2, 0.9);
     return 1;
   }
+  local_error_.setZero(2 * n_);  // the positions' estimate; the velocities have none
+  local_error_.head(n_) = work_;
   acceptStep(t1, h, y1_.head(n_), y1_.tail(n_), a1_);
   abar_ = abar1_;
   // Larger systems re-evaluate their matrices when the iteration slows down (the inertial terms the

@@ -142,6 +142,13 @@ bool IdaIntegrator::interpolate(double t, double* y_out, double* yp_out) {
   return true;
 }
 
+bool IdaIntegrator::localError(double* le) {
+  Impl& m = *impl_;
+  if (IDAGetEstLocalErrors(m.mem, m.tmp) != IDA_SUCCESS) return false;
+  std::memcpy(le, N_VGetArrayPointer(m.tmp), sizeof(double) * static_cast<std::size_t>(m.n));
+  return true;
+}
+
 double IdaIntegrator::currentTime() const {
   realtype t = 0.0;
   IDAGetCurrentTime(impl_->mem, &t);

@@ -44,6 +44,8 @@ class IdaIntegrator {
   const double* state() const;
   // y and y' at time t within the last step (dense output). Returns false on failure.
   bool interpolate(double t, double* y_out, double* yp_out);
+  // The estimated local error of the last accepted step (y's layout, absolute).
+  bool localError(double* le);
   SolverStats stats() const;
   std::string describe(int flag) const;
   double currentTime() const;

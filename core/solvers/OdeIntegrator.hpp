@@ -56,6 +56,13 @@ class OdeIntegrator {
     (void)t, (void)a_out;
     return false;
   }
+  // The estimated local error of the last accepted step, absolute, in the state's layout (the
+  // velocities' part may be zero where the method estimates the positions only); false when the
+  // method gives none. The run's global error estimate sums it (ErrorEstimate.hpp).
+  virtual bool localError(double* le) {
+    (void)le;
+    return false;
+  }
   virtual SolverStats stats() const = 0;
   // Words for a flag, plus the last message the solver reported.
   virtual std::string describe(int flag) const = 0;

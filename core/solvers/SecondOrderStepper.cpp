@@ -85,6 +85,12 @@ bool SecondOrderStepper::interpolateAccelerations(double t, double* a_out) {
   return true;
 }
 
+bool SecondOrderStepper::localError(double* le) {
+  if (local_error_.size() != y_.size()) return false;
+  Eigen::Map<Eigen::VectorXd>(le, y_.size()) = local_error_;
+  return true;
+}
+
 std::string SecondOrderStepper::describe(int flag) const {
   switch (flag) {
     case kStepTooSmall:

@@ -42,6 +42,7 @@ class SecondOrderStepper : public OdeIntegrator {
   bool interpolate(double t, double* y_out) final;
   // The derivative of interpolate()'s rates: the steps' accelerations at both ends, third order in between.
   bool interpolateAccelerations(double t, double* a_out) final;
+  bool localError(double* le) final;
   SolverStats stats() const final { return stats_; }
   std::string describe(int flag) const final;
   double currentTime() const final { return t_; }
@@ -68,6 +69,7 @@ class SecondOrderStepper : public OdeIntegrator {
   double rtol_ = 1e-6, atol_ = 1e-8, max_step_ = 0.0, t_stop_ = 0.0;
   double t_ = 0.0, h_ = 0.0, t_prev_ = 0.0;
   Eigen::VectorXd y_, a_, y_prev_, a_prev_, ewt_;
+  Eigen::VectorXd local_error_;  // of the last accepted step, [q; v] (set by attempt() before acceptStep())
   SolverStats stats_;
   long steps_since_matrices_ = 0;
   bool matrices_current_ = false;  // evaluated where the step being attempted starts

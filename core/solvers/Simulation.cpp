@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -9,6 +10,7 @@
 #include "dynamics/ForwardDynamics.hpp"
 #include "base/NumberFormat.hpp"
 #include "results/ChannelRecorder.hpp"
+#include "solvers/ErrorEstimate.hpp"
 #include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/OdeIntegrator.hpp"
 #include "solvers/Stepper.hpp"
@@ -84,6 +86,7 @@ class OdeStepper final : public Stepper {
   std::string describe(int flag) const override { return ode_->describe(flag); }
   std::string modelError() const override { return error_.empty() ? fd_.error() : error_; }
   double currentTime() const override { return fd_.stateSize() > 0 ? ode_->currentTime() : t_; }
+  bool localError(double* le) override { return fd_.stateSize() > 0 && ode_->localError(le); }
   SolverStats stats() const override {
     if (fd_.stateSize() > 0) return ode_->stats();
     SolverStats st;
@@ -151,6 +154,12 @@ class DivergenceMonitor {
 std::string describeSolver(const SimulationSettings& s) {
   std::ostringstream os;
   switch (s.method) {
+    case SimulationSettings::Method::Auto:
+      os << "auto accuracy=" << formatNumber(s.accuracy);
+      if (s.rtol > 0.0) os << " rtol=" << formatNumber(s.rtol);
+      if (s.atol > 0.0) os << " atol=" << formatNumber(s.atol);
+      os << " output_rate=" << formatNumber(s.output_rate) << " Hz";
+      return os.str();
     case SimulationSettings::Method::Bdf: os << "CVODE BDF"; break;
     case SimulationSettings::Method::Adams: os << "CVODE Adams"; break;
     case SimulationSettings::Method::Ida: os << "IDA (index-2 GGL)"; break;
@@ -174,26 +183,41 @@ std::string describeSolver(const SimulationSettings& s) {
   return os.str();
 }
 
+SolverChoice solverChoice(const Project& project) {
+  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
+  return chooseSolver(project, sys);
+}
+
 std::vector<Channel> runChannels(const Project& project) {
   const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
-  if (!project.simulation.constrained()) return ChannelRecorder(sys).channels();
+  if (!chooseSolver(project, sys).settings.constrained()) return ChannelRecorder(sys).channels();
   ConstraintSet cs;
   if (!cs.build(sys, project.model, true)) return {};
   return ChannelRecorder(sys, &cs).channels();
 }
 
-std::string describeRun(const Project& project) {
-  return describeSolver(project.simulation) + " coupling=" + couplingName(project.coupling);
+namespace {
+std::string describeChoice(const SolverChoice& c, CouplingOrder coupling) {
+  return (c.automatic ? "auto: " : "") + describeSolver(c.settings) + " coupling=" + couplingName(coupling);
 }
+}  // namespace
 
-Results simulate(const Project& project, const RunControl& control) {
+std::string describeRun(const Project& project) { return describeChoice(solverChoice(project), project.coupling); }
+
+namespace {
+
+Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys, const SolverChoice& choice,
+                     const RunControl& control) {
   const auto wall_start = std::chrono::steady_clock::now();
+  Project project = project_as_given;  // with the chosen method and its tolerances
+  project.simulation = choice.settings;
   const SimulationSettings& s = project.simulation;
   Results results;
   results.project_name = project.name;
-  results.solver_description = describeRun(project);
+  results.solver_description = describeChoice(choice, project.coupling);
+  results.accuracy = s.accuracy;
+  if (choice.automatic) results.method_choice = choice.summary + ": " + choice.reason;
 
-  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
   const double t0 = 0.0, t_end = s.t_end;
   const double dt_out = 1.0 / s.output_rate;
   // Output times t0 + k dt_out, plus t_end when it is not on that grid.
@@ -201,7 +225,9 @@ Results simulate(const Project& project, const RunControl& control) {
   auto outputTime = [&](long k) { return k <= n_grid ? t0 + static_cast<double>(k) * dt_out : t_end; };
   const long n_out = n_grid + ((t_end - outputTime(n_grid)) > 1e-9 * dt_out ? 1 : 0);
 
+  std::optional<GlobalErrorEstimate> estimate;
   auto finish = [&](RunStatus status, const std::string& message, double t_reached) {
+    if (estimate) results.errors = estimate->estimates(results);
     results.status = status;
     results.message = message;
     results.end_time = t_reached;
@@ -234,6 +260,8 @@ Results simulate(const Project& project, const RunControl& control) {
   announce(0);
 
   const DivergenceMonitor divergence(sys, stepper->coordinateSlots(), s.divergence_ratio);
+  estimate.emplace(sys, stepper->coordinateSlots());
+  std::vector<double> local_error(static_cast<std::size_t>(stepper->stateSize()));
   double t = t0;
   long k = 1;
   long steps_taken = 0;  // the solvers count per call; in one-step mode the budget is kept here
@@ -259,6 +287,15 @@ Results simulate(const Project& project, const RunControl& control) {
       const std::string model_error = stepper->modelError();
       if (!model_error.empty()) why += "; " + model_error;
       return failed("solver failed at " + at(t_fail) + ": " + why, t_fail);
+    }
+    if (estimate->available()) {
+      if (stepper->stateSize() == 0) {
+        // every coordinate prescribed: nothing integrated, nothing to err
+      } else if (stepper->localError(local_error.data())) {
+        estimate->addStep(local_error.data());
+      } else {
+        estimate->unavailable();
+      }
     }
     const double* ystep = stepper->state();
     for (int j = 0; j < stepper->stateSize(); ++j)
@@ -287,6 +324,43 @@ Results simulate(const Project& project, const RunControl& control) {
   }
   results.stats = stepper->stats();
   return finish(RunStatus::Completed, {}, t_end);
+}
+
+}  // namespace
+
+Results simulate(const Project& project, const RunControl& control) {
+  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
+  const SolverChoice choice = chooseSolver(project, sys);
+  Results results = simulateOnce(project, sys, choice, control);
+  // A rigid arm may be chaotic (the double pendulum): its errors grow between steps, which the sum of
+  // the local errors misses. It runs fast at any tolerance, so its estimate is the difference from a
+  // second run at ten times the tolerances (whose error bounds this run's).
+  bool rigid = true;
+  for (const Body& b : sys.bodies) rigid = rigid && !b.isFlexible() && !b.hasFlexibleJoint();
+  if (rigid && results.status == RunStatus::Completed && !results.errors.empty() &&
+      choice.settings.method != SimulationSettings::Method::Newmark) {
+    SolverChoice looser = choice;
+    looser.settings.rtol *= 10.0;
+    looser.settings.atol *= 10.0;
+    RunControl quiet;
+    quiet.cancel = control.cancel;
+    quiet.pause = control.pause;
+    const Results other = simulateOnce(project, sys, looser, quiet);
+    if (other.status == RunStatus::Completed) estimateFromLooserRun(results, other);
+    results.stats.wall_time += other.stats.wall_time;
+  }
+  return results;
+}
+
+Results verifyErrors(const Project& project, Results& results, const RunControl& control) {
+  Project tighter = project;
+  SimulationSettings& s = tighter.simulation;
+  s.accuracy *= 0.1;
+  if (s.rtol > 0.0) s.rtol *= 0.1;
+  if (s.atol > 0.0) s.atol *= 0.1;
+  Results reference = simulate(tighter, control);
+  measureErrors(results, reference);
+  return reference;
 }
 
 }  // namespace flexarm

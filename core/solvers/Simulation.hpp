@@ -1,10 +1,12 @@
 #pragma once
-// Runs a project's forward dynamics on CVODE and records its result channels.
+// Runs a project's forward dynamics with the method auto chooses (AutoMethod.hpp) or the one the project
+// names, records its result channels and estimates their error (ErrorEstimate.hpp).
 #include <atomic>
 #include <functional>
 
 #include "model/Project.hpp"
 #include "results/Results.hpp"
+#include "solvers/AutoMethod.hpp"
 
 namespace flexarm {
 
@@ -31,7 +33,16 @@ Results simulate(const Project& project, const RunControl& control = {});
 // constrained solvers). Empty when the project's constraints cannot be built.
 std::vector<Channel> runChannels(const Project& project);
 
+// The method and tolerances a run of the project uses (auto resolved), and why.
+SolverChoice solverChoice(const Project& project);
+
+// Checks a run's error estimates: runs the project again at a tenth of its accuracy (a tenth of rtol
+// and atol where the project sets them) and stores in results.errors[].measured the difference of each
+// output group from that run, as a fraction of the group's excursion. Returns the tighter run.
+Results verifyErrors(const Project& project, Results& results, const RunControl& control = {});
+
+// The settings in words; for `auto` the accuracy alone (what it resolves to: describeRun).
 std::string describeSolver(const SimulationSettings& settings);
-std::string describeRun(const Project& project);  // solver + coupling order
+std::string describeRun(const Project& project);  // the resolved solver + coupling order
 
 }  // namespace flexarm

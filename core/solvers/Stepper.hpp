@@ -28,6 +28,11 @@ class Stepper {
   virtual std::string describe(int flag) const = 0;
   virtual std::string modelError() const = 0;
   virtual double currentTime() const = 0;
+  // The estimated local error of the last step in state()'s layout (absolute), when the method gives one.
+  virtual bool localError(double* le) {
+    (void)le;
+    return false;
+  }
   virtual SolverStats stats() const = 0;
 };
 

@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <clocale>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "io/ProjectFile.hpp"
@@ -32,11 +34,11 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
-// prefix: a command that runs the CLI, e.g. "timeout 60" or "env LC_ALL=de_DE.UTF-8".
-CliRun runCli(const std::string& args, const std::string& prefix = "") {
+// program: a copy of flexarm-cli; prefix: a command that runs it, e.g. "timeout 60" or "env LC_ALL=de_DE.UTF-8".
+CliRun runProgram(const std::string& program, const std::string& args, const std::string& prefix = "") {
   const fs::path log = fs::temp_directory_path() / ("flexarm-cli-test-" + std::to_string(::getpid()) + ".log");
   const std::string cmd =
-      prefix + (prefix.empty() ? "" : " ") + quote(FLEXARM_CLI) + " " + args + " > " + quote(log.string()) + " 2>&1 < /dev/null";
+      prefix + (prefix.empty() ? "" : " ") + quote(program) + " " + args + " > " + quote(log.string()) + " 2>&1 < /dev/null";
   const int status = std::system(cmd.c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -47,6 +49,8 @@ CliRun runCli(const std::string& args, const std::string& prefix = "") {
   fs::remove(log);
   return r;
 }
+
+CliRun runCli(const std::string& args, const std::string& prefix = "") { return runProgram(FLEXARM_CLI, args, prefix); }
 
 std::string dataDir() { return std::string(FLEXARM_TEST_DATA_DIR) + "/bad"; }
 std::string projectsDir() { return FLEXARM_PROJECTS_DIR; }
@@ -147,6 +151,38 @@ TEST(Cli, OverridesAndEndTimeApply) {
   // Without gravity the pendulum released from rest does not move.
   EXPECT_EQ(last.rfind("0.5,0,0,", 0), 0u) << last;
   fs::remove(out);
+}
+
+// Issue 40: auto says what it chose and why (check and run), every run prints its error estimate against
+// the accuracy asked, --accuracy sets it, --verify prints the measured difference from a run at a tenth
+// of the accuracy and writes it to the description; a bad --accuracy is refused.
+TEST(Cli, AutoMethodAccuracyAndVerification) {
+  const std::string beam = quote(projectsDir() + "/sliding-beam-fast-pull.flexarm.json");
+  CliRun r = runCli("check " + beam);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("method: IDA (index-2 DAE), rtol 0.0003: the model has constraints"), std::string::npos) << r.output;
+  const fs::path out = fs::temp_directory_path() / ("flexarm-accuracy-" + std::to_string(::getpid()) + ".csv");
+  const std::string arm = quote(projectsDir() + "/two-link-flexible-arm.flexarm.json");
+  r = runCli("run " + arm + " --t-end 0.5 --accuracy 1e-4 --verify --quiet --out " + quote(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("method: Generalized-α, rtol 3.16e-06: a flexible arm that is driven"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("error estimate (a bound), as a fraction of each output's excursion: ee "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(accuracy asked 0.0001, for the end effector)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("verify: measured against a run at accuracy 1e-05: ee "), std::string::npos) << r.output;
+  std::ifstream meta(flexarm::csvMetadataFile(out));
+  const std::string text((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
+  for (const char* key :
+       {"\"accuracy\": 0.0001", "\"method_choice\": \"Generalized-α", "\"group\": \"tip.fore\"", "\"measured_relative\""})
+    EXPECT_NE(text.find(key), std::string::npos) << key << " in\n" << text;
+  r = runCli("run " + arm + " --accuracy 0 --quiet --out " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--accuracy must be a positive fraction"), std::string::npos) << r.output;
+  r = runCli("run " + arm + " --accuracy 2 --quiet --out " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("simulation.accuracy: must be between 1e-10 and 0.5, got 2"), std::string::npos) << r.output;
+  fs::remove(out);
+  fs::remove(flexarm::csvMetadataFile(out));
 }
 
 // A misspelled override path names no field: an error naming it (exit 2), from --set, a variant and a
@@ -472,7 +508,53 @@ TEST(Cli, PlotWritesPngPdfAndSvgWithoutADisplay) {
   EXPECT_NE(r.output.find("q.svg: line 1"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
+
+// The drawing module (app/cli/Drawing.hpp) is found beside the program (the build tree) or in
+// ../lib/flexarm/ (installed); without it, plot names the file it misses and writes nothing.
+TEST(Cli, PlotLoadsTheDrawingModuleOnDemandAndNamesItWhenMissing) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-cli-module-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  const fs::path program = dir / "bin" / "flexarm-cli";
+  fs::copy_file(FLEXARM_CLI, program);
+  const std::string csv = quote((dir / "c.csv").string());
+  CliRun r = runCli("run " + quote(projectsDir() + "/cantilever.flexarm.json") + " --t-end 0.05 --quiet --out " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string plot = "plot " + csv + " --channels tip.beam.v --out " + quote((dir / "tip.png").string());
+  r = runProgram(program.string(), plot);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("flexarm-cli-draw.so is missing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find((dir / "lib" / "flexarm" / "flexarm-cli-draw.so").string()), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "tip.png"));
+  fs::create_directories(dir / "lib" / "flexarm");
+  fs::copy_file(fs::path(FLEXARM_CLI).parent_path() / "flexarm-cli-draw.so", dir / "lib" / "flexarm" / "flexarm-cli-draw.so");
+  r = runProgram(program.string(), plot, "env LD_DEBUG=libs");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "tip.png"));
+  EXPECT_NE(r.output.find("libQt6Widgets"), std::string::npos) << "plot draws with Qt Widgets, loaded on demand";
+  fs::remove_all(dir);
+}
 #endif
+
+// Issue 40: the commands that draw nothing start without the drawing libraries (Qt Widgets,
+// QCustomPlot, VTK's rendering) or the drawing module; the dynamic loader names every library it
+// loads (LD_DEBUG=libs, on standard error).
+TEST(Cli, CommandsThatDrawNothingLoadNoDrawingLibraries) {
+  const std::string cantilever = quote(projectsDir() + "/cantilever.flexarm.json");
+  const fs::path out = fs::temp_directory_path() / ("flexarm-cli-lean-" + std::to_string(::getpid()) + ".csv");
+  const std::string run = "run " + cantilever + " --t-end 0.01 --quiet --out " + quote(out.string());
+  for (const std::string& args : {"check " + cantilever, run}) {
+    const CliRun r = runCli(args, "env LD_DEBUG=libs");
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.output;
+    std::string loaded = r.output;
+    std::transform(loaded.begin(), loaded.end(), loaded.begin(), [](unsigned char c) { return std::tolower(c); });
+    ASSERT_NE(loaded.find("libstdc++"), std::string::npos) << "LD_DEBUG=libs named no library:\n" << r.output;
+    for (const char* library : {"libqt6widgets", "qcustomplot", "libvtkrendering", "flexarm-cli-draw"})
+      EXPECT_EQ(loaded.find(library), std::string::npos) << args << " loads " << library;
+  }
+  fs::remove(out);
+  fs::remove(flexarm::csvMetadataFile(out));
+}
 
 TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {
   using flexarm::LoadedProject;

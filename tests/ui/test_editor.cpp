@@ -358,7 +358,7 @@ class EditorTest : public QObject {
     w.modelTree()->select({Kind::Simulation, -1});
     QVERIFY(type(w, "simulation.t_end", "1.0"));
     QVERIFY(type(w, "simulation.output_rate", "200"));
-    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("bdf"));
+    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("auto"));  // the default
     QVERIFY(type(w, "simulation.solver.rtol", "5e-7"));
     QVERIFY(type(w, "simulation.solver.atol", "5e-9"));
     // The generalized-alpha method and its damping; BDF and back (the shipped project's method).
@@ -386,6 +386,11 @@ class EditorTest : public QObject {
     QVERIFY(type(w, "simulation.solver.max_order", "0"));
     QVERIFY(choose(w, "simulation.solver.method", "galpha"));
     QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::GeneralizedAlpha);
+    // Back to auto with the tolerances from the accuracy (0), as the shipped project.
+    QVERIFY(choose(w, "simulation.solver.method", "auto"));
+    QVERIFY(type(w, "simulation.solver.rtol", "0"));
+    QVERIFY(type(w, "simulation.solver.atol", "0"));
+    QCOMPARE(w.document()->project()->simulation.method, SimulationSettings::Method::Auto);
     QCOMPARE(combo(w, "coupling")->currentText(), QString("high"));
 
     // The variants (rigid links and joints, flexible links on rigid joints, all flexible) and the study.
@@ -513,11 +518,11 @@ class EditorTest : public QObject {
       if (!states.count(i)) states[i] = doc.json();
     });
 
-    // bdf has no multipliers: adding a constraint switches to ida in the same command, and says so.
+    // bdf has no multipliers: adding a constraint switches to auto in the same command, and says so.
     QVERIFY(trigger(w, "addConstraint"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint1 holding q.slide at 0 m and switch the solver from "
-                                                  "bdf to ida (constraints need Lagrange multipliers)"));
-    QCOMPARE(doc.project()->simulation.method, SimulationSettings::Method::Ida);
+                                                  "bdf to auto (constraints need Lagrange multipliers)"));
+    QCOMPARE(doc.project()->simulation.method, SimulationSettings::Method::Auto);
     QCOMPARE(w.modelTree()->current().kind, Kind::Constraint);
     QCOMPARE(combo(w, "constraints[0].type")->currentText(), QString("coordinates"));
     QCOMPARE(lineEdit(w, "constraints[0].terms")->text(), QString("q.slide = 1"));
@@ -530,7 +535,7 @@ class EditorTest : public QObject {
     QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].position to 0.725 m"));
     QVERIFY(type(w, "constraints[0].name", "support1"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Rename constraint constraint1 to support1"));
-    QVERIFY(trigger(w, "addConstraint"));  // the solver is ida now: nothing else changes
+    QVERIFY(trigger(w, "addConstraint"));  // the solver is auto now: nothing else changes
     QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint2 holding q.slide at 0 m"));
     QCOMPARE(w.modelTree()->current().index, 1);
     QVERIFY(choose(w, "constraints[1].type", "sliding_support"));
@@ -570,7 +575,7 @@ class EditorTest : public QObject {
                  ->fieldError("simulation.solver.method")
                  .startsWith("simulation.solver.method: the model has constraints"),
              qPrintable(w.propertyEditor()->fieldError("simulation.solver.method")));
-    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("ida"));
+    QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("auto"));
     w.modelTree()->select({Kind::Constraint, 1});
     QVERIFY(!type(w, "constraints[1].name", "support1"));
     QVERIFY(w.propertyEditor()->fieldError("constraints[1].name").contains("\"support1\" is used twice in constraints"));
@@ -613,8 +618,8 @@ class EditorTest : public QObject {
       if (!states.count(i)) states[i] = doc.json();
     });
     QVERIFY(trigger(w, "addConstraint"));
-    QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint1 holding q.elbow at 0 rad and switch the solver "
-                                                  "from bdf to ida (constraints need Lagrange multipliers)"));
+    // The project leaves the method to auto, which integrates constraints: no switch.
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add constraint constraint1 holding q.elbow at 0 rad"));
     // sum c_k q_k = f(t): the terms, the coordinates they may name, the law with the unit of the sum.
     QVERIFY(type(w, "constraints[0].terms", "q.shoulder = 1, q.elbow = -2"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].terms to q.shoulder = 1, q.elbow = -2"));

@@ -119,16 +119,24 @@ class FirstStepsTest : public QObject {
 
   // The advice names what the project has: stiff joints, undamped links, the element count, and what to try.
   void slowRunAdviceNamesTheCauses() {
-    // With BDF, as the project was before it moved to generalized-alpha: the advice names the other methods.
+    // With BDF, as the project was before it moved to generalized-alpha and then auto: the advice names
+    // the methods that damp what a step does not resolve.
     const LoadedProject seed =
         loadProjectFile(example("spatial-rrr-flexible-seed004.flexarm.json").toStdString(), {"simulation.solver.method=bdf"});
     QVERIFY(seed.project);
     const RunAdvice advice = slowRunAdvice(*seed.project, 36);
     QVERIFY2(advice.causes.contains("stiff joint springs (k up to"), qPrintable(advice.causes));
     QVERIFY(advice.causes.contains("36 elastic coordinates"));
-    QVERIFY2(advice.suggestions.contains("galpha or dirk"), qPrintable(advice.suggestions));
-    const LoadedProject beam =
-        loadProjectFile(example("spin-up-beam.flexarm.json").toStdString(), {"links[0].flex.rayleigh=[0,0]"});
+    QVERIFY2(advice.suggestions.contains("method auto, or galpha"), qPrintable(advice.suggestions));
+    // Under auto, no method to suggest: what the model has, and a looser accuracy when it is tight.
+    const LoadedProject automatic =
+        loadProjectFile(example("spatial-rrr-flexible-seed004.flexarm.json").toStdString(), {"simulation.accuracy=1e-5"});
+    QVERIFY(automatic.project);
+    const RunAdvice tight = slowRunAdvice(*automatic.project, 36);
+    QVERIFY2(tight.causes.contains("a tight accuracy (1e-05)"), qPrintable(tight.causes));
+    QVERIFY2(!tight.suggestions.contains("method") && tight.suggestions.contains("accuracy 1e-3"), qPrintable(tight.suggestions));
+    const LoadedProject beam = loadProjectFile(example("spin-up-beam.flexarm.json").toStdString(),
+                                               {"links[0].flex.rayleigh=[0,0]", "simulation.solver.method=bdf"});
     QVERIFY(beam.project);
     const RunAdvice undamped = slowRunAdvice(*beam.project, 20);
     QVERIFY2(undamped.causes.contains("undamped high modes (link beam"), qPrintable(undamped.causes));
@@ -136,7 +144,8 @@ class FirstStepsTest : public QObject {
     QVERIFY(undamped.suggestions.contains("Rayleigh damping"));
   }
 
-  // A run slower than real time says so in the status bar, with the causes and what to try.
+  // A run slower than real time says so in the status bar, and in full in the banner and the messages:
+  // the causes and what to try.
   void slowRunSaysWhyInTheStatusBar() {
     QTemporaryDir dir;
     const QString path = flexarm::test::savedExample(
@@ -150,8 +159,13 @@ class FirstStepsTest : public QObject {
     QVERIFY(w.openProject(path));
     w.runSimulation();
     QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains("slower than real time"), 60000);
-    QVERIFY2(w.statusText().contains("stiff joint springs") && w.statusText().contains("Try "), qPrintable(w.statusText()));
-    QVERIFY(w.findChild<QPlainTextEdit*>()->toPlainText().contains("run slower than real time; it may be slow because of"));
+    QVERIFY2(w.statusText().contains("(see the banner)"), qPrintable(w.statusText()));
+    QVERIFY(w.bannerShown());
+    QVERIFY2(w.bannerText().startsWith("This run goes slower than real time. It may be slow because of stiff joint springs") &&
+                 w.bannerText().contains("\nTry "),
+             qPrintable(w.bannerText()));
+    QVERIFY(
+        w.findChild<QPlainTextEdit*>()->toPlainText().contains("This run goes slower than real time. It may be slow because of"));
     flexarm::test::saveScreenshot(w, "first-steps-slow-run");
     w.stopSimulation();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 30000);

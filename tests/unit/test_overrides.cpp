@@ -50,6 +50,19 @@ TEST(Overrides, BadPathsAreReported) {
   }
 }
 
+// Issue 40: projects that leave the solver to auto have no simulation.solver object; an override of one of
+// its keys makes it, as any object of the format the file leaves out. A key the format does not have on
+// the way is still refused.
+TEST(Overrides, ObjectsOfTheFormatThatTheFileLeavesOutAreMade) {
+  const LoadedProject p = parseProjectText(kBase, ".", {"simulation.solver.method=bdf", "simulation.solver.newmark.alpha=0.3"});
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->simulation.method, SimulationSettings::Method::Bdf);
+  EXPECT_EQ(p.project->simulation.newmark_alpha, 0.3);
+  const LoadedProject q = parseProjectText(kBase, ".", {"simulation.solver.foo.bar=1"});
+  EXPECT_FALSE(q.project);
+  EXPECT_NE(q.diagnostics.text().find("\"foo\" does not exist in simulation.solver"), std::string::npos) << q.diagnostics.text();
+}
+
 // Found by tests/fuzz: an assignment without '=' was echoed whole, a message of megabytes (or of
 // several lines when it held a newline).
 TEST(Overrides, AnAssignmentWithoutEqualsSignIsEchoedShortOnOneLine) {

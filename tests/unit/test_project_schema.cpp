@@ -76,7 +76,7 @@ TEST(ProjectSchema, RequiredParametersAreRequiredAndRangesHold) {
 
 TEST(ProjectSchema, ChoicesAreTheModelsNamesInEnumOrder) {
   const std::vector<std::string> methods = schema::methodNames();
-  ASSERT_EQ(methods, (std::vector<std::string>{"bdf", "adams", "ida", "newmark", "dirk", "galpha", "esdirk"}));
+  ASSERT_EQ(methods, (std::vector<std::string>{"bdf", "adams", "ida", "newmark", "dirk", "galpha", "esdirk", "auto"}));
   for (std::size_t k = 0; k < methods.size(); ++k) EXPECT_EQ(methods[k], methodName(static_cast<SimulationSettings::Method>(k)));
   EXPECT_EQ(schema::couplingNames(), (std::vector<std::string>{"zero", "geometric", "high"}));
   EXPECT_EQ(schema::jacobianNames(), (std::vector<std::string>{"analytic", "difference"}));

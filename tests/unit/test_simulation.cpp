@@ -16,7 +16,7 @@ Project twoLinkArm() {
     "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1],
                 "drive": {"type": "prescribed", "law": "spinup", "omega0": 2, "T": 1.5}},
                {"name": "j2", "type": "revolute", "axis": [0, 0, 1], "qd0": 0.3}],
-    "simulation": {"t_end": 2, "output_rate": 50, "solver": {"rtol": 1e-9, "atol": 1e-11}}})";
+    "simulation": {"t_end": 2, "output_rate": 50, "solver": {"method": "bdf", "rtol": 1e-9, "atol": 1e-11}}})";
   LoadedProject p = parseProjectText(text, ".");
   EXPECT_TRUE(p.project) << p.diagnostics.text();
   return *p.project;

@@ -19,7 +19,8 @@ Project rodProject(const std::string& joint_json, const std::string& gravity, do
     "joints": [)" + joint_json +
                            R"(],
     "simulation": {"t_end": )" +
-                           std::to_string(t_end) + R"(, "output_rate": 1000, "solver": {"rtol": 1e-10, "atol": 1e-12}}})";
+                           std::to_string(t_end) +
+                           R"(, "output_rate": 1000, "solver": {"method": "bdf", "rtol": 1e-10, "atol": 1e-12}}})";
   LoadedProject p = parseProjectText(text, ".");
   EXPECT_TRUE(p.project) << p.diagnostics.text();
   return *p.project;

@@ -47,7 +47,7 @@ TEST(EnergyConservation, FreeSpatialChainWithPrismaticJoint) {
                {"name": "b", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.4, 0.2, 0]}, "qd0": 0.2},
                {"name": "c", "type": "revolute", "axis": [0, 1, 1], "q0": 0.3}],
     "payloads": [{"name": "tip", "link": "c", "frame": "distal", "mass": 0.4, "inertia": [0.001, 0.001, 0.001]}],
-    "simulation": {"t_end": 5, "output_rate": 50, "solver": {"rtol": 1e-10, "atol": 1e-12}}})";
+    "simulation": {"t_end": 5, "output_rate": 50, "solver": {"method": "bdf", "rtol": 1e-10, "atol": 1e-12}}})";
   LoadedProject p = parseProjectText(text, ".");
   ASSERT_TRUE(p.project) << p.diagnostics.text();
   const Results r = simulate(*p.project);

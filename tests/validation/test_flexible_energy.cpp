@@ -32,7 +32,7 @@ Project spatialArm(const char* coupling) {
                {"name": "j2", "type": "revolute", "axis": [0, 1, 0], "placement": {"rpy": [0.3, 0, 0.2]}, "q0": 0.4, "qd0": -0.8,
                 "flex": {"stiffness": 150, "rotor_inertia": 0.004, "gear_ratio": 2}}],
     "payloads": [{"name": "tip", "link": "b", "frame": "distal", "offset": [0.03, 0.01, 0], "mass": 0.25, "inertia": [1e-4, 2e-4, 2e-4]}],
-    "simulation": {"t_end": 5, "output_rate": 20, "solver": {"rtol": 1e-10, "atol": 1e-12}}})");
+    "simulation": {"t_end": 5, "output_rate": 20, "solver": {"method": "bdf", "rtol": 1e-10, "atol": 1e-12}}})");
 }
 }  // namespace
 

@@ -49,7 +49,7 @@ Project arm(bool flexible) {
                {"name": "j2", "type": "revolute", "axis": [0, 0.6, 0.8], "q0": 0.5, )" +
                                     jflex + R"("drive": {"type": "free"}}],
     "payloads": [{"name": "tip", "link": "b", "frame": "distal", "mass": 0.3}],
-    "simulation": {"t_end": 2, "output_rate": 50, "solver": {"rtol": 1e-9, "atol": 1e-11}}})");
+    "simulation": {"t_end": 2, "output_rate": 50, "solver": {"method": "bdf", "rtol": 1e-9, "atol": 1e-11}}})");
 }
 }  // namespace
 

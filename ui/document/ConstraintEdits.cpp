@@ -92,9 +92,9 @@ QString switchToConstrainedSolver(Json& doc) {
   const std::string method = solver.contains("method") && solver["method"].is_string()
                                  ? solver["method"].get<std::string>()
                                  : methodName(schema::simulationDefaults().method);
-  if (method == "ida" || method == "newmark") return {};
-  solver["method"] = "ida";
-  return QString(" and switch the solver from %1 to ida (constraints need Lagrange multipliers)").arg(q(method));
+  if (method == "ida" || method == "newmark" || method == "auto") return {};
+  solver["method"] = "auto";
+  return QString(" and switch the solver from %1 to auto (constraints need Lagrange multipliers)").arg(q(method));
 }
 
 }  // namespace

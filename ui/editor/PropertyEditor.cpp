@@ -214,6 +214,8 @@ void PropertyEditor::rebuild() {
     } else if (f.kind == FieldSpec::Kind::Choice) {
       auto* combo = new QComboBox(form);
       combo->addItems(f.choices);
+      for (int i = 0; i < f.choice_tooltips.size() && i < combo->count(); ++i)
+        combo->setItemData(i, f.choice_tooltips[i], Qt::ToolTipRole);
       connect(combo, &QComboBox::currentIndexChanged, this, [this, r, generation] {
         if (generation == generation_) commit(r);
       });
@@ -228,7 +230,7 @@ void PropertyEditor::rebuild() {
       row.editor = edit;
     }
     row.editor->setObjectName(f.path);
-    row.editor->setToolTip(f.path);
+    row.editor->setToolTip(f.tooltip.isEmpty() ? f.path : f.tooltip + "\n(" + f.path + ")");
     grid->addWidget(row.editor, line, 1);
     auto* unit = new QLabel(f.unit, form);
     unit->setMinimumWidth(unit->fontMetrics().horizontalAdvance(f.unit) + 4);

@@ -5,6 +5,7 @@
 
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectSchema.hpp"
+#include "model/SolverMethods.hpp"
 #include "ui/document/ConstraintEdits.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "ui/document/VariantEdits.hpp"
@@ -117,11 +118,26 @@ void projectForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
 }
 
 // The defaults shown for absent keys are the reader's (the schema's, from schema::simulationDefaults).
+// Accuracy and method lead (auto chooses the rest); the solver's own settings follow under Advanced.
 void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
-  keyFields(out, {"simulation.t_end", "simulation.output_rate", "coupling", "simulation.solver.method", "simulation.solver.rtol",
-                  "simulation.solver.atol", "simulation.solver.max_step", "simulation.solver.step", "simulation.solver.max_steps",
-                  "simulation.solver.max_order", "simulation.solver.jacobian", "simulation.solver.rho_inf",
-                  "simulation.divergence_ratio"});
+  FieldSpec accuracy = keyField("simulation.accuracy", "simulation.accuracy");
+  accuracy.tooltip =
+      "The largest error you accept in each output (end effector, tips, joints), as a fraction of its "
+      "excursion over the run: 1e-3 is 0.1 %. Every run reports its error estimate.";
+  out.push_back(accuracy);
+  FieldSpec method = keyField("simulation.solver.method", "simulation.solver.method");
+  method.choices.clear();
+  for (const SolverMethodInfo& m : solverMethods()) {  // auto first, each with when to use it
+    method.choices << QString::fromUtf8(m.name);
+    method.choice_tooltips << QString::fromUtf8(m.label) + ": " + QString::fromUtf8(m.when);
+  }
+  method.tooltip = "auto: FlexArm chooses the method and its tolerances from the model and the accuracy";
+  out.push_back(method);
+  keyFields(out, {"simulation.t_end", "simulation.output_rate", "coupling"});
+  out.push_back(heading("Advanced: the method's own settings (auto sets them; rtol and atol override the accuracy)"));
+  keyFields(out, {"simulation.solver.rtol", "simulation.solver.atol", "simulation.solver.max_step", "simulation.solver.step",
+                  "simulation.solver.max_steps", "simulation.solver.max_order", "simulation.solver.jacobian",
+                  "simulation.solver.rho_inf", "simulation.divergence_ratio"});
 }
 
 void sectionFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& p, int i) {

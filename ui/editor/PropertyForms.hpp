@@ -37,7 +37,9 @@ struct FieldSpec {
   Json fallback;  // shown while the key is absent (the format's default); null: empty
   QStringList choices;
   int count = 0;
-  QString info;  // Info: the text
+  QString info;                 // Info: the text
+  QString tooltip;              // what the field is for (the editor's tooltip, with the path)
+  QStringList choice_tooltips;  // Choice: one line per choice, when to choose it
   // The value to show when it is not simply the one at `path` (e.g. whether a link is flexible).
   std::function<Json(const ProjectDocument&)> current;
   // The edit; default: ProjectDocument::setValue(path, value).

@@ -32,16 +32,19 @@ RunAdvice slowRunAdvice(const Project& project, int elastic_coordinates) {
     causes << QString("%1 elastic coordinates%2")
                   .arg(elastic_coordinates)
                   .arg(elements > 0 ? QString(" (%1 elements)").arg(elements) : "");
-  if (s.rtol < 1e-6) causes << QString("a tight rtol (%1)").arg(s.rtol, 0, 'g', 2);
+  const bool tight_rtol = s.rtol > 0.0 && s.rtol < 1e-6;
+  if (tight_rtol) causes << QString("a tight rtol (%1)").arg(s.rtol, 0, 'g', 2);
+  if (s.accuracy < 1e-3) causes << QString("a tight accuracy (%1)").arg(s.accuracy, 0, 'g', 2);
 
   using M = SimulationSettings::Method;
   if ((s.method == M::Bdf || s.method == M::Ida) && (s.max_order == 0 || s.max_order > 2))
     tries << "simulation.solver.max_order 2";
-  if (s.method != M::GeneralizedAlpha && s.method != M::Dirk && s.method != M::Esdirk && !s.constrained())
-    tries << "method galpha or dirk (they damp the modes a step does not resolve)";
+  if (s.method != M::Auto && s.method != M::GeneralizedAlpha && s.method != M::Dirk && s.method != M::Esdirk && !s.constrained())
+    tries << "method auto, or galpha (they damp the modes a step does not resolve)";
   if (!undamped.isEmpty()) tries << "a light Rayleigh damping (beta about 1e-4 s)";
   if (elements > 20) tries << "fewer elements, or reduce_to a few modes";
-  if (s.rtol < 1e-6) tries << "rtol 1e-6";
+  if (tight_rtol) tries << "rtol 0 (from the accuracy)";
+  if (s.accuracy < 1e-3) tries << "accuracy 1e-3";
   return {causes.join(", "), tries.join("; or ")};
 }
 

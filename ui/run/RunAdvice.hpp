@@ -1,6 +1,6 @@
 #pragma once
 // Why a run may go slower than real time, and what to try: read off the project as the user set it
-// (no physics computed here), for the status bar while a run is slower than real time.
+// (no physics computed here), for the banner while a run is slower than real time.
 #include <QString>
 
 #include "model/Project.hpp"
@@ -15,8 +15,8 @@ struct RunAdvice {
 
 // The likely causes of a slow run of `project` (flexible joints and their stiffest spring, flexible
 // links without Rayleigh or modal damping, the count of elastic coordinates `elastic_coordinates`,
-// tight tolerances) and what to try for each (a lower BDF order, galpha or dirk, light damping, fewer
-// elements or a modal reduction, a looser rtol).
+// tight tolerances or accuracy) and what to try for each (a lower BDF order, the automatic method, light
+// damping, fewer elements or a modal reduction, a looser rtol or accuracy).
 RunAdvice slowRunAdvice(const Project& project, int elastic_coordinates);
 
 }  // namespace flexarm

@@ -26,8 +26,10 @@
 #include <QToolBar>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "io/ProjectFile.hpp"
+#include "model/SolverMethods.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/compare/CompareDialog.hpp"
 #include "ui/compare/CompareWindow.hpp"
@@ -42,6 +44,7 @@
 #include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunAdvice.hpp"
 #include "ui/run/RunSession.hpp"
+#include "ui/run/RunSummary.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/view/ModePreview.hpp"
 #include "ui/workbench/FrequencyResponseDialog.hpp"
@@ -355,6 +358,24 @@ void MainWindow::buildRunActions(QMenu* menu) {
   pause_action_->setCheckable(true);
   stop_action_ = action(QStyle::SP_MediaStop, "&Stop", "action.stop", QKeySequence(Qt::SHIFT | Qt::Key_F5),
                         "end the run; the results so far are kept");
+  menu->addSeparator();
+  verify_action_ = menu->addAction("&Verify error estimate");
+  verify_action_->setObjectName("action.verify");
+  verify_action_->setToolTip(
+      "run the project again at a tenth of its accuracy and compare: the measured error of each "
+      "output next to its estimate");
+  verify_action_->setStatusTip(verify_action_->toolTip());
+  connect(verify_action_, &QAction::triggered, this, [this] { verifyLastRun(); });
+  verify_watcher_ = new QFutureWatcher<Results>(this);
+  connect(verify_watcher_, &QFutureWatcherBase::finished, this, [this] {
+    const Results checked = verify_watcher_->result();
+    verify_text_ = "Verified against a run at accuracy " + QString::number(0.1 * checked.accuracy, 'g', 2) + ":\n" +
+                   runErrorDetails(checked);
+    log(verify_text_);
+    stats_->setToolTip(verify_text_);
+    showBanner(verify_text_, false);
+    updateRunActions();
+  });
   connect(run_action_, &QAction::triggered, this, [this] { runSimulation(); });
   connect(pause_action_, &QAction::triggered, this, [this](bool on) { setSimulationPaused(on); });
   connect(stop_action_, &QAction::triggered, this, [this] { stopSimulation(); });
@@ -367,6 +388,26 @@ void MainWindow::updateRunActions() {
   pause_action_->setEnabled(running);
   pause_action_->setChecked(paused);
   stop_action_->setEnabled(running);
+  verify_action_->setEnabled(!running && results() != nullptr && !isVerifying());
+}
+
+bool MainWindow::isVerifying() const { return verify_watcher_->isRunning(); }
+
+bool MainWindow::verifyLastRun() {
+  if (isRunning() || isVerifying() || !results() || !project() || results()->status != RunStatus::Completed) {
+    if (!results()) showBanner("Nothing to verify yet: run the project first.", true);
+    return false;
+  }
+  const Project p = *project();
+  const std::shared_ptr<const Results> done = session_->sharedResults();
+  log("verifying the error estimate: a run at accuracy " + QString::number(0.1 * p.simulation.accuracy, 'g', 2));
+  verify_watcher_->setFuture(QtConcurrent::run([p, done] {
+    Results copy = *done;
+    verifyErrors(p, copy);
+    return copy;
+  }));
+  updateRunActions();
+  return true;
 }
 
 void MainWindow::setSimulationPaused(bool paused) {
@@ -588,7 +629,10 @@ void MainWindow::runSimulation() {
   model_tree_->setEnabled(false);
   properties_->setEnabled(false);
   updateRunActions();
+  const SolverChoice choice = chooseSolver(*project(), *system());
+  run_method_ = QString::fromUtf8(solverMethod(choice.settings.method).label) + (choice.automatic ? " (auto)" : "");
   log("run started: " + QString::fromStdString(describeRun(*project())));
+  if (choice.automatic) log("auto chose " + QString::fromStdString(choice.summary + ": " + choice.reason));
   int elastic = 0;
   for (CoordinateKind k : system()->coordinate_kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
   advice_ = slowRunAdvice(*project(), elastic);
@@ -739,17 +783,22 @@ void MainWindow::showProgress() {
   const double left = session_->secondsLeft();
   const double speed = session_->realTimeFactor();
   QString text = paused ? QString("Paused at t = %1 s (Run F5 or Pause F6 resumes)").arg(num(t)) : QString("running");
+  if (!run_method_.isEmpty()) text += ", " + run_method_;
   text += QString(", %1 s wall").arg(session_->workingSeconds(), 0, 'f', 1);
   if (speed > 0) text += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
   if (left >= 0) text += QString(", about %1 s left").arg(left, 0, 'f', 1);
-  // Slower than real time (once the estimate has settled): why it may be, and what to try.
+  // Slower than real time (once the estimate has settled): why it may be, and what to try, in full in the
+  // banner and the messages, once per run; the status bar says where to read it.
   const bool slow = !paused && speed > 0 && speed < 1 && session_->workingSeconds() > 1.0 && !advice_.empty();
-  const QString why = "slower than real time; it may be slow because of " + advice_.causes + ". Try " + advice_.suggestions;
-  if (slow) text += " | " + why;
-  if (slow && !advice_logged_) log("run " + why);  // once per run, in full (the status bar may cut it)
+  if (slow) text += " | slower than real time (see the banner)";
+  if (slow && !advice_logged_) {
+    QString why = "This run goes slower than real time. It may be slow because of " + advice_.causes + ".";
+    if (!advice_.suggestions.isEmpty()) why += "\nTry " + advice_.suggestions + ".";
+    showBanner(why, false);
+  }
   advice_logged_ = advice_logged_ || slow;
   stats_->setText(text);
-  stats_->setToolTip(slow ? text : QString());
+  stats_->setToolTip(text);
 }
 
 void MainWindow::onFinished() {
@@ -768,16 +817,22 @@ void MainWindow::onFinished() {
   std::vector<double> times = r->column("t");
   timeline_->setTimes(times);
   const SolverStats& st = r->stats;
-  stats_->setText(QString("%1 at t = %2 s | %3 steps, %4 RHS, %5 Jacobians, %6 s wall, %7 x real time")
+  const QString error = runErrorWords(*r);
+  stats_->setText(QString("%1 at t = %2 s | %3, %4 steps, %5 RHS, %6 Jacobians, %7 s wall, %8 x real time%9")
                       .arg(runStatusName(r->status))
                       .arg(num(r->end_time))
+                      .arg(runMethodWords(*r))
                       .arg(st.steps)
                       .arg(st.rhs_evaluations)
                       .arg(st.jacobian_evaluations)
                       .arg(st.wall_time, 0, 'f', 2)
-                      .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3)));
+                      .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3))
+                      .arg(error.isEmpty() ? QString() : " | " + error));
+  stats_->setToolTip(runErrorDetails(*r));
+  verify_text_.clear();
   progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));
   log("run " + QString(runStatusName(r->status)) + ": " + stats_->text());
+  if (const QString details = runErrorDetails(*r); !details.isEmpty()) log(details);
   plots_->setMarkers(earlyEndMarkers({{"", r}}));  // where it diverged or failed, as the README promises
   if (r->status == RunStatus::Failed || r->status == RunStatus::Diverged) {
     // The engine's message already says "diverged at t = ...: why": say it once ("Diverged at t = ...").

@@ -5,6 +5,7 @@
 // the state at a time); views observe the results and never own them. The exports are the shared
 // reactions of ui/export/, fed through this window's ExportSource. The edited project is a ProjectDocument; every change redraws
 // the arm.
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
@@ -91,6 +92,12 @@ class MainWindow : public QMainWindow, private ExportSource {
   bool isPaused() const;
   QString statusText() const;    // the status bar's text: the project, the run's progress or its statistics
   QString progressText() const;  // the progress bar's ("t = 1.20 / 30.00 s"; empty before a run)
+  // Simulation > Verify error estimate: runs the project again at a tenth of its accuracy on a worker
+  // thread and reports each output's measured error next to its estimate (messages, status tooltip).
+  // False when there is no finished run to verify or a run or a verification is going.
+  bool verifyLastRun();
+  bool isVerifying() const;
+  QString verifyText() const { return verify_text_; }  // the last verification's report
 
   const Results* results() const;  // the last finished run, or null
   std::size_t liveRows() const;
@@ -199,7 +206,10 @@ class MainWindow : public QMainWindow, private ExportSource {
   QMenu* recent_menu_;
   QDoubleSpinBox* scale_;
   QComboBox* colouring_;
-  QAction *run_action_, *pause_action_, *stop_action_;
+  QAction *run_action_, *pause_action_, *stop_action_, *verify_action_;
+  QFutureWatcher<Results>* verify_watcher_;
+  QString verify_text_;
+  QString run_method_;        // what the current run integrates with ("Generalized-α (auto)")
   ExportReactions* exports_;  // File > Export
 
   QString project_path_;

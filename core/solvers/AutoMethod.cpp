@@ -1,0 +1,117 @@
+#include "solvers/AutoMethod.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "base/NumberFormat.hpp"
+#include "model/SolverMethods.hpp"
+
+namespace flexarm {
+namespace {
+
+using Method = SimulationSettings::Method;
+
+// The accuracy's tolerance per method, rtol = r0 (accuracy / 1e-3)^k, atol = rtol / 100. A run's error
+// grows more slowly than its tolerance (the end effector's error ~ rtol^0.65 for generalized-alpha,
+// rtol^0.7 for IDA at orders 1-2, rtol^0.88 for ESDIRK of order 5), hence k > 1. r0 is the largest rtol
+// of the ladder 1e-2, 3e-3, 1e-3, ... whose end effector stayed within 1e-3 of its excursion on every
+// shipped project auto chooses the method for, against a tight reference run (CVODE BDF at rtol 1e-10;
+// IDA at 1e-8 with constraints); k from the same runs at 3e-4 and 3e-5 (docs/performance.md). Rigid arms
+// cost little at any tolerance and may be chaotic (the double pendulum): theirs is tight.
+struct Calibration {
+  double r0, k;
+};
+Calibration calibration(Method m, bool automatic) {
+  switch (m) {
+    case Method::GeneralizedAlpha: return {1e-4, 1.5};  // Canadarm2: 6.5e-4 at 1e-4, 1.4e-3 at 3e-4
+    case Method::Esdirk: return {1e-4, 1.15};           // the cantilever (order 5): 6.2e-4 at 1e-4, 1.6e-3 at 3e-4
+    case Method::Ida: return {3e-4, 1.4};               // sliding beam, slow push (order 2): 4.4e-4 at 3e-4, 1.0e-3 at 1e-3
+    case Method::Bdf:
+      if (automatic) return {1e-8, 1.0};  // rigid arms: the double pendulum 1.8e-4 at 1e-8
+      return {1e-6, 1.0};
+    default: return {1e-6, 1.0};  // the methods auto does not choose: the tolerances new projects had (1e-6 at 1e-3)
+  }
+}
+
+// x to three significant digits, the nearest double to them: tolerances that read as they were meant
+// (3e-06, not 2.9999999999999997e-06) in the run's description.
+double threeDigits(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return std::strtod(text, nullptr);
+}
+
+bool drivenJoint(const Joint& j) {
+  switch (j.drive.kind) {
+    case JointDrive::Kind::Free: return false;
+    case JointDrive::Kind::Effort:
+    case JointDrive::Kind::PD: return true;
+    case JointDrive::Kind::Prescribed: return j.drive.law.law != TimeFunction::Law::Constant;
+  }
+  return true;
+}
+
+}  // namespace
+
+void tolerancesFromAccuracy(SimulationSettings& s, bool automatic) {
+  const Calibration c = calibration(s.method, automatic);
+  if (s.rtol <= 0.0) s.rtol = threeDigits(c.r0 * std::pow(s.accuracy / 1e-3, c.k));
+  if (s.atol <= 0.0) s.atol = threeDigits(s.rtol / 100.0);
+}
+
+SolverChoice chooseSolver(const Project& project, const MultibodySystem& sys) {
+  SolverChoice c;
+  c.settings = project.simulation;
+  SimulationSettings& s = c.settings;
+  if (s.method != Method::Auto) {
+    tolerancesFromAccuracy(s, false);
+    return c;
+  }
+  c.automatic = true;
+  const Model& model = project.model;
+  bool flexible = false;
+  for (const Body& b : sys.bodies) flexible = flexible || b.isFlexible() || b.hasFlexibleJoint();
+  // Whether the arm moves as a mechanism: a joint driven along a motion, by an effort or a controller,
+  // free, or behind a joint spring (its link side free); else only its links vibrate.
+  bool driven = false, mechanism = false;
+  for (const Joint& j : model.joints) {
+    driven = driven || drivenJoint(j);
+    mechanism = mechanism || drivenJoint(j) || j.drive.kind == JointDrive::Kind::Free || j.flex.has_value() || j.qd0 != 0.0;
+  }
+  if (!model.constraints.empty()) {
+    s.method = Method::Ida;
+    s.max_order = 2;
+    c.reason =
+        "the model has constraints: IDA integrates them with their multipliers, at BDF orders 1-2, which damp "
+        "the stiff modes a step does not resolve";
+  } else if (!flexible) {
+    s.method = Method::Bdf;
+    s.max_order = 0;
+    c.reason = "a rigid arm: CVODE BDF of variable order up to 5 follows its smooth motion in long steps";
+  } else if (mechanism) {
+    s.method = Method::GeneralizedAlpha;
+    s.rho_inf = 0.8;
+    c.reason = std::string("a flexible arm that ") + (driven ? "is driven" : "moves freely") +
+               ": generalized-alpha (second order, rho_inf 0.8) damps the vibrations its steps do not resolve";
+  } else {
+    s.method = Method::Esdirk;
+    s.max_order = 5;
+    c.reason =
+        "flexible links vibrating on joints held still: ESDIRK of order 5 keeps the phase of a lightly damped "
+        "vibration over many periods";
+  }
+  s.jacobian = SimulationSettings::Jacobian::Analytic;
+  tolerancesFromAccuracy(s, true);
+  // A tolerance below 1e-7 (a tight accuracy, or rtol set): the one-step methods' orders 2 and 5 with
+  // their fixed tables take many more steps there than BDF of variable order up to 5.
+  if ((s.method == Method::GeneralizedAlpha || s.method == Method::Esdirk) && s.rtol < 1e-7) {
+    s.method = Method::Bdf;
+    s.max_order = 0;
+    c.reason += "; below rtol 1e-7, CVODE BDF of variable order up to 5 instead";
+  }
+  c.summary = std::string(solverMethod(s.method).label) + ", rtol " + formatShort(s.rtol, 3);
+  return c;
+}
+
+}  // namespace flexarm
