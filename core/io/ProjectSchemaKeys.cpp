@@ -190,7 +190,7 @@ std::vector<Key> buildKeys() {
       number(S + "divergence_ratio", "-", Need::Optional, Range::Positive, "divergence: tip deflection / length",
              s.divergence_ratio),
       object(SV.substr(0, SV.size() - 1), Need::Optional),
-      choice(SV + "method", methodNames(), Need::Optional, "solver", methodName(s.method)),
+      choice(SV + "method", methodNames(), Need::Optional, "method", methodName(s.method)),
       number(SV + "rtol", "-", Need::Optional, Range::NonNegative, "relative tolerance (0: from the accuracy)", s.rtol),
       number(SV + "atol", "-", Need::Optional, Range::NonNegative, "absolute tolerance (0: from the accuracy)", s.atol),
       number(SV + "max_step", "s", Need::Optional, Range::NonNegative, "largest step (0: no limit)", s.max_step),
