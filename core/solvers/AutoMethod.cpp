@@ -70,8 +70,6 @@ SolverChoice chooseSolver(const Project& project, const MultibodySystem& sys) {
   }
   c.automatic = true;
   const Model& model = project.model;
-  bool flexible = false;
-  for (const Body& b : sys.bodies) flexible = flexible || b.isFlexible() || b.hasFlexibleJoint();
   // Whether the arm moves as a mechanism: a joint driven along a motion, by an effort or a controller,
   // free, or behind a joint spring (its link side free); else only its links vibrate.
   bool driven = false, mechanism = false;
@@ -85,10 +83,12 @@ SolverChoice chooseSolver(const Project& project, const MultibodySystem& sys) {
     c.reason =
         "the model has constraints: IDA integrates them with their multipliers, at BDF orders 1-2, which damp "
         "the stiff modes a step does not resolve";
-  } else if (!flexible) {
+  } else if (sys.isRigid()) {
     s.method = Method::Bdf;
     s.max_order = 0;
-    c.reason = "a rigid arm: CVODE BDF of variable order up to 5 follows its smooth motion in long steps";
+    c.reason =
+        "a rigid arm: CVODE BDF of variable order up to 5 at a tight tolerance, cheap for a rigid arm and needed by a "
+        "chaotic one (its estimate compares a run at ten times the tolerance)";
   } else if (mechanism) {
     s.method = Method::GeneralizedAlpha;
     s.rho_inf = 0.8;

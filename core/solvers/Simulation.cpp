@@ -335,9 +335,7 @@ Results simulate(const Project& project, const RunControl& control) {
   // A rigid arm may be chaotic (the double pendulum): its errors grow between steps, which the sum of
   // the local errors misses. It runs fast at any tolerance, so its estimate is the difference from a
   // second run at ten times the tolerances (whose error bounds this run's).
-  bool rigid = true;
-  for (const Body& b : sys.bodies) rigid = rigid && !b.isFlexible() && !b.hasFlexibleJoint();
-  if (rigid && results.status == RunStatus::Completed && !results.errors.empty() &&
+  if (sys.isRigid() && results.status == RunStatus::Completed && !results.errors.empty() &&
       choice.settings.method != SimulationSettings::Method::Newmark) {
     SolverChoice looser = choice;
     looser.settings.rtol *= 10.0;
