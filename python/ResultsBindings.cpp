@@ -92,8 +92,9 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
   Results results;
   {
     py::gil_scoped_release release;
-    results = simulate(run.project, control);
-    if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(run.project, results, control);
+    const MultibodySystem sys = MultibodySystem::fromModel(run.project.model, run.project.coupling);
+    results = simulate(run.project, sys, control);
+    if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(run.project, sys, results, control);
   }
   PyResults out{std::make_shared<const Results>(std::move(results)), run.project};
   if (raised) {

@@ -89,12 +89,14 @@ int execute(const RunOptions& o, bool inverse) {
   RunControl control;
   control.cancel = &cancelFlag();
   control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
-  Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, control);
+  // One discretized system for the run and its check.
+  const MultibodySystem sys = MultibodySystem::fromModel(project->model, project->coupling);
+  Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, sys, control);
   bar.done();
   if (o.verify && !inverse && results.status == RunStatus::Completed) {
     ProgressBar check_bar(!o.quiet && isatty(STDERR_FILENO));
     control.progress = [&](double t, double t_end) { check_bar.update(t, t_end); };
-    const Results tighter = verifyErrors(*project, results, control);
+    const Results tighter = verifyErrors(*project, sys, results, control);
     check_bar.done();
     if (tighter.status != RunStatus::Completed)
       std::cerr << "flexarm-cli: --verify: the run at a tenth of the accuracy " << runStatusName(tighter.status) << ": "

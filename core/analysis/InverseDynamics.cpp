@@ -163,7 +163,8 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     joint.drive.kind = JointDrive::Kind::Effort;
     joint.drive.law = cubicTable(r_rigid.column("t"), r_rigid.column(names::jointEffort(joint.name)));
   }
-  const Results r_fwd = simulate(forward, control);
+  const MultibodySystem fsys = MultibodySystem::fromModel(forward.model, forward.coupling);  // the flexible arm's
+  const Results r_fwd = simulate(forward, fsys, control);
 
   // 4. Flexible inverse dynamics: the efforts that make the flexible arm's joints follow the rigid
   //    trajectories, its elastic coordinates integrated along them.
@@ -173,14 +174,13 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     flex_id.model.joints[j].drive.kind = JointDrive::Kind::Prescribed;
     flex_id.model.joints[j].drive.law = cubicTable(times, q_ik[j]);
   }
-  const Results r_flex_id = simulate(flex_id, control);
+  const Results r_flex_id = simulate(flex_id, control);  // its own system: the drives are part of it
 
   // 5. One table at the output times.
   Results out;
   out.project_name = project.name;
-  out.solver_description = "inverse dynamics along the end-effector path; " + describeRun(forward);
+  out.solver_description = "inverse dynamics along the end-effector path; " + describeRun(forward, fsys);
   std::vector<Channel> ch{{"t", "s"}};
-  const MultibodySystem fsys = MultibodySystem::fromModel(model, project.coupling);
   for (const Body& b : fsys.bodies) {
     const bool rev = b.joint_type == JointType::Revolute;
     for (const char* kind : {"q_rigid", "q_flex", "dq"})

@@ -2,7 +2,7 @@
 // Inverse dynamics of rigid and flexible arms.
 //  - Along given joint trajectories (every joint's drive `prescribed`): the drive efforts that make
 //    the joints follow them, with the elastic coordinates integrated along the way (a run).
-//  - Along a desired end-effector path (project.inverse, seed 002 sec. 3): rigid inverse kinematics
+//  - Along a desired end-effector path (project.inverse, Duong et al. 2017 sec. 3): rigid inverse kinematics
 //    gives joint trajectories; rigid inverse dynamics their drive efforts; these drive the flexible
 //    arm forward; the flexible inverse dynamics along the rigid trajectories gives the corrected
 //    efforts. The result holds, per joint, the rigid and flexible values and their deviations, the
@@ -23,7 +23,7 @@ Status checkInverseDynamics(const Project& project);
 Results inverseDynamics(const Project& project, const RunControl& control = {});
 
 // The arm with every flexible link replaced by a rigid rod of the same mass and every flexible
-// joint by a rigid one (the "rigid model" of seed 002).
+// joint by a rigid one (the "rigid model" of Duong et al. 2017).
 Model rigidCounterpart(const Model& model);
 
 }  // namespace flexarm

@@ -93,7 +93,7 @@ void ForwardDynamics::computeTerms(double t) {
   }
   if (mode_ == Prescribed::Constrained) {
     // The kinematics above used the nominal accelerations of the prescribed joints, so that the
-    // geometric axial force follows the prescribed motion (seed 003 eq. (17)); the multipliers
+    // geometric axial force follows the prescribed motion (Pan et al. 1990 eq. (17)); the multipliers
     // supply those accelerations, so they are taken out of the bias again: f = Q - h(q, qd).
     for (const Body& body : sys_.bodies)
       if (body.drive.kind == JointDrive::Kind::Prescribed)

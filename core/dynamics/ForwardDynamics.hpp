@@ -76,7 +76,7 @@ class ForwardDynamics {
   // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
   // equations with every acceleration known), data().frames and energies(), from one pass of the
   // equations linear in the mesh (the kinetic energy from its mass elements and stations), without the
-  // mass matrix or its solve: less than half of evaluate() on seed 004's 42 coordinates. Where no
+  // mass matrix or its solve: less than half of evaluate() on the 42 coordinates of Moolam et al.'s spatial RRR arm. Where no
   // prescribed joint's effort reads the forces (none, or only prescribed motors of flexible joints) the
   // pass is compositeKinematics(): no forces or Jacobians (data().tau then holds only the rotors'
   // inertia terms). Where

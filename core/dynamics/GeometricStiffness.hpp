@@ -1,5 +1,5 @@
 #pragma once
-// The axial force of a flexible link under the rigid motion of its body frame (seed 003 eq. (17)),
+// The axial force of a flexible link under the rigid motion of its body frame (Pan et al. 1990 eq. (17)),
 // and the geometric stiffness it gives through the axial shortening s(x) = 1/2 int_0^x (v'^2 + w'^2):
 //   P(x) = P_tip - rhoA (a0x (L - x) - 1/2 k2 (L^2 - x^2)),
 //   K_G  = int_0^L P(x) (Psi_v'^T Psi_v' + Psi_w'^T Psi_w') dx,

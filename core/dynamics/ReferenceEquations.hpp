@@ -42,7 +42,7 @@ void compositeKinematics(const MultibodySystem& sys, DynamicsData& data, const E
 
 // Generalized internal forces into data.internal (elastic stiffness and structural damping of the
 // links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`
-// coupling the axial-force term of seed 003 eq. (16)), and data.elastic_potential.
+// coupling the axial-force term of Pan et al. 1990 eq. (16)), and data.elastic_potential.
 // Needs the frames of referenceEquations() at the same state. No heap allocation.
 void internalForces(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 

@@ -38,6 +38,10 @@ Status checkRunLength(const SimulationSettings& s);
 
 // Canonical JSON of a project: save -> load -> save gives the same bytes.
 Json projectToJson(const Project& project);
+// Whether two projects describe the same discretized system (MultibodySystem::fromModel of their model
+// and coupling): their files differ at most in what the system leaves out (name, simulation settings,
+// inverse-dynamics path, variants, study), so that their runs can share one system.
+bool sameSystem(const Project& a, const Project& b);
 std::string projectToText(const Project& project);
 // Writes the file atomically (temporary file + rename). Returns an empty string or the reason it failed.
 Status saveProjectFile(const Project& project, const std::filesystem::path& file);

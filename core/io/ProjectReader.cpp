@@ -11,6 +11,7 @@
 #include "io/ProjectFile.hpp"
 #include "io/ProjectSchema.hpp"
 #include "io/TableFile.hpp"
+#include "model/SolverMethods.hpp"
 
 namespace flexarm {
 namespace {
@@ -557,6 +558,14 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
   }
 }
 
+// "3, 4 and 5": the orders a method offers.
+std::string orderList(const SolverMethodInfo& m) {
+  std::string list;
+  for (int k = m.lowest_order; k <= m.highest_order; ++k)
+    list += (k == m.lowest_order ? "" : k == m.highest_order ? " and " : ", ") + std::to_string(k);
+  return list;
+}
+
 void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
   const bool t_end = read(r, key("simulation.t_end"), s.t_end);
@@ -580,14 +589,15 @@ void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
     read(sv, key("simulation.solver.max_steps"), s.max_steps);
     long max_order = s.max_order;
     if (read(sv, key("simulation.solver.max_order"), max_order)) {
-      const long highest = s.method == SimulationSettings::Method::Adams ? 12 : 5;
+      const SolverMethodInfo& m = solverMethod(s.method);
+      const long highest = m.highest_order > 0 ? m.highest_order : 5;  // the methods without orders ignore it
       if (max_order > highest)
         sv.diagnostics().error(sv.pathOf("max_order"), "must be <= " + std::to_string(highest) + " for method \"" +
                                                            methodName(s.method) + "\", got " + std::to_string(max_order));
-      else if ((s.method == SimulationSettings::Method::Dirk || s.method == SimulationSettings::Method::Esdirk) &&
-               max_order > 0 && max_order < 3)
-        sv.diagnostics().error(sv.pathOf("max_order"), std::string("method \"") + methodName(s.method) +
-                                                           "\" has orders 3, 4 and 5 (0 = 4), got " + std::to_string(max_order));
+      else if (max_order > 0 && max_order < m.lowest_order)
+        sv.diagnostics().error(sv.pathOf("max_order"), std::string("method \"") + methodName(s.method) + "\" has orders " +
+                                                           orderList(m) + " (0 = " + std::to_string(m.default_order) + "), got " +
+                                                           std::to_string(max_order));
       else
         s.max_order = static_cast<int>(max_order);
     }

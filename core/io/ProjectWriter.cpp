@@ -265,6 +265,15 @@ Json projectToJson(const Project& project) {
   return j;
 }
 
+bool sameSystem(const Project& a, const Project& b) {
+  Json ja = projectToJson(a), jb = projectToJson(b);
+  for (const char* key : {"name", "simulation", "inverse_dynamics", "variants", "study"}) {
+    ja.erase(key);
+    jb.erase(key);
+  }
+  return ja == jb;
+}
+
 std::string projectToText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
 
 Status saveProjectFile(const Project& project, const std::filesystem::path& file) {

@@ -19,7 +19,7 @@ struct Constraint {
     // A point fixed to a link stays at a world point, along the chosen world axes (rigid links
     // from the base to that link).
     Point,
-    // A bilateral support through which a flexible link slides axially (seed 003 eqs. (24)-(28)):
+    // A bilateral support through which a flexible link slides axially (Pan et al. 1990 eqs. (24)-(28)):
     // at the material point D'(t) of the link that is at the support, the transverse displacement
     // is zero (and the slope too, for a sleeve). The link's joint is prismatic along the link's
     // x axis; the support sits at `position` along that axis, measured in the joint frame.

@@ -54,7 +54,7 @@ struct LinkDiscretization {
   std::vector<double> nodes;  // optional user-placed node positions 0 < x1 < ... < L (empty: equal elements)
   int reduce_to = 0;          // > 0: keep only this many lowest clamped-free modes of the FE model
   // Planar elements only: the root node's deflection and slope are coordinates too (the link is
-  // not clamped to its joint frame), for a beam held by sliding supports (seed 003 sec. 5).
+  // not clamped to its joint frame), for a beam held by sliding supports (Pan et al. 1990 sec. 5).
   bool free_root = false;
 };
 

@@ -27,7 +27,7 @@ struct Placement {
 enum class JointType { Revolute, Prismatic };
 const char* jointTypeName(JointType type);
 
-// Elasticity of a joint (seed 000 sec 2.1, Spong's model): a spring k and damper c between the motor
+// Elasticity of a joint (Qian et al. 2013 sec 2.1, Spong's model): a spring k and damper c between the motor
 // side (rotor inertia, gear ratio N) and the link side. Torsion = motor angle / N - link angle.
 struct JointFlex {
   double stiffness = 0.0;      // k [N m/rad or N/m]

@@ -13,8 +13,8 @@ namespace flexarm {
 // Rigid-flexible coupling order of the flexible links (DESIGN.md, physics contract).
 enum class CouplingOrder {
   Zero,       // linear floating frame, no foreshortening
-  Geometric,  // zero + potential of the axial inertial/gravity force through the axial shortening (seed 003)
-  High,       // foreshortening -1/2 int (v'^2 + w'^2) in the axial position, all its terms kept (seed 000)
+  Geometric,  // zero + potential of the axial inertial/gravity force through the axial shortening (Pan et al. 1990)
+  High,       // foreshortening -1/2 int (v'^2 + w'^2) in the axial position, all its terms kept (Qian et al. 2013)
 };
 const char* couplingName(CouplingOrder order);
 
@@ -60,7 +60,8 @@ struct SimulationSettings {
   double newmark_alpha = 0.25, newmark_delta = 0.5;
   double baumgarte_gamma = 5.0, baumgarte_beta = 5.0;
   // The method integrates constraints with their multipliers (after auto has chosen: Simulation.hpp).
-  bool constrained() const { return method == Method::Ida || method == Method::Newmark; }
+  // The method integrates constraints with their multipliers (model/SolverMethods.hpp).
+  bool constrained() const;
   // A run is reported as diverged when a flexible link's tip deflection exceeds this fraction of its
   // length: the small-deformation model has lost its meaning (e.g. the zero-order spin-up past omega_1).
   double divergence_ratio = 0.5;
@@ -69,7 +70,7 @@ struct SimulationSettings {
 const char* methodName(SimulationSettings::Method method);
 const char* jacobianName(SimulationSettings::Jacobian jacobian);  // "analytic", "difference"
 
-// Inverse dynamics along a desired end-effector path (seed 002 sec. 3): the world position of the
+// Inverse dynamics along a desired end-effector path (Duong et al. 2017 sec. 3): the world position of the
 // last link's distal frame as time laws; components without a law are not tracked.
 struct InverseSpec {
   std::array<std::optional<TimeFunction>, 3> path;  // x, y, z [m]

@@ -27,6 +27,8 @@ const std::vector<SolverMethodInfo>& solverMethods() {
   return table;
 }
 
+bool SimulationSettings::constrained() const { return solverMethod(method).constraints; }
+
 const SolverMethodInfo& solverMethod(SimulationSettings::Method method) {
   for (const SolverMethodInfo& m : solverMethods())
     if (m.method == method) return m;

@@ -21,10 +21,10 @@ struct TimeFunction {
     Sine,        // offset + amplitude * sin(2 pi frequency t + phase)
     Table,       // (t, value) points, linear or natural cubic spline, held constant outside
     Polynomial,  // sum_k coefficients[k] t^k
-    SpinUp,      // seed 000 sec 4.1 (Kane, Ryan & Banerjee 1987): smooth spin-up to omega0 over T
-    OutAndBack,  // seed 001 eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
+    SpinUp,      // Qian et al. 2013 sec 4.1 (Kane, Ryan & Banerjee 1987): smooth spin-up to omega0 over T
+    OutAndBack,  // Zhang et al. eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
     Cycloidal,   // before -> after over T from t_step: zero rate and acceleration at both ends
-                 // (seed 003 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
+                 // (Pan et al. 1990 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
   };
   Law law = Law::Constant;
 

@@ -87,7 +87,7 @@ Status ArkodeIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, d
   if (s.initial_step > 0.0) ARKStepSetInitStep(m.mem, s.initial_step);
   ARKStepSetMaxHnilWarns(m.mem, -1);
   // Stage predictor: the interpolant of the last step at its highest order (ARKODE's option 1); on
-  // seed 004's arm it halves the Newton iterations of the trivial predictor.
+  // the spatial RRR arm (Moolam et al.) it halves the Newton iterations of the trivial predictor.
   ARKStepSetPredictorMethod(m.mem, 1);
   ARKStepSetStopTime(m.mem, t_stop);
   return {};

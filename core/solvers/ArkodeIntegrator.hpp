@@ -28,7 +28,8 @@ class ArkodeIntegrator final : public OdeIntegrator {
   ArkodeIntegrator(const ArkodeIntegrator&) = delete;
   ArkodeIntegrator& operator=(const ArkodeIntegrator&) = delete;
 
-  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  // Returns what went wrong, if anything.
+  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings);
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;

@@ -6,33 +6,17 @@
 
 #include "base/NumberFormat.hpp"
 #include "model/SolverMethods.hpp"
+#include "solvers/Integrators.hpp"
 
 namespace flexarm {
 namespace {
 
 using Method = SimulationSettings::Method;
 
-// The accuracy's tolerance per method, rtol = r0 (accuracy / 1e-3)^k, atol = rtol / 100. A run's error
-// grows more slowly than its tolerance (the end effector's error ~ rtol^0.65 for generalized-alpha,
-// rtol^0.7 for IDA at orders 1-2, rtol^0.88 for ESDIRK of order 5), hence k > 1. r0 is the largest rtol
-// of the ladder 1e-2, 3e-3, 1e-3, ... whose end effector stayed within 1e-3 of its excursion on every
-// shipped project auto chooses the method for, against a tight reference run (CVODE BDF at rtol 1e-10;
-// IDA at 1e-8 with constraints); k from the same runs at 3e-4 and 3e-5 (docs/performance.md). Rigid arms
-// cost little at any tolerance and may be chaotic (the double pendulum): theirs is tight.
-struct Calibration {
-  double r0, k;
-};
-Calibration calibration(Method m, bool automatic) {
-  switch (m) {
-    case Method::GeneralizedAlpha: return {1e-4, 1.5};  // Canadarm2: 6.5e-4 at 1e-4, 1.4e-3 at 3e-4
-    case Method::Esdirk: return {1e-4, 1.15};           // the cantilever (order 5): 6.2e-4 at 1e-4, 1.6e-3 at 3e-4
-    case Method::Ida: return {3e-4, 1.4};               // sliding beam, slow push (order 2): 4.4e-4 at 3e-4, 1.0e-3 at 1e-3
-    case Method::Bdf:
-      if (automatic) return {1e-8, 1.0};  // rigid arms: the double pendulum 1.8e-4 at 1e-8
-      return {1e-6, 1.0};
-    default: return {1e-6, 1.0};  // the methods auto does not choose: the tolerances new projects had (1e-6 at 1e-3)
-  }
-}
+// The tolerances of an accuracy per method are in the integrators' table (Integrators.cpp). Auto holds
+// a rigid arm tight: it costs little at any tolerance and may be chaotic (the double pendulum: 1.8e-4
+// of its excursion at rtol 1e-8).
+constexpr double kRigidRtolAt1e3 = 1e-8;
 
 // x to three significant digits, the nearest double to them: tolerances that read as they were meant
 // (3e-06, not 2.9999999999999997e-06) in the run's description.
@@ -55,8 +39,10 @@ bool drivenJoint(const Joint& j) {
 }  // namespace
 
 void tolerancesFromAccuracy(SimulationSettings& s, bool automatic) {
-  const Calibration c = calibration(s.method, automatic);
-  if (s.rtol <= 0.0) s.rtol = threeDigits(c.r0 * std::pow(s.accuracy / 1e-3, c.k));
+  const IntegratorEntry& m = integrator(s.method);
+  const bool rigid_auto = automatic && s.method == Method::Bdf;  // auto chooses BDF for rigid arms only
+  const double r0 = rigid_auto ? kRigidRtolAt1e3 : m.rtol_at_1e3, k = rigid_auto ? 1.0 : m.accuracy_exponent;
+  if (s.rtol <= 0.0) s.rtol = threeDigits(r0 * std::pow(s.accuracy / 1e-3, k));
   if (s.atol <= 0.0) s.atol = threeDigits(s.rtol / 100.0);
 }
 

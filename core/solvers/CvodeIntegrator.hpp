@@ -14,7 +14,8 @@ class CvodeIntegrator final : public OdeIntegrator {
   CvodeIntegrator(const CvodeIntegrator&) = delete;
   CvodeIntegrator& operator=(const CvodeIntegrator&) = delete;
 
-  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  // Returns what went wrong, if anything.
+  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings);
   int step(double& t) override;
   const double* state() const override;
   bool interpolate(double t, double* y_out) override;

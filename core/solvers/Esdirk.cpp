@@ -20,9 +20,10 @@ constexpr double kMaxGrowth = 5.0;
 constexpr int kFactorizeEachStepUpTo = 100;
 }  // namespace
 
-Status EsdirkIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& s) {
-  ode_ = dynamic_cast<SecondOrderOde*>(&rhs);
-  if (!ode_ || n % 2 != 0) return error("the ESDIRK method on the residual form needs equations of motion in second-order form");
+Status EsdirkIntegrator::init(SecondOrderOde& ode, int n, const double* y0, double t0, double t_stop,
+                              const SimulationSettings& s) {
+  ode_ = &ode;
+  if (n % 2 != 0) return error("the ESDIRK method on the residual form needs equations of motion in second-order form");
   const ButcherTable table = esdirkTable(s.max_order);
   stages_ = static_cast<int>(table.b.size());
   if (stages_ < 2 || table.d.size() != table.b.size())
@@ -47,7 +48,8 @@ Status EsdirkIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, d
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
   y_prev_ = y1_ = err_ = y_;
   Eigen::VectorXd ydot(n);
-  if (rhs.rhs(t0, y0, ydot.data()) != 0) return error("the equations of motion cannot be evaluated at the initial state");
+  if (ode.stateDerivative(t0, y0, ydot.data()) != 0)
+    return error("the equations of motion cannot be evaluated at the initial state");
   a_ = a_prev_ = r_ = qpre_ = vpre_ = ydot.tail(n_);
   Q_.setZero(n_, stages_);
   V_.setZero(n_, stages_);

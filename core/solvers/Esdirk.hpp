@@ -26,9 +26,9 @@ namespace flexarm {
 
 class EsdirkIntegrator final : public SecondOrderStepper {
  public:
-  // init() fails unless the OdeRhs is also a SecondOrderOde. settings.max_order picks the table as
-  // for `dirk`: 3, 4 (0) or 5.
-  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  // n: the state's size, twice the coordinates'. settings.max_order picks the table as for `dirk`: 3,
+  // 4 (0) or 5. Returns what went wrong, if anything.
+  Status init(SecondOrderOde& ode, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings);
 
  private:
   int attempt(double h) override;

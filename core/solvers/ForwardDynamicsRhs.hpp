@@ -13,7 +13,7 @@
 // that does not also give iteration matrices comes from the equations evaluated with the accelerations
 // known (ForwardDynamics::massFreeResidual), without building M, wherever that is the same equation
 // (not with `geometric` coupling): linear in the mesh instead of quadratic, and about half an
-// evaluation with M on seed 004's 42 coordinates. M is then built only for iteration matrices: each
+// evaluation with M on the 42 coordinates of Moolam et al.'s spatial RRR arm. M is then built only for iteration matrices: each
 // step's first residual on small systems, a new iteration matrix now and then on large ones.
 //
 // From SymmetricSolve::kSparseFrom free coordinates, when M, K_t and C_t together fill at most
@@ -43,6 +43,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool hasNewtonSolver() const override { return true; }
   int setupNewton(double t, const double* y, double gamma, bool jacobian_ok, bool* evaluated) override;
   int solveNewton(double* x) override;
+  int stateDerivative(double t, const double* y, double* ydot) override { return rhs(t, y, ydot); }
   int accelerationResidual(double t, const double* y, const double* a, double* r, bool matrices) override;
   int evaluateIterationMatrices(double t, const double* y) override;
   int factorIteration(double c_v, double c_q) override;

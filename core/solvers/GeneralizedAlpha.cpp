@@ -14,15 +14,14 @@ constexpr int kMaxNewtonIterations = 7;
 constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-evaluated at least this often
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
 // With the matrices of the step's own first iterate (up to kKeepMatricesUpTo coordinates) the iteration
-// contracts by a factor of 100 to 1000 per iteration (seed 004: rates 0.001-0.006), so that rate x size
+// contracts by a factor of 100 to 1000 per iteration (Moolam et al.'s spatial RRR arm: rates 0.001-0.006), so that rate x size
 // is a sound estimate of the error left, and the velocities are held to ten times the positions'
 // tolerance: their corrections are gamma / (beta h) times the positions' (in the same weights, a few
-// hundred times at seed 004's 4 ms steps) while the error test reads the positions only, so that with the
-// positions' tolerance nearly every step took a second iteration for its velocities alone. Seed 004 at
-// rtol 1e-3, 1 s: 590 -> 308 evaluations for 272 steps instead of 271, its end effector within 5.7e-4 of the
-// reference's excursion instead of 4.8e-4; over 3 s at rtol 3e-4 its joint rates as close to BDF's as
-// before (at a hundredth, a spurious vibration took more steps). Larger systems, whose matrices are
-// older, hold the velocities to the positions' tolerance.
+// hundred times at the 4 ms steps of Moolam et al.'s spatial RRR arm) while the error test reads the positions only, so that with
+// the positions' tolerance nearly every step took a second iteration for its velocities alone. Seed 004 at rtol 1e-3, 1 s: 590 ->
+// 308 evaluations for 272 steps instead of 271, its end effector within 5.7e-4 of the reference's excursion instead of 4.8e-4;
+// over 3 s at rtol 3e-4 its joint rates as close to BDF's as before (at a hundredth, a spurious vibration took more steps).
+// Larger systems, whose matrices are older, hold the velocities to the positions' tolerance.
 constexpr double kFreshMatricesVelocityWeight = 0.1;
 // Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
 constexpr int kKeepMatricesUpTo = 100;
@@ -42,10 +41,10 @@ constexpr int kIterationsBeforeNewMatrices = 4;
 constexpr double kLargeSystemGrowth = 2.0;
 }  // namespace
 
-Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop,
+Status GeneralizedAlphaIntegrator::init(SecondOrderOde& ode, int n, const double* y0, double t0, double t_stop,
                                         const SimulationSettings& s) {
-  ode_ = dynamic_cast<SecondOrderOde*>(&rhs);
-  if (!ode_ || n % 2 != 0) return error("the generalized-alpha method needs equations of motion in second-order form");
+  ode_ = &ode;
+  if (n % 2 != 0) return error("the generalized-alpha method needs equations of motion in second-order form");
   n_ = n / 2;
   rtol_ = s.rtol;
   atol_ = s.atol;
@@ -60,7 +59,7 @@ Status GeneralizedAlphaIntegrator::init(OdeRhs& rhs, int n, const double* y0, do
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
   y1_ = y_prev_ = y_;
   Eigen::VectorXd ydot(n);
-  const int r = rhs.rhs(t0, y0, ydot.data());
+  const int r = ode.stateDerivative(t0, y0, ydot.data());
   if (r != 0) return error("the equations of motion cannot be evaluated at the initial state");
   a_ = abar_ = a_prev_ = a1_ = abar1_ = r_ = work_ = ydot.tail(n_);
   stats_ = SolverStats{};

@@ -17,7 +17,7 @@
 // iteration stops when its correction times the convergence rate is small, as CVODE's, in the
 // positions and in the velocities (whose corrections are gamma / (beta h) times larger; with each
 // step's own matrices, held to ten times the positions' tolerance). On fast-turning flexible arms the
-// mass matrix itself changes quickly (seed 004: the inertia a link's tip rotations carry follows the
+// mass matrix itself changes quickly (Moolam et al.'s spatial RRR arm: the inertia a link's tip rotations carry follows the
 // next joint's angle): matrices one step old, even with the exact velocity and inertial derivatives,
 // took about 4 iterations per step there, those of the step's own first iterate 2.3 with the
 // velocities at the positions' tolerance and 1.2 at ten times it. Anderson acceleration of
@@ -33,8 +33,8 @@ namespace flexarm {
 
 class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
  public:
-  // init() fails unless the OdeRhs is also a SecondOrderOde.
-  Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) override;
+  // n: the state's size, twice the coordinates'. Returns what went wrong, if anything.
+  Status init(SecondOrderOde& ode, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings);
 
  private:
   int attempt(double h) override;

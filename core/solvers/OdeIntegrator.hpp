@@ -1,7 +1,8 @@
 #pragma once
-// The ODE integrators behind simulate() for unconstrained models: CVODE (BDF, Adams) and ARKODE
-// (L-stable ESDIRK). Both step y' = f(t, y) one internal step at a time, interpolate within the
-// last step, and turn their flags into words.
+// The integrators of the unconstrained models (OdeStepper.hpp): CVODE (BDF, Adams) and ARKODE (ESDIRK)
+// on y' = f(t, y) (OdeRhs below), generalized-alpha and ESDIRK on M(q) a = f (SecondOrderOde,
+// SecondOrderStepper.hpp). Each is started by its own init() on the form of the equations it integrates,
+// then steps one internal step at a time, interpolates within the last step, and turns its flags into words.
 #include <Eigen/Core>
 #include <memory>
 #include <string>
@@ -43,8 +44,6 @@ class OdeRhs {
 class OdeIntegrator {
  public:
   virtual ~OdeIntegrator() = default;
-  // Returns an empty string or what went wrong.
-  virtual Status init(OdeRhs& rhs, int n, const double* y0, double t0, double t_stop, const SimulationSettings& settings) = 0;
   // One internal step towards t_stop. Returns the solver's flag (>= 0 success); t and y updated.
   virtual int step(double& t) = 0;
   virtual const double* state() const = 0;
@@ -68,8 +67,5 @@ class OdeIntegrator {
   virtual std::string describe(int flag) const = 0;
   virtual double currentTime() const = 0;
 };
-
-// The integrator for settings.method (bdf or adams: CVODE; dirk: ARKODE).
-std::unique_ptr<OdeIntegrator> makeOdeIntegrator(const SimulationSettings& settings);
 
 }  // namespace flexarm

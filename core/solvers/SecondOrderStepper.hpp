@@ -17,6 +17,8 @@ namespace flexarm {
 class SecondOrderOde {
  public:
   virtual ~SecondOrderOde() = default;
+  // y' = [v; a] with M(q) a = f solved, at the start of a run.
+  virtual int stateDerivative(double t, const double* y, double* ydot) = 0;
   // r = M(q) a - f(t, q, v) at y = [q; v]. With `matrices`, also keeps M, K_t and C_t at that state
   // for factorIteration(), from the same evaluation (its M is there, only the tangent is assembled);
   // without, r may come from the equations evaluated with the accelerations known, without M.

@@ -7,105 +7,16 @@
 #include <thread>
 
 #include "dynamics/ConstrainedDynamics.hpp"
-#include "dynamics/ForwardDynamics.hpp"
 #include "base/NumberFormat.hpp"
 #include "results/ChannelRecorder.hpp"
 #include "solvers/ErrorEstimate.hpp"
-#include "solvers/ForwardDynamicsRhs.hpp"
-#include "solvers/OdeIntegrator.hpp"
-#include "solvers/Stepper.hpp"
+#include "model/SolverMethods.hpp"
+#include "solvers/Integrators.hpp"
 
 namespace flexarm {
 namespace {
 
 std::string at(double t) { return "t = " + formatShort(t, 6) + " s"; }
-
-// CVODE or ARKODE on the ODE with prescribed coordinates eliminated. With no free coordinate (every joint
-// prescribed) the motion is known: steps go from output time to output time.
-class OdeStepper final : public Stepper {
- public:
-  OdeStepper(const MultibodySystem& sys, const Model& model, double dt_out)
-      : fd_(sys), rhs_(fd_), recorder_(sys), dt_out_(dt_out) {
-    Eigen::VectorXd q0, qd0;
-    sys.initialState(model, q0, qd0);
-    loaded_ = applyInitialLoads(sys, model, nullptr, q0);
-    const int n = fd_.stateSize();
-    y0_.resize(static_cast<std::size_t>(n));
-    ydot_.resize(static_cast<std::size_t>(n));
-    yout_.resize(static_cast<std::size_t>(n));
-    fd_.initialState(q0, qd0, y0_.data());
-    slots_.assign(static_cast<std::size_t>(sys.nq), -1);
-    for (std::size_t k = 0; k < fd_.freeCoordinates().size(); ++k)
-      slots_[static_cast<std::size_t>(fd_.freeCoordinates()[k])] = static_cast<int>(k);
-  }
-  std::vector<Channel> channels() const { return recorder_.channels(); }
-  Status init(double t0, double t_end, const SimulationSettings& s) {
-    if (!loaded_) return loaded_;
-    if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return error(fd_.error());
-    if (fd_.stateSize() == 0) return {};
-    ode_ = makeOdeIntegrator(s);
-    const Status e = ode_->init(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
-    if (!e) return errorAt("solver set-up failed", e.error().text());
-    return {};
-  }
-  int step(double& t) override {
-    ++steps_;
-    if (fd_.stateSize() > 0) return ode_->step(t);
-    t += dt_out_;  // nothing to integrate
-    t_ = t;
-    return 0;
-  }
-  const double* state() const override { return fd_.stateSize() > 0 ? ode_->state() : y0_.data(); }
-  int stateSize() const override { return fd_.stateSize(); }
-  const std::vector<int>& coordinateSlots() const override { return slots_; }
-  bool record(double t, Results& results) override {
-    const double* y = y0_.data();
-    if (steps_ > 0 && fd_.stateSize() > 0) {
-      if (!ode_->interpolate(t, yout_.data())) {
-        error_ = "could not interpolate the state";
-        return false;
-      }
-      y = yout_.data();
-      // The integrator's accelerations (generalized-alpha's) spare the mass matrix's build and solve.
-      if (fd_.outputsFromAccelerations() && ode_->interpolateAccelerations(t, ydot_.data())) {
-        if (!fd_.evaluateWithAccelerations(t, y, ydot_.data())) {
-          error_ = fd_.error();
-          return false;
-        }
-        recorder_.record(t, fd_, results);
-        return true;
-      }
-    }
-    if (!fd_.evaluate(t, y, ydot_.data())) {
-      error_ = fd_.error();
-      return false;
-    }
-    recorder_.record(t, fd_, results);
-    return true;
-  }
-  std::string describe(int flag) const override { return ode_->describe(flag); }
-  std::string modelError() const override { return error_.empty() ? fd_.error() : error_; }
-  double currentTime() const override { return fd_.stateSize() > 0 ? ode_->currentTime() : t_; }
-  bool localError(double* le) override { return fd_.stateSize() > 0 && ode_->localError(le); }
-  SolverStats stats() const override {
-    if (fd_.stateSize() > 0) return ode_->stats();
-    SolverStats st;
-    st.steps = steps_;
-    return st;
-  }
-
- private:
-  ForwardDynamics fd_;
-  ForwardDynamicsRhs rhs_;
-  ChannelRecorder recorder_;
-  std::unique_ptr<OdeIntegrator> ode_;
-  double dt_out_, t_ = 0.0;
-  long steps_ = 0;
-  std::vector<double> y0_, ydot_, yout_;
-  std::vector<int> slots_;
-  Status loaded_;  // the initial loads found their static shape
-  std::string error_;
-};
 
 // Watches the tip deflection of every flexible link, straight from the elastic coordinates in the
 // stepper's state: past `ratio` times the link length the small-deformation model has lost its meaning.
@@ -153,43 +64,29 @@ class DivergenceMonitor {
 
 std::string describeSolver(const SimulationSettings& s) {
   std::ostringstream os;
-  switch (s.method) {
-    case SimulationSettings::Method::Auto:
-      os << "auto accuracy=" << formatNumber(s.accuracy);
-      if (s.rtol > 0.0) os << " rtol=" << formatNumber(s.rtol);
-      if (s.atol > 0.0) os << " atol=" << formatNumber(s.atol);
-      os << " output_rate=" << formatNumber(s.output_rate) << " Hz";
-      return os.str();
-    case SimulationSettings::Method::Bdf: os << "CVODE BDF"; break;
-    case SimulationSettings::Method::Adams: os << "CVODE Adams"; break;
-    case SimulationSettings::Method::Ida: os << "IDA (index-2 GGL)"; break;
-    case SimulationSettings::Method::Dirk: os << "ARKODE ESDIRK"; break;
-    case SimulationSettings::Method::Esdirk: os << "ESDIRK on M(q) a = f"; break;
-    case SimulationSettings::Method::GeneralizedAlpha: os << "generalized-alpha rho_inf=" << formatNumber(s.rho_inf); break;
-    case SimulationSettings::Method::Newmark:
-      os << "Newmark alpha=" << formatNumber(s.newmark_alpha) << " delta=" << formatNumber(s.newmark_delta)
-         << " + Baumgarte gamma=" << formatNumber(s.baumgarte_gamma) << " beta=" << formatNumber(s.baumgarte_beta)
-         << " step=" << formatNumber(s.step);
-      break;
-  }
-  if (s.method != SimulationSettings::Method::Newmark) {
-    os << " rtol=" << formatNumber(s.rtol) << " atol=" << formatNumber(s.atol);
-    if (s.max_step > 0) os << " max_step=" << formatNumber(s.max_step);
-    if (s.max_order > 0) os << " max_order=" << s.max_order;
-    if (s.jacobian == SimulationSettings::Jacobian::DifferenceQuotient && s.method != SimulationSettings::Method::Adams)
-      os << " jacobian=difference";
+  if (s.method == SimulationSettings::Method::Auto) {
+    os << "auto accuracy=" << formatNumber(s.accuracy);
+    if (s.rtol > 0.0) os << " rtol=" << formatNumber(s.rtol);
+    if (s.atol > 0.0) os << " atol=" << formatNumber(s.atol);
+  } else {
+    integrator(s.method).describe(s, os);
+    if (solverMethod(s.method).adaptive) {
+      os << " rtol=" << formatNumber(s.rtol) << " atol=" << formatNumber(s.atol);
+      if (s.max_step > 0) os << " max_step=" << formatNumber(s.max_step);
+      if (s.max_order > 0) os << " max_order=" << s.max_order;
+      if (s.jacobian == SimulationSettings::Jacobian::DifferenceQuotient && s.method != SimulationSettings::Method::Adams)
+        os << " jacobian=difference";  // Adams iterates without a Newton matrix
+    }
   }
   os << " output_rate=" << formatNumber(s.output_rate) << " Hz";
   return os.str();
 }
 
 SolverChoice solverChoice(const Project& project) {
-  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
-  return chooseSolver(project, sys);
+  return chooseSolver(project, MultibodySystem::fromModel(project.model, project.coupling));
 }
 
-std::vector<Channel> runChannels(const Project& project) {
-  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
+std::vector<Channel> runChannels(const Project& project, const MultibodySystem& sys) {
   if (!chooseSolver(project, sys).settings.constrained()) return ChannelRecorder(sys).channels();
   ConstraintSet cs;
   if (!cs.build(sys, project.model, true)) return {};
@@ -202,7 +99,9 @@ std::string describeChoice(const SolverChoice& c, CouplingOrder coupling) {
 }
 }  // namespace
 
-std::string describeRun(const Project& project) { return describeChoice(solverChoice(project), project.coupling); }
+std::string describeRun(const Project& project, const MultibodySystem& sys) {
+  return describeChoice(chooseSolver(project, sys), project.coupling);
+}
 
 namespace {
 
@@ -235,24 +134,12 @@ Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys
     return results;
   };
 
-  std::unique_ptr<Stepper> stepper;
   std::vector<Channel> channels;
-  Status ready;
-  if (s.constrained()) {
-    Result<std::unique_ptr<Stepper>> made = makeConstrainedStepper(project, sys, t0, t_end, dt_out, channels);
-    if (made)
-      stepper = std::move(made.value());
-    else
-      ready = made.error();
-  } else {
-    auto ode = std::make_unique<OdeStepper>(sys, project.model, dt_out);
-    channels = ode->channels();
-    ready = ode->init(t0, t_end, s);
-    stepper = std::move(ode);
-  }
+  Result<std::unique_ptr<Stepper>> made = makeStepper(RunSetup{project, sys, t0, t_end, dt_out}, channels);
   results.setChannels(channels);
   if (control.started) control.started(results.channels());
-  if (!ready) return finish(RunStatus::Failed, ready.error().text(), t0);
+  if (!made) return finish(RunStatus::Failed, made.error().text(), t0);
+  const std::unique_ptr<Stepper>& stepper = made.value();
   auto announce = [&](std::size_t first_new_row) {
     if (control.rows_recorded && results.rows() > first_new_row) control.rows_recorded(results, first_new_row);
   };
@@ -329,7 +216,10 @@ Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys
 }  // namespace
 
 Results simulate(const Project& project, const RunControl& control) {
-  const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
+  return simulate(project, MultibodySystem::fromModel(project.model, project.coupling), control);
+}
+
+Results simulate(const Project& project, const MultibodySystem& sys, const RunControl& control) {
   const SolverChoice choice = chooseSolver(project, sys);
   Results results = simulateOnce(project, sys, choice, control);
   // A rigid arm may be chaotic (the double pendulum): its errors grow between steps, which the sum of
@@ -350,13 +240,13 @@ Results simulate(const Project& project, const RunControl& control) {
   return results;
 }
 
-Results verifyErrors(const Project& project, Results& results, const RunControl& control) {
+Results verifyErrors(const Project& project, const MultibodySystem& sys, Results& results, const RunControl& control) {
   Project tighter = project;
   SimulationSettings& s = tighter.simulation;
   s.accuracy *= 0.1;
   if (s.rtol > 0.0) s.rtol *= 0.1;
   if (s.atol > 0.0) s.atol *= 0.1;
-  Results reference = simulate(tighter, control);
+  Results reference = simulate(tighter, sys, control);  // the same model: only the solver's settings differ
   measureErrors(results, reference);
   return reference;
 }

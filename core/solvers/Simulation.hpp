@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
 #include "solvers/AutoMethod.hpp"
@@ -26,12 +27,15 @@ struct RunControl {
 
 // The project must have been validated (loaded without errors). Never throws for solver
 // trouble: a failure ends the run with status Failed, a message naming the time, and the
-// results computed until then.
+// results computed until then. `sys` is the project's discretized system
+// (MultibodySystem::fromModel(project.model, project.coupling)), built once by the caller and shared
+// by the runs of one model; without it, simulate() builds it.
+Results simulate(const Project& project, const MultibodySystem& sys, const RunControl& control = {});
 Results simulate(const Project& project, const RunControl& control = {});
 
-// The channels simulate(project) records, in order (constraint violations included for the
+// The channels simulate(project, sys) records, in order (constraint violations included for the
 // constrained solvers). Empty when the project's constraints cannot be built.
-std::vector<Channel> runChannels(const Project& project);
+std::vector<Channel> runChannels(const Project& project, const MultibodySystem& sys);
 
 // The method and tolerances a run of the project uses (auto resolved), and why.
 SolverChoice solverChoice(const Project& project);
@@ -39,10 +43,10 @@ SolverChoice solverChoice(const Project& project);
 // Checks a run's error estimates: runs the project again at a tenth of its accuracy (a tenth of rtol
 // and atol where the project sets them) and stores in results.errors[].measured the difference of each
 // output group from that run, as a fraction of the group's excursion. Returns the tighter run.
-Results verifyErrors(const Project& project, Results& results, const RunControl& control = {});
+Results verifyErrors(const Project& project, const MultibodySystem& sys, Results& results, const RunControl& control = {});
 
 // The settings in words; for `auto` the accuracy alone (what it resolves to: describeRun).
 std::string describeSolver(const SimulationSettings& settings);
-std::string describeRun(const Project& project);  // the resolved solver + coupling order
+std::string describeRun(const Project& project, const MultibodySystem& sys);  // the resolved solver + coupling order
 
 }  // namespace flexarm

@@ -1,7 +1,11 @@
 #pragma once
-// One integrator behind the run loop of simulate(): CVODE on the ODE, IDA on the index-2 DAE,
-// or fixed-step Newmark with Baumgarte stabilization. The loop steps it, checks its state, records
-// the output times each step passes, and reports progress, failure, cancellation and divergence.
+// The one interface of a time integration method as a run sees it (every method of the table in
+// Integrators.hpp makes one): the loop of simulate() steps it, checks its state, records the output
+// times each step passes, and reports progress, failure, cancellation and divergence.
+//   - OdeStepper.hpp: the methods on the ODE of the free coordinates (CVODE BDF and Adams, ARKODE
+//     ESDIRK, generalized-alpha, ESDIRK on M(q) a = f);
+//   - ConstrainedStepper.hpp: the methods with multipliers (IDA on the index-2 DAE, Newmark with
+//     Baumgarte stabilization).
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,9 +40,16 @@ class Stepper {
   virtual SolverStats stats() const = 0;
 };
 
-// The constrained steppers (ida, newmark), or why one cannot start; `channels` receives the
-// channels the stepper records (constraint violations included).
-Result<std::unique_ptr<Stepper>> makeConstrainedStepper(const Project& project, const MultibodySystem& sys, double t0,
-                                                        double t_end, double dt_out, std::vector<Channel>& channels);
+// What a method's factory gets: the project with its method concrete (not auto) and its tolerances
+// set, the discretized system of its model, and the run's span and output interval.
+struct RunSetup {
+  const Project& project;
+  const MultibodySystem& sys;
+  double t0, t_end, dt_out;
+};
+
+// Makes a method's stepper at its initial state, or says why it cannot start; `channels` receives the
+// channels the stepper records (constraint violations included), also when it cannot start.
+using StepperFactory = Result<std::unique_ptr<Stepper>> (*)(const RunSetup& run, std::vector<Channel>& channels);
 
 }  // namespace flexarm

@@ -235,3 +235,20 @@ TEST(ProjectFile, JointLimitsAreReadCheckedAndWrittenBack) {
       << q.diagnostics.text();
   EXPECT_TRUE(mentions(q.diagnostics, "joints[0].limits.upper: must be >= lower (1.75), got 1.5", Diagnostic::Severity::Error));
 }
+
+TEST(ProjectFile, SameSystemWhenOnlySimulationSettingsNameOrVariantsDiffer) {
+  const std::string file = std::string(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json";
+  auto load = [&](std::vector<std::string> overrides) {
+    LoadedProject p = loadProjectFile(file, overrides);
+    EXPECT_TRUE(p.project) << p.diagnostics.text();
+    return p.project ? *p.project : Project{};
+  };
+  const Project base = load({});
+  EXPECT_TRUE(sameSystem(base, load({"simulation.t_end=0.5", "simulation.accuracy=1e-5", "name=\"other\""})));
+  EXPECT_TRUE(sameSystem(base, load({"simulation.solver.method=\"bdf\"", "simulation.output_rate=50"})));
+  // What the discretized system holds: coupling, links, joints (their drives too), gravity.
+  EXPECT_FALSE(sameSystem(base, load({"coupling=\"zero\""})));
+  EXPECT_FALSE(sameSystem(base, load({"links[0].flex.elements=12"})));
+  EXPECT_FALSE(sameSystem(base, load({"joints[0].drive.value=0.1"})));
+  EXPECT_FALSE(sameSystem(base, load({"gravity=[0, 0, -9.8]"})));
+}

@@ -604,6 +604,7 @@ class GyroscopicRotor final : public OdeRhs, public SecondOrderOde {
     ydot[3] = -k * y[1] - g * y[2];
     return 0;
   }
+  int stateDerivative(double t, const double* y, double* ydot) override { return rhs(t, y, ydot); }
   int accelerationResidual(double t, const double* y, const double* a, double* r, bool) override {
     double ydot[4];
     rhs(t, y, ydot);
@@ -714,6 +715,7 @@ class OscillatorBank final : public OdeRhs, public SecondOrderOde {
     }
     return 0;
   }
+  int stateDerivative(double t, const double* y, double* ydot) override { return rhs(t, y, ydot); }
   int accelerationResidual(double, const double* y, const double* a, double* r, bool) override {
     const int n = size();
     for (int i = 0; i < n; ++i) r[i] = a[i] + k_(i) * y[i] + c_(i) * y[n + i];
