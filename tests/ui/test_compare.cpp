@@ -232,6 +232,24 @@ class CompareTest : public QObject {
     c->close();
   }
 
+  void variantsThatChangeOnlySimulationSettingsShareTheDocumentsSystem() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(example("cantilever.flexarm.json")));
+    const MultibodySystem* document = w.document()->system().get();
+    QVERIFY(document);
+    CompareWindow* c = w.compare({{"tighter", {"simulation.accuracy=1e-4", "simulation.t_end=0.05"}},
+                                  {"zero-order", {"coupling=zero", "simulation.t_end=0.05"}},
+                                  {"finer", {"links[0].flex.elements=12", "simulation.t_end=0.05"}}});
+    QVERIFY(c);
+    QCOMPARE(c->variantSystem(0), document);  // built once, for the document
+    QVERIFY(c->variantSystem(1) && c->variantSystem(1) != document);
+    QCOMPARE(c->variantSystem(1)->coupling, CouplingOrder::Zero);
+    QVERIFY(c->variantSystem(2) && c->variantSystem(2) != document);
+    QTRY_VERIFY_WITH_TIMEOUT(!c->isRunning(), 60000);
+    c->close();
+  }
+
   void invalidVariantsAreRefusedWithTheLoadersMessage() {
     MainWindow w;
     w.show();

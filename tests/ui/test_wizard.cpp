@@ -99,12 +99,25 @@ class WizardTest : public QObject {
     QCOMPARE(p->model.links[0].flex->section.A, 0.015 * 0.04);
     QCOMPARE(p->model.payloads[0].mass, 0.5);
 
-    // Opened in the workbench: untitled, clean, drawn at its length.
+    // Opened in the workbench: untitled, unsaved work (issue 43: it was dropped without a prompt), drawn at
+    // its length.
     MainWindow mw;
     mw.show();
     QVERIFY(mw.newProjectFrom(*doc));
     QVERIFY(mw.document()->path().isEmpty());
-    QVERIFY(!mw.document()->isDirty());
+    QVERIFY(mw.document()->isDirty());
+    QVERIFY2(mw.windowTitle().startsWith("Steel boom*"), qPrintable(mw.windowTitle()));
+    int asked = 0;
+    QString question;
+    mw.setQuestionHandler([&](const QString&, const QString& text, int) {
+      ++asked;
+      question = text;
+      return int(QMessageBox::Cancel);
+    });
+    QVERIFY(!mw.openProject(example("cantilever.flexarm.json")));  // cancelled: the boom stays
+    QCOMPARE(asked, 1);
+    QVERIFY2(question.contains("Steel boom"), qPrintable(question));
+    QCOMPARE(mw.projectName(), QString("Steel boom"));
     QCOMPARE(mw.projectName(), QString("Steel boom"));
     QVERIFY(std::abs(mw.armView()->drawnTip(0).norm() - 1.8) < 1e-6);
     QTRY_VERIFY_WITH_TIMEOUT(flexarm::test::nonBackgroundPixels(mw.armView()->grabFramebuffer()) > 50, 10000);

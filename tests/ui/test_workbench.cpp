@@ -3,6 +3,7 @@
 
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -111,6 +112,31 @@ class WorkbenchTest : public QObject {
     QVERIFY(w.results()->rows() > 0);
   }
 
+  // Issue 43: with every channel ticked, the read-out under the plot pushed the window past the screen.
+  void theWindowNeverGrowsPastTheScreenWithEveryChannelPlotted() {
+    for (const QSize screen : {QSize(1366, 768), QSize(1600, 1000)}) {
+      MainWindow w;
+      w.setQuestionHandler([](const QString&, const QString&, int) { return int(QMessageBox::No); });  // no recovery
+      w.resize(screen);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QVERIFY(w.openProject(example("two-link-flexible-arm.flexarm.json")));
+      QVERIFY(w.document()->setValue("simulation.t_end", 0.2));
+      w.runSimulation();
+      QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 30000);
+      w.plots()->checkAllChannels();
+      w.plots()->setTimeCursor(0.1);
+      QTest::qWait(100);
+      QVERIFY(w.plots()->graphCount() > 20);
+      QVERIFY2(w.plots()->readout().size() > 400, qPrintable(w.plots()->readout()));
+      QVERIFY2(w.width() <= screen.width(),
+               qPrintable(QString("%1 px wide on a %2 px screen").arg(w.width()).arg(screen.width())));
+      QVERIFY2(w.minimumSizeHint().width() <= screen.width(), qPrintable(QString::number(w.minimumSizeHint().width())));
+      if (screen.width() == 1366) test::saveScreenshot(w, "every-channel-1366");
+      w.document()->undo();  // the shipped example as it was: nothing unsaved, nothing autosaved
+    }
+  }
+
   void divergingRunShowsBannerAndKeepsResults() {
     QTemporaryDir dir;
     const QString path = variant(dir, "spin-up-beam.flexarm.json",
@@ -125,6 +151,15 @@ class WorkbenchTest : public QObject {
     QVERIFY2(w.bannerText().contains("Diverged") && w.bannerText().contains("t = "), qPrintable(w.bannerText()));
     QVERIFY(w.results()->rows() > 10);
     QVERIFY(w.plots()->pointCount() > 10);
+
+    // Issue 43: the banner goes with the results it describes, through an edit, its undo and its redo.
+    QVERIFY(w.document()->setValue("simulation.t_end", 5.0));
+    QVERIFY(!w.bannerShown());
+    w.document()->undo();
+    QVERIFY(!w.results());
+    QVERIFY2(!w.bannerShown(), qPrintable(w.bannerText()));
+    w.document()->redo();
+    QVERIFY(!w.bannerShown());
   }
 
   void newProjectRunsAndSaves() {

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/ProjectFile.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/compare/ComparePlot.hpp"
 #include "ui/export/ExportReactions.hpp"
@@ -33,8 +34,9 @@ struct CompareWindow::Variant {
   ArmView* view = nullptr;
 };
 
-CompareWindow::CompareWindow(const Project& base, const QString& base_dir, std::vector<StudyCase> cases, QWidget* parent)
-    : QMainWindow(parent), base_(base), base_dir_(base_dir) {
+CompareWindow::CompareWindow(const Project& base, const QString& base_dir, std::vector<StudyCase> cases, QWidget* parent,
+                             std::shared_ptr<const MultibodySystem> base_system)
+    : QMainWindow(parent), base_(base), base_system_(std::move(base_system)), base_dir_(base_dir) {
   setAttribute(Qt::WA_DeleteOnClose, false);
   setWindowTitle("Compare: " + QString::fromStdString(base.name) + " - FlexArm");
   for (StudyCase& c : cases) {
@@ -170,7 +172,8 @@ bool CompareWindow::start(QString* error) {
   }
   for (std::size_t i = 0; i < variants_.size(); ++i) {
     Variant& v = *variants_[i];
-    v.session->setProject(*projects[i]);
+    const bool shared = base_system_ && sameSystem(*projects[i], base_);
+    v.session->setProject(*projects[i], shared ? base_system_ : nullptr);
     v.view->setProject(*projects[i], v.session->sharedSystem());
     v.view->viewPreset(ArmView::Preset::Iso);
     v.banner->setVisible(false);
@@ -194,6 +197,11 @@ bool CompareWindow::isRunning() const {
 QString CompareWindow::variantName(int i) const {
   return QString::fromStdString(variants_[static_cast<std::size_t>(i)]->study_case.name);
 }
+const MultibodySystem* CompareWindow::variantSystem(int i) const {
+  if (i < 0 || i >= variantCount()) return nullptr;
+  return variants_[static_cast<std::size_t>(i)]->session->sharedSystem().get();
+}
+
 const Results* CompareWindow::variantResults(int i) const { return variants_[static_cast<std::size_t>(i)]->session->results(); }
 bool CompareWindow::variantBannerShown(int i) const { return !variants_[static_cast<std::size_t>(i)]->banner->isHidden(); }
 QString CompareWindow::variantBanner(int i) const { return variants_[static_cast<std::size_t>(i)]->banner->text(); }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
 #include "solvers/Study.hpp"
@@ -32,7 +33,10 @@ class CompareWindow : public QMainWindow, private ExportSource {
   Q_OBJECT
  public:
   // The variants of `base` (tables resolve against base_dir). Invalid variants are reported by start().
-  CompareWindow(const Project& base, const QString& base_dir, std::vector<StudyCase> cases, QWidget* parent = nullptr);
+  // `base_system`: the base project's discretized system, shared by the variants that keep it (they change
+  // only simulation settings); the others build their own.
+  CompareWindow(const Project& base, const QString& base_dir, std::vector<StudyCase> cases, QWidget* parent = nullptr,
+                std::shared_ptr<const MultibodySystem> base_system = nullptr);
   ~CompareWindow() override;
 
   // Builds every variant's project and starts all runs. False, with a message, when a variant is not
@@ -43,7 +47,8 @@ class CompareWindow : public QMainWindow, private ExportSource {
 
   int variantCount() const { return static_cast<int>(variants_.size()); }
   QString variantName(int i) const;
-  const Results* variantResults(int i) const;  // the finished run, or null while it runs
+  const Results* variantResults(int i) const;         // the finished run, or null while it runs
+  const MultibodySystem* variantSystem(int i) const;  // the system the variant runs on (after start())
   bool variantBannerShown(int i) const;
   QString variantBanner(int i) const;
   ArmView* view(int i) const;
@@ -91,6 +96,7 @@ class CompareWindow : public QMainWindow, private ExportSource {
   std::vector<double> commonTimes() const;  // the times of the finished run that went furthest
 
   Project base_;
+  std::shared_ptr<const MultibodySystem> base_system_;
   QString base_dir_;
   std::vector<std::unique_ptr<Variant>> variants_;
   QWidget* views_box_ = nullptr;

@@ -50,7 +50,7 @@ class SnapshotCommand : public QUndoCommand {
 };
 
 ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), stack_(new QUndoStack(this)) {
-  connect(stack_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(!clean); });
+  connect(stack_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(unsaved_ || !clean); });
   resetEmpty();
 }
 
@@ -119,6 +119,7 @@ bool ProjectDocument::reset(const Json& doc, const QString& path, QString* error
     return false;
   }
   stack_->clear();
+  unsaved_ = false;
   doc_ = doc;
   project_ = std::move(v.project);
   system_.reset();
@@ -127,6 +128,13 @@ bool ProjectDocument::reset(const Json& doc, const QString& path, QString* error
   emit changed();
   emit dirtyChanged(false);
   if (old_path != path_) emit pathChanged(path_);
+  return true;
+}
+
+bool ProjectDocument::startUnsaved(const Json& doc, QString* error) {
+  if (!reset(doc, QString(), error)) return false;
+  unsaved_ = true;
+  emit dirtyChanged(true);
   return true;
 }
 
@@ -167,7 +175,10 @@ bool ProjectDocument::save(const QString& path, QString* error) {
   const QString abs = QFileInfo(path).absoluteFilePath();
   const bool moved = abs != path_;
   path_ = abs;
+  const bool was_unsaved = unsaved_;
+  unsaved_ = false;
   stack_->setClean();
+  if (was_unsaved) emit dirtyChanged(isDirty());
   if (moved) emit pathChanged(path_);
   return true;
 }
@@ -179,7 +190,7 @@ QString ProjectDocument::displayName() const {
   return "Untitled";
 }
 
-bool ProjectDocument::isDirty() const { return !stack_->isClean(); }
+bool ProjectDocument::isDirty() const { return unsaved_ || !stack_->isClean(); }
 
 std::filesystem::path ProjectDocument::baseDir() const {
   return path_.isEmpty() ? std::filesystem::path(".") : std::filesystem::path(QFileInfo(path_).absolutePath().toStdString());

@@ -50,6 +50,9 @@ class ProjectDocument : public QObject {
   bool open(const QString& path, QString* error = nullptr);
   bool reset(const Json& doc, const QString& path, QString* error = nullptr);
   void resetEmpty();  // "Untitled", no links yet
+  // As reset() without a path, for work that exists nowhere else (a wizard's or an import's project):
+  // dirty until saved, so that nothing drops it without asking.
+  bool startUnsaved(const Json& doc, QString* error = nullptr);
   // Writes the document (atomically) and marks it clean; the path becomes the document's path.
   bool save(const QString& path, QString* error = nullptr);
 
@@ -113,6 +116,7 @@ class ProjectDocument : public QObject {
   mutable std::shared_ptr<const MultibodySystem> system_;  // of project_, once asked for
   QString path_;
   bool replaced_ = true;
+  bool unsaved_ = false;  // started by startUnsaved() and not saved since
   QUndoStack* stack_;
   bool locked_ = false;
 };

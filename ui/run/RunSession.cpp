@@ -35,8 +35,8 @@ bool RunSession::start() {
   if (!project_ || running_) return false;
   results_.reset();
   live_ = Results{};
-  live_.setChannels(runChannels(*project_));
-  if (!controller_->start(*project_)) return false;
+  live_.setChannels(runChannels(*project_, *system_));
+  if (!controller_->start(*project_, system_)) return false;
   running_ = true;
   return true;
 }

@@ -1,6 +1,8 @@
 #include "ui/run/RunSummary.hpp"
 
 #include <QStringList>
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "model/SolverMethods.hpp"
@@ -54,6 +56,15 @@ QString runErrorDetails(const Results& r) {
     lines << line;
   }
   return lines.join('\n');
+}
+
+QString timeLeftWords(double working_seconds, double t, double t_end) {
+  if (!(working_seconds >= 1.0) || !(t > 1e-3 * t_end) || !(t_end > t)) return "time left unknown";
+  const double left = working_seconds * (t_end - t) / t;
+  if (left < 120.0) return QString("about %1 s left").arg(std::max(1.0, std::round(left)), 0, 'f', 0);
+  if (left < 7200.0) return QString("about %1 min left").arg(std::round(left / 60.0), 0, 'f', 0);
+  if (left < 86400.0) return QString("about %1 h left").arg(left / 3600.0, 0, 'f', 1);
+  return "more than a day left";
 }
 
 }  // namespace flexarm

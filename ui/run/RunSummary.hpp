@@ -15,5 +15,9 @@ QString runMethodWords(const Results& results);
 QString runErrorWords(const Results& results);
 // One line per group: "ee: 6.5e-04 m, 0.065 % of its excursion (measured 0.012 %)", then what auto chose and why.
 QString runErrorDetails(const Results& results);
+// The wall time a running run has left, from the working seconds it took to simulate t of t_end: "about
+// 40 s left", "about 12 min left", "about 3.5 h left", "more than a day left"; "time left unknown" until
+// the rate means something (a second of work and 0.1 % of the run done).
+QString timeLeftWords(double working_seconds, double t, double t_end);
 
 }  // namespace flexarm

@@ -24,7 +24,7 @@ void SimulationController::join() {
   if (worker_.joinable()) worker_.join();
 }
 
-bool SimulationController::start(const Project& project) {
+bool SimulationController::start(const Project& project, std::shared_ptr<const MultibodySystem> system) {
   if (running_.load()) return false;
   join();
   cancel_ = false;
@@ -40,7 +40,7 @@ bool SimulationController::start(const Project& project) {
     holding_.reset();
   }
   running_ = true;
-  worker_ = std::thread([this, project] {
+  worker_ = std::thread([this, project, system] {
     // The solver yields to the GUI (and to the software renderer's threads): nice 10 for this thread.
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     RunControl control;
@@ -60,7 +60,7 @@ bool SimulationController::start(const Project& project) {
       for (std::size_t row = first; row < r.rows(); ++row)
         for (std::size_t c = 0; c < n; ++c) pending_.push_back(r.value(row, c));
     };
-    Results done = simulate(project, control);
+    Results done = system ? simulate(project, *system, control) : simulate(project, control);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       done.stats.wall_time = std::max(0.0, done.stats.wall_time - std::chrono::duration<double>(held_).count());

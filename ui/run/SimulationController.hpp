@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 #include "results/Results.hpp"
 
@@ -25,9 +26,10 @@ class SimulationController : public QObject {
   ~SimulationController() override;
 
   bool isRunning() const { return running_.load(); }
-  bool start(const Project& project);  // false when a run is already going
-  void stop();                         // takes effect at the next solver step
-  void setPaused(bool paused);         // takes effect after the solver's current step
+  // Runs the project on its system (built on the worker when null); false when a run is already going.
+  bool start(const Project& project, std::shared_ptr<const MultibodySystem> system = nullptr);
+  void stop();                  // takes effect at the next solver step
+  void setPaused(bool paused);  // takes effect after the solver's current step
   bool isPaused() const { return paused_.load(); }
 
   // Progress in simulated time and an estimate of the wall time left [s] (negative: unknown; frozen

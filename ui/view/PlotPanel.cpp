@@ -8,8 +8,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <set>
 
 namespace flexarm {
@@ -41,6 +43,9 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   list_->setToolTip("Tick the channels to plot");
   readout_ = new QLabel(this);
   readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // However many channels are read off, the read-out is one line cut to the width it has (the whole in
+  // its tooltip): its text never widens the panel, nor the window past the screen.
+  readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   auto* right = new QVBoxLayout;
   right->addWidget(plot_, 1);
   right->addWidget(readout_);
@@ -64,7 +69,7 @@ void PlotPanel::clear() {
 // Nothing of the rows before: no read-out, the cursor at t = 0, the axes at their initial ranges.
 void PlotPanel::resetView() {
   setMarkers({});
-  readout_->clear();
+  setReadout({});
   cursor_->point1->setCoords(0, 0);
   cursor_->point2->setCoords(0, 1);
   plot_->xAxis->setRange(0, 1);
@@ -158,7 +163,7 @@ void PlotPanel::setTimeCursor(double t) {
 
 void PlotPanel::showReadout(double t) {
   if (rows_ == 0 || plotted_.empty()) {
-    readout_->clear();
+    setReadout({});
     return;
   }
   const std::size_t n = channels_.size();
@@ -170,7 +175,15 @@ void PlotPanel::showReadout(double t) {
                 .arg(QString::fromStdString(channels_[static_cast<std::size_t>(c)].name))
                 .arg(data_[r * n + static_cast<std::size_t>(c)], 0, 'g', 5)
                 .arg(QString::fromStdString(channels_[static_cast<std::size_t>(c)].unit));
-  readout_->setText(text);
+  setReadout(text);
+}
+
+void PlotPanel::checkAllChannels() {
+  {
+    const QSignalBlocker block(list_);
+    for (int i = 0; i < list_->count(); ++i) list_->item(i)->setCheckState(Qt::Checked);
+  }
+  rebuildGraphs();
 }
 
 int PlotPanel::graphCount() const { return plot_->graphCount(); }
@@ -181,7 +194,18 @@ QStringList PlotPanel::channelNames() const {
   return names;
 }
 
-QString PlotPanel::readout() const { return readout_->text(); }
+QString PlotPanel::readout() const { return readout_text_; }
+
+void PlotPanel::setReadout(const QString& text) {
+  readout_text_ = text;
+  readout_->setToolTip(text);
+  readout_->setText(readout_->fontMetrics().elidedText(text, Qt::ElideRight, std::max(readout_->width(), 40)));
+}
+
+void PlotPanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  setReadout(readout_text_);  // cut again to the new width
+}
 
 int PlotPanel::pointCount() const { return plot_->graphCount() > 0 ? plot_->graph(0)->dataCount() : 0; }
 

@@ -34,16 +34,20 @@ class PlotPanel : public QWidget {
   int pointCount() const;            // points in the first plotted graph
   QStringList channelNames() const;  // those offered, plotted or not
   QString readout() const;           // the values read off at the cursor or the pointer
+  void checkAllChannels();           // plots every channel offered
   QCustomPlot* plot() { return plot_; }
 
  private:
   void rebuildGraphs();
   void refreshAxes();
   void showReadout(double t);
+  void setReadout(const QString& text);
+  void resizeEvent(QResizeEvent* e) override;
   void resetView();
   QCustomPlot* plot_;
   QListWidget* list_;
   QLabel* readout_;
+  QString readout_text_;  // the whole read-out; readout_ shows it cut to its width
   QCPItemStraightLine* cursor_ = nullptr;
   std::vector<Channel> channels_;
   std::vector<int> plotted_;  // channel index per graph

@@ -373,7 +373,7 @@ void MainWindow::buildRunActions(QMenu* menu) {
                    runErrorDetails(checked);
     log(verify_text_);
     stats_->setToolTip(verify_text_);
-    showBanner(verify_text_, false);
+    showBanner(verify_text_, false, /*about_results=*/true);
     updateRunActions();
   });
   connect(run_action_, &QAction::triggered, this, [this] { runSimulation(); });
@@ -399,11 +399,12 @@ bool MainWindow::verifyLastRun() {
     return false;
   }
   const Project p = *project();
+  const std::shared_ptr<const MultibodySystem> sys = document_->system();
   const std::shared_ptr<const Results> done = session_->sharedResults();
   log("verifying the error estimate: a run at accuracy " + QString::number(0.1 * p.simulation.accuracy, 'g', 2));
-  verify_watcher_->setFuture(QtConcurrent::run([p, done] {
+  verify_watcher_->setFuture(QtConcurrent::run([p, sys, done] {
     Results copy = *done;
-    verifyErrors(p, copy);
+    verifyErrors(p, *sys, copy);
     return copy;
   }));
   updateRunActions();
@@ -479,7 +480,7 @@ bool MainWindow::importUrdf(const QString& file) {
 bool MainWindow::newProjectFrom(const Json& doc) {
   if (refusedWhileRunning("starting a new project")) return false;
   QString error;
-  if (!document_->reset(doc, QString(), &error)) {
+  if (!document_->startUnsaved(doc, &error)) {
     showBanner("Could not start the new project:\n" + error, true);
     log("new project refused: " + error);
     return false;
@@ -594,7 +595,8 @@ void MainWindow::onDocumentChanged() {
     session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
   view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
-  // No results of the model before: no times, no curves, no progress.
+  // No results of the model before: no times, no curves, no progress, no banner about them.
+  if (banner_about_results_) banner_->setVisible(false);
   timeline_->setTimes({});
   plots_->setChannels({}, {});
   progress_->reset();
@@ -618,7 +620,7 @@ void MainWindow::runSimulation() {
   timeline_->setPlaying(false);
   timeline_->setTimes({});
   // The channels follow from the system: set the plots up now, not while rows stream in.
-  const std::vector<Channel> channels = runChannels(*project());
+  const std::vector<Channel> channels = runChannels(*project(), *system());
   plots_->setChannels(channels, defaultPlotChannels(channels));
   modes_->setSimulationRunning(true);  // the view follows the run
   if (!session_->start()) {
@@ -631,7 +633,7 @@ void MainWindow::runSimulation() {
   updateRunActions();
   const SolverChoice choice = chooseSolver(*project(), *system());
   run_method_ = QString::fromUtf8(solverMethod(choice.settings.method).label) + (choice.automatic ? " (auto)" : "");
-  log("run started: " + QString::fromStdString(describeRun(*project())));
+  log("run started: " + QString::fromStdString(describeRun(*project(), *system())));
   if (choice.automatic) log("auto chose " + QString::fromStdString(choice.summary + ": " + choice.reason));
   int elastic = 0;
   for (CoordinateKind k : system()->coordinate_kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
@@ -654,7 +656,7 @@ CompareWindow* MainWindow::compare(std::vector<StudyCase> cases) {
     showBanner("Compare needs two or more variants.", true);
     return nullptr;
   }
-  auto* w = new CompareWindow(*project(), projectDirectory(), std::move(cases), this);
+  auto* w = new CompareWindow(*project(), projectDirectory(), std::move(cases), this, document_->system());
   w->setWindowFlag(Qt::Window);
   QString why;
   if (!w->start(&why)) {
@@ -780,13 +782,12 @@ void MainWindow::showProgress() {
   const double t = session_->simulatedTime(), t_end = session_->endTime();
   progress_->setValue(static_cast<int>(1000.0 * t / std::max(t_end, 1e-12)));
   progress_->setFormat(QString("t = %1 / %2 s%3").arg(t, 0, 'f', 2).arg(t_end, 0, 'f', 2).arg(paused ? " (paused)" : ""));
-  const double left = session_->secondsLeft();
   const double speed = session_->realTimeFactor();
   QString text = paused ? QString("Paused at t = %1 s (Run F5 or Pause F6 resumes)").arg(num(t)) : QString("running");
   if (!run_method_.isEmpty()) text += ", " + run_method_;
   text += QString(", %1 s wall").arg(session_->workingSeconds(), 0, 'f', 1);
   if (speed > 0) text += QString(", %1 x real time").arg(QString::number(speed, 'g', 3));
-  if (left >= 0) text += QString(", about %1 s left").arg(left, 0, 'f', 1);
+  text += ", " + timeLeftWords(session_->workingSeconds(), t, t_end);
   // Slower than real time (once the estimate has settled): why it may be, and what to try, in full in the
   // banner and the messages, once per run; the status bar says where to read it.
   const bool slow = !paused && speed > 0 && speed < 1 && session_->workingSeconds() > 1.0 && !advice_.empty();
@@ -794,7 +795,7 @@ void MainWindow::showProgress() {
   if (slow && !advice_logged_) {
     QString why = "This run goes slower than real time. It may be slow because of " + advice_.causes + ".";
     if (!advice_.suggestions.isEmpty()) why += "\nTry " + advice_.suggestions + ".";
-    showBanner(why, false);
+    showBanner(why, false, /*about_results=*/true);
   }
   advice_logged_ = advice_logged_ || slow;
   stats_->setText(text);
@@ -841,7 +842,7 @@ void MainWindow::onFinished() {
       what[0] = 'D';
     else
       what = QString(r->status == RunStatus::Diverged ? "Diverged: " : "Solver failure: ") + what;
-    showBanner(what + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)), true);
+    showBanner(what + QString("\nThe results up to t = %1 s are kept.").arg(num(r->end_time)), true, /*about_results=*/true);
   } else if (r->status == RunStatus::Cancelled) {
     log(QString::fromStdString(r->message));
   }
@@ -864,7 +865,8 @@ QString MainWindow::projectName() const { return project() ? QString::fromStdStr
 QString MainWindow::bannerText() const { return banner_->text(); }
 bool MainWindow::bannerShown() const { return banner_->isVisibleTo(this); }  // shown on the page the user sees
 
-void MainWindow::showBanner(const QString& text, bool error) {
+void MainWindow::showBanner(const QString& text, bool error, bool about_results) {
+  banner_about_results_ = about_results;
   banner_->setText(text);
   banner_->setStyleSheet(error ? "QLabel { background: #fbe3e1; color: #8a1c12; border: 1px solid #d9534f; padding: 6px; }"
                                : "QLabel { background: #e8f2fb; color: #114; padding: 6px; }");

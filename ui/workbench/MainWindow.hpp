@@ -169,7 +169,9 @@ class MainWindow : public QMainWindow, private ExportSource {
   bool maybeSave();                               // before unsaved changes would be lost: false when the user cancels
   int ask(const QString& title, const QString& text, int buttons);
   void buildDocks();
-  void showBanner(const QString& text, bool error);
+  // `about_results`: the banner describes the run's results (its divergence, its verification, its speed)
+  // and goes with them when an edit, an undo or a redo clears them.
+  void showBanner(const QString& text, bool error, bool about_results = false);
   void log(const QString& text);
   void poll();
   void onFinished();
@@ -200,6 +202,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::function<int(const QString&, const QString&, int)> question_handler_;
   QPlainTextEdit* log_;
   QLabel* banner_;
+  bool banner_about_results_ = false;  // the banner describes the results (showBanner)
   QLabel* stats_;
   QProgressBar* progress_;
   QTimer* poll_timer_;
