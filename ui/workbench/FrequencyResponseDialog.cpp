@@ -158,6 +158,9 @@ QString FrequencyResponseDialog::statusText() const { return status_->text(); }
 void FrequencyResponseDialog::setStatus(const QString& text, bool error) {
   status_->setText(text);
   status_->setStyleSheet(error ? "QLabel { color: #8a1c12; font-weight: bold; }" : "");
+  // Every line of the message: the plot below gives up the height it needs at the dialog's width.
+  status_->setMinimumHeight(status_->heightForWidth(std::max(status_->width(), 400)));
+  if (layout()) layout()->activate();
 }
 
 void FrequencyResponseDialog::onComputed() {
@@ -201,6 +204,17 @@ void FrequencyResponseDialog::redraw() {
   }
   std::vector<double> modes;
   for (const LinearMode& m : model_->linearization.modes) modes.push_back(m.frequency_hz);
+  const std::string& input = model_->inputs[static_cast<std::size_t>(std::max(input_->currentIndex(), 0))];
+  if (std::find(model_->held_inputs.begin(), model_->held_inputs.end(), input) != model_->held_inputs.end()) {
+    plot_->clearGraphs();
+    plot_->clearItems();
+    plot_->replot();
+    setStatus(QString::fromStdString(input) +
+                  " drives a joint whose motion is prescribed, or held by the spin of the modes dock: it moves "
+                  "nothing in the linear model. Choose another input, or drive the joint by an effort or a PD law.",
+              true);
+    return;
+  }
   Result<FrequencyResponse> r =
       frequencyResponse(*model_, input_->currentIndex(), output_->currentIndex(), logSpacedFrequencies(lo, hi, points_->value()));
   if (!r) {

@@ -281,6 +281,9 @@ void MainWindow::buildActions() {
       ->setToolTip("Natural frequencies at the current configuration; animate a mode shape in the 3D view");
   analysis->addAction("&Campbell diagram...", this, [this] { showCampbellDialog(); })
       ->setToolTip("Natural frequencies against a steady spin of joint 1, per coupling order; where a mode turns unstable");
+  QAction* response = analysis->addAction("&Frequency response...", this, [this] { showFrequencyResponse(); });
+  response->setObjectName("action.frequencyResponse");
+  response->setToolTip("Bode plot from a joint's effort to a tip deflection or a joint angle, about the current configuration");
   QMenu* view = menuBar()->addMenu("&View");
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
