@@ -69,8 +69,10 @@ class HelpTest : public QObject {
     w.findChild<QAction*>("help.about")->trigger();
     auto* about = w.findChild<QMessageBox*>("help.aboutBox");
     QVERIFY(about && about->isVisible());
-    for (const QString& s : {QString(kVersion), QString("VTK"), QString("SUNDIALS"), QString("QCustomPlot"), QString("Eigen"),
-                             QString("BSD-3-Clause"), QString("GPL-3.0"), QString("LGPL-3.0"), QString("MPL-2.0")})
+    for (const QString& s :
+         {QString(kVersion), QString("VTK"), QString("SUNDIALS"), QString("QCustomPlot"), QString("Eigen"),
+          QString("BSD-3-Clause"), QString("GPL-3.0"), QString("LGPL-3.0"), QString("MPL-2.0"), QString("urdfdom"),
+          QString("console_bridge"), QString("TinyXML"), QString("zlib"), QString("matio")})
       QVERIFY2(about->text().contains(s), qPrintable(s));
     saveShot(about, "help-about");
     about->close();

@@ -5,6 +5,7 @@
 // the example; unsaved changes are asked about first.
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
@@ -117,6 +118,11 @@ class WizardTest : public QObject {
     QVERIFY(!mw.openProject(example("cantilever.flexarm.json")));  // cancelled: the boom stays
     QCOMPARE(asked, 1);
     QVERIFY2(question.contains("Steel boom"), qPrintable(question));
+    // Save As starts from a file named after the project in an existing folder (issue 43: the process's
+    // working directory with an empty name).
+    const QFileInfo suggested(mw.suggestedSavePath());
+    QCOMPARE(suggested.fileName(), QString("steel-boom.flexarm.json"));
+    QVERIFY2(suggested.absoluteDir().exists(), qPrintable(suggested.absolutePath()));
     QCOMPARE(mw.projectName(), QString("Steel boom"));
     QCOMPARE(mw.projectName(), QString("Steel boom"));
     QVERIFY(std::abs(mw.armView()->drawnTip(0).norm() - 1.8) < 1e-6);

@@ -6,9 +6,11 @@
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include "tests/ui/UiTestSupport.hpp"
+#include "ui/editor/ModelTree.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/workbench/MainWindow.hpp"
 #include "ui/view/PlotPanel.hpp"
@@ -132,6 +134,14 @@ class WorkbenchTest : public QObject {
       QVERIFY2(w.width() <= screen.width(),
                qPrintable(QString("%1 px wide on a %2 px screen").arg(w.width()).arg(screen.width())));
       QVERIFY2(w.minimumSizeHint().width() <= screen.width(), qPrintable(QString::number(w.minimumSizeHint().width())));
+      // Every button of the model tree shows at this size: none behind an overflow arrow (issue 43: + Payload).
+      const QList<QToolButton*> buttons = w.modelTree()->findChildren<QToolButton*>();
+      QVERIFY(buttons.size() >= 9);
+      for (QToolButton* b : buttons) {
+        QVERIFY2(b->isVisible(), qPrintable(b->text()));
+        const QRect r(b->mapTo(w.modelTree(), QPoint(0, 0)), b->size());
+        QVERIFY2(w.modelTree()->rect().contains(r), qPrintable(b->text()));
+      }
       if (screen.width() == 1366) test::saveScreenshot(w, "every-channel-1366");
       w.document()->undo();  // the shipped example as it was: nothing unsaved, nothing autosaved
     }

@@ -2,13 +2,14 @@
 
 #include <QAction>
 #include <QHeaderView>
-#include <QToolBar>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "ui/document/ConstraintEdits.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "ui/document/VariantEdits.hpp"
+#include "ui/editor/FlowLayout.hpp"
 
 namespace flexarm {
 namespace {
@@ -57,8 +58,10 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  toolbar_ = new QToolBar(this);
-  toolbar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  // The buttons wrap onto more rows in a narrow dock: none hides behind an overflow arrow.
+  buttons_ = new QWidget(this);
+  buttons_->setObjectName("modelTree.buttons");
+  flow_ = new FlowLayout(buttons_);
   addAction("addLink", "+ Link", "Add a link with its joint at the end of the chain", &ModelTree::onAddLink);
   addAction("insertLink", "Insert", "Insert a link with its joint before the selected one", &ModelTree::onInsertLink);
   addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it",
@@ -78,7 +81,7 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   tree_ = new QTreeWidget(this);
   tree_->setHeaderLabel("Model");
   tree_->setObjectName("modelTree");
-  layout->addWidget(toolbar_);
+  layout->addWidget(buttons_);
   layout->addWidget(tree_, 1);
   connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) {
     updateActions();
@@ -88,15 +91,25 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
 }
 
 QAction* ModelTree::addAction(const QString& name, const QString& text, const QString& tip, void (ModelTree::*slot)()) {
-  QAction* a = toolbar_->addAction(text, this, slot);
+  QAction* a = new QAction(text, this);
+  connect(a, &QAction::triggered, this, slot);
   a->setObjectName("action." + name);
   a->setToolTip(tip);
+  auto* button = new QToolButton(buttons_);
+  button->setDefaultAction(a);
+  button->setAutoRaise(true);
+  flow_->addWidget(button);
+  actions_.append(a);
   return a;
 }
 
-QAction* ModelTree::action(const QString& name) const { return toolbar_->findChild<QAction*>("action." + name); }
+QAction* ModelTree::action(const QString& name) const {
+  for (QAction* a : actions_)
+    if (a->objectName() == "action." + name) return a;
+  return nullptr;
+}
 
-QList<QAction*> ModelTree::actions() const { return toolbar_->actions(); }
+QList<QAction*> ModelTree::actions() const { return actions_; }
 
 void ModelTree::refresh() {
   const ModelItem keep = current();

@@ -1,18 +1,20 @@
 #pragma once
 // The model tree of the editor: project, links, joints, payloads, constraints, simulation settings,
-// variants and the study, with a toolbar for the structure edits (add, insert, duplicate, delete, move
+// variants and the study, with buttons for the structure edits (in rows that wrap) (add, insert, duplicate, delete, move
 // a link with its joint; add a payload, a constraint, a variant; duplicate and delete a variant). Selecting an item shows it in
 // the property editor. The tree follows the document: refresh() after every change keeps the selection where it can.
+#include <QList>
 #include <QWidget>
 
 #include "ui/document/ProjectDocument.hpp"
 
 class QAction;
-class QToolBar;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace flexarm {
+
+class FlowLayout;
 
 class ModelTree : public QWidget {
   Q_OBJECT
@@ -50,7 +52,9 @@ class ModelTree : public QWidget {
   void onAddVariant();
 
   ProjectDocument* doc_;
-  QToolBar* toolbar_;
+  QWidget* buttons_;  // a button per action, in rows that wrap (FlowLayout)
+  FlowLayout* flow_;
+  QList<QAction*> actions_;
   QTreeWidget* tree_;
   bool filling_ = false;
 };

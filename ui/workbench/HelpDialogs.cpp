@@ -71,6 +71,10 @@ QString aboutText() {
              "<tr><td>Eigen 3</td><td>MPL-2.0</td></tr>"
              "<tr><td>nlohmann/json 3</td><td>MIT</td></tr>"
              "<tr><td>CLI11 (flexarm-cli)</td><td>BSD-3-Clause</td></tr>"
+             "<tr><td>urdfdom and console_bridge (URDF import)</td><td>BSD-3-Clause</td></tr>"
+             "<tr><td>TinyXML 2.6 (URDF import)</td><td>zlib</td></tr>"
+             "<tr><td>matio (MATLAB files)</td><td>BSD-2-Clause</td></tr>"
+             "<tr><td>HDF5 (under matio)</td><td>BSD-3-Clause (HDF5 licence)</td></tr>"
              "</table>"
              "<p>QCustomPlot's GPL-3.0 applies to the program as distributed with it.</p>")
       .arg(kVersion, qVersion());

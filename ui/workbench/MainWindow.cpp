@@ -21,6 +21,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -155,6 +156,7 @@ void MainWindow::showStartPage(bool on) {
         d->hide();
       }
     central_->setCurrentWidget(start_);
+    stats_->setText("Start: a new project, an example or a recent one");  // not the docks the page hides
   } else {
     central_->setCurrentIndex(1);
     for (QDockWidget* d : docks_behind_start_) d->show();
@@ -897,8 +899,28 @@ void MainWindow::refreshRecentMenu() {
   start_->setRecent(QSettings().value("recentFiles").toStringList());
 }
 
+// Where Save As starts: the project's own file, else the documents folder (or the last folder saved to)
+// with a file name from the project's name ("Steel boom" -> steel-boom.flexarm.json), never the
+// process's working directory with an empty name.
+QString MainWindow::suggestedSavePath() const {
+  if (!project_path_.isEmpty()) return project_path_;
+  QString dir = QSettings().value("lastSaveDir").toString();
+  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
+  QString name;
+  for (const QChar c : document_->displayName().toLower()) {
+    if (c.isLetterOrNumber())
+      name += c;
+    else if (!name.isEmpty() && !name.endsWith('-'))
+      name += '-';
+  }
+  while (name.endsWith('-')) name.chop(1);
+  return QDir(dir).filePath((name.isEmpty() ? QString("untitled") : name) + ".flexarm.json");
+}
+
 bool MainWindow::saveAs() {
-  const QString path = QFileDialog::getSaveFileName(this, "Save project", project_path_, "FlexArm projects (*.flexarm.json)");
+  const QString path =
+      QFileDialog::getSaveFileName(this, "Save project", suggestedSavePath(), "FlexArm projects (*.flexarm.json)");
   return !path.isEmpty() && saveProject(path);
 }
 
@@ -911,6 +933,7 @@ bool MainWindow::saveProject(const QString& name) {
     return false;
   }
   project_path_ = document_->path();
+  QSettings().setValue("lastSaveDir", QFileInfo(project_path_).absolutePath());
   addRecent(path);
   updateTitle();
   log("saved " + path);

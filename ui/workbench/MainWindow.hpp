@@ -141,6 +141,10 @@ class MainWindow : public QMainWindow, private ExportSource {
   // Analysis > Campbell diagram: the dialog (made on first use), shown and raised.
   CampbellDialog* showCampbellDialog();
 
+  // Where Save As starts: the project's file, else a file named after the project in the last folder
+  // saved to or the documents folder.
+  QString suggestedSavePath() const;
+
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
