@@ -172,7 +172,7 @@ class EditorTest : public QObject {
     const Json original = doc.json();
     QVERIFY(!doc.isDirty());
     QVERIFY(doc.setValue("links[1].flex.material.E", 7e10, &error, "Pa"));
-    QCOMPARE(doc.undoStack()->undoText(), QString("Set links[1].flex.material.E to 7e+10 Pa"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set Young's modulus E of link 'link2' to 7e+10 Pa"));
     QCOMPARE(doc.project()->model.links[1].flex->material.E, 7e10);
     QVERIFY(doc.isDirty());
     // Refused: the loader's message, with its path; nothing changes and nothing is pushed.
@@ -213,17 +213,17 @@ class EditorTest : public QObject {
       const char* text;
       const char* message;
     } cases[] = {
-        {"links[0].length", "-1", "links[0].length: must be >= 0, got -1"},
-        {"links[0].length", "abc", "links[0].length: \"abc\" is not a number"},
-        {"links[0].length", "nan", "links[0].length: must be a finite number, got nan"},
-        {"links[0].length", "1e999", "links[0].length: "},
-        {"links[0].length", "", "links[0].length: needs a value"},
-        {"links[0].flex.material.E", "0", "links[0].flex.material.E: must be > 0, got 0"},
-        {"links[0].flex.section.A", "-0.028", "links[0].flex.section.A: must be > 0, got -0.028"},
-        {"links[0].flex.elements", "2.5", "links[0].flex.elements: must be a whole number, got 2.5"},
-        {"links[0].flex.elements", "0", "links[0].flex.elements"},
-        {"links[0].name", "link 1", "links[0].name: \"link 1\" may contain only letters, digits"},
-        {"links[0].name", "link2", "links[1].name: \"link2\" is used twice in links"},
+        {"links[0].length", "-1", "length of link 'link1': must be >= 0, got -1"},
+        {"links[0].length", "abc", "length of link 'link1': \"abc\" is not a number"},
+        {"links[0].length", "nan", "length of link 'link1': must be a finite number, got nan"},
+        {"links[0].length", "1e999", "length of link 'link1': "},
+        {"links[0].length", "", "length of link 'link1': needs a value"},
+        {"links[0].flex.material.E", "0", "Young's modulus E of link 'link1': must be > 0, got 0"},
+        {"links[0].flex.section.A", "-0.028", "area A of link 'link1': must be > 0, got -0.028"},
+        {"links[0].flex.elements", "2.5", "elements of link 'link1': must be a whole number, got 2.5"},
+        {"links[0].flex.elements", "0", "elements of link 'link1'"},
+        {"links[0].name", "link 1", "name of link 'link1': \"link 1\" may contain only letters, digits"},
+        {"links[0].name", "link2", "name of link 'link2': \"link2\" is used twice in links"},
     };
     for (const auto& c : cases) {
       QVERIFY2(!type(w, c.path, c.text), c.text);
@@ -249,7 +249,7 @@ class EditorTest : public QObject {
     QVERIFY(lineEdit(w, "links[2].length")->styleSheet().isEmpty());
     QVERIFY2(std::abs((w.armView()->drawnTip(2) - tip).norm() - 1.5) < 1e-9, "the view did not redraw the longer link");
     QVERIFY(w.windowTitle().contains('*'));
-    QCOMPARE(w.document()->undoStack()->undoText(), QString("Set links[2].length to 5 m"));
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Set length of link 'link3' to 5 m"));
   }
 
   // File > Open reads as the command line does (issue 21): a FIFO, a folder, JSON nested 100 000 deep or
@@ -441,9 +441,9 @@ class EditorTest : public QObject {
     QVERIFY2(texts.contains("Add link link2 with joint joint2"), qPrintable(texts.join("\n")));
     QVERIFY(texts.contains("Make link link3 flexible"));
     QVERIFY(texts.contains("Set links[1].flex.section to explicit A, Iy, Iz, J"));
-    QVERIFY(texts.contains("Set links[2].flex.material.E to 2.06e+11 Pa"));
-    QVERIFY(texts.contains("Set joints[0].placement.rpy to [0.0,-1.5707963267948966,0.0] rad"));
-    QVERIFY(texts.contains("Set joints[2].drive.value to 400 N m"));
+    QVERIFY2(texts.contains("Set Young's modulus E of link 'link3' to 2.06e+11 Pa"), qPrintable(texts.join("\n")));
+    QVERIFY(texts.contains("Set placement roll, pitch, yaw of joint 'joint1' to [0.0,-1.5707963267948966,0.0] rad"));
+    QVERIFY(texts.contains("Set value of joint 'joint3' to 400 N m"));
     QVERIFY(texts.contains("Add variant variant1"));
     QVERIFY(texts.contains("Rename variant variant2 to flexible-links-rigid-joints"));
     QVERIFY(texts.contains("In variant rigid-links-rigid-joints, set links[0].flex, links[0].mass and 13 more"));
@@ -532,7 +532,7 @@ class EditorTest : public QObject {
     QCOMPARE(lineEdit(w, "constraints[0].position")->text(), QString("0.5"));  // the middle of the beam where it starts
     QCOMPARE(combo(w, "constraints[0].clamp_slope")->currentText(), QString("false"));
     QVERIFY(type(w, "constraints[0].position", "0.725"));
-    QCOMPARE(doc.undoStack()->undoText(), QString("Set constraints[0].position to 0.725 m"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Set support position of constraint 'constraint1' to 0.725 m"));
     QVERIFY(type(w, "constraints[0].name", "support1"));
     QCOMPARE(doc.undoStack()->undoText(), QString("Rename constraint constraint1 to support1"));
     QVERIFY(trigger(w, "addConstraint"));  // the solver is auto now: nothing else changes
@@ -571,10 +571,9 @@ class EditorTest : public QObject {
     const int count = doc.undoStack()->count();
     w.modelTree()->select({Kind::Simulation, -1});
     QVERIFY(!choose(w, "simulation.solver.method", "bdf"));
-    QVERIFY2(w.propertyEditor()
-                 ->fieldError("simulation.solver.method")
-                 .startsWith("simulation.solver.method: the model has constraints"),
-             qPrintable(w.propertyEditor()->fieldError("simulation.solver.method")));
+    QVERIFY2(
+        w.propertyEditor()->fieldError("simulation.solver.method").startsWith("method (simulation): the model has constraints"),
+        qPrintable(w.propertyEditor()->fieldError("simulation.solver.method")));
     QCOMPARE(combo(w, "simulation.solver.method")->currentText(), QString("auto"));
     w.modelTree()->select({Kind::Constraint, 1});
     QVERIFY(!type(w, "constraints[1].name", "support1"));
@@ -648,10 +647,11 @@ class EditorTest : public QObject {
       const char* message;
     } bad[] = {
         {"q.wrist = 1", "constraints: constraint 'constraint1': no coordinate named \"q.wrist\""},
-        {"q.shoulder", "constraints[0].terms: expected coordinate = coefficient (e.g. q.shoulder = 1), got \"q.shoulder\""},
+        {"q.shoulder",
+         "terms of constraint 'constraint1': expected coordinate = coefficient (e.g. q.shoulder = 1), got \"q.shoulder\""},
         {"q.shoulder = 0", "constraints: constraint 'constraint1': all coefficients are zero"},
-        {"q.shoulder = 1, q.shoulder = 2", "constraints[0].terms: q.shoulder is given twice"},
-        {"", "constraints[0].terms: needs at least one coordinate"},
+        {"q.shoulder = 1, q.shoulder = 2", "terms of constraint 'constraint1': q.shoulder is given twice"},
+        {"", "terms of constraint 'constraint1': needs at least one coordinate"},
     };
     for (const auto& b : bad) {
       QVERIFY2(!type(w, "constraints[0].terms", b.text), b.text);
@@ -1068,7 +1068,7 @@ class EditorTest : public QObject {
     QCOMPARE(doc.json()["links"][0]["flex"]["nodes"], Json::array({0.2, 0.8, 2.0}));
     QCOMPARE(w.system()->bodies[0].e_count, 18);
     QVERIFY(!type(w, "links[0].flex.nodes", "0.8, 0.2"));  // not increasing: the loader's message
-    QVERIFY2(w.propertyEditor()->fieldError("links[0].flex.nodes").contains("links[0].flex.nodes"),
+    QVERIFY2(w.propertyEditor()->fieldError("links[0].flex.nodes").contains("node positions of link 'beam'"),
              qPrintable(w.propertyEditor()->fieldError("links[0].flex.nodes")));
     QVERIFY(type(w, "links[0].flex.nodes", ""));  // back to equal elements
     QVERIFY(!doc.json()["links"][0]["flex"].contains("nodes"));

@@ -1,5 +1,7 @@
 #include "ui/document/ProjectDocument.hpp"
 
+#include "ui/document/PathWords.hpp"
+
 #include <QAction>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -228,7 +230,8 @@ bool ProjectDocument::setValue(const QString& path, const Json& value, QString* 
     if (error) *error = path + ": " + e.what();
     return false;
   }
-  return apply("Set " + path + " to " + jsonValueText(value) + (unit.isEmpty() ? QString() : " " + unit), doc, error, path);
+  return apply("Set " + pathWords(doc_, path) + " to " + jsonValueText(value) + (unit.isEmpty() ? QString() : " " + unit), doc,
+               error, path);
 }
 
 bool ProjectDocument::removeValue(const QString& path, QString* error) {

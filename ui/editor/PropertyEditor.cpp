@@ -1,5 +1,7 @@
 #include "ui/editor/PropertyEditor.hpp"
 
+#include "ui/document/PathWords.hpp"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -297,7 +299,8 @@ void PropertyEditor::fitToValue(QWidget* editor, bool free_text) {
 
 void PropertyEditor::setError(Row& row, const QString& message) {
   if (!row.error) return;
-  row.error->setText(message);
+  // In the form's words ("length of link 'upper': ..."); the loader's path stays in the tooltip.
+  row.error->setText(messageWords(doc_->json(), message));
   row.error->setVisible(!message.isEmpty());
   row.editor->setStyleSheet(message.isEmpty() ? QString() : QString(kErrorStyle));
   row.editor->setToolTip(message.isEmpty() ? row.spec.path : message);
