@@ -15,6 +15,7 @@
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "io/ProjectFile.hpp"
+#include "io/XmlNesting.hpp"
 #include "model/Model.hpp"
 #include "model/RigidInertia.hpp"
 
@@ -240,6 +241,11 @@ Json jointJson(const urdf::Joint& j, const std::string& name, const Placement& p
 }  // namespace
 
 std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& diag) {
+  // Before any XML library sees it: TinyXML recurses once per level (and takes time quadratic in the depth).
+  if (const Status nesting = checkXmlNesting(xml); !nesting) {
+    diag.error(nesting.error().where, "not read as a URDF: " + nesting.error().message);
+    return std::nullopt;
+  }
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   if (doc.Error()) {

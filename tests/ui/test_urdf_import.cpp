@@ -87,6 +87,23 @@ class UrdfImportTest : public QObject {
     QCOMPARE(d.chainLinks(), QStringList({"right_arm"}));
   }
 
+  // Issue 45 F1: a file nested 40 000 deep crashed the workbench; now the dialog names the line.
+  void aFileNestedTooDeepIsRefusedNamingTheLine() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("deep.urdf"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("<robot name=\"r\">\n");
+    for (int k = 0; k < 40000; ++k) f.write("<a>");
+    for (int k = 0; k < 40000; ++k) f.write("</a>");
+    f.write("</robot>\n");
+    f.close();
+    UrdfImportDialog d(f.fileName());
+    QVERIFY(!d.robotRead());
+    QVERIFY(!importEnabled(d));
+    QVERIFY2(d.messages().contains("line 2: not read as a URDF: elements nested more than 200 levels deep"),
+             qPrintable(d.messages()));
+  }
+
   void anUnreadableFileIsNamed() {
     QTemporaryDir dir;
     QFile f(dir.filePath("broken.urdf"));
