@@ -15,6 +15,7 @@
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "io/ProjectFile.hpp"
+#include "io/UrdfInertialText.hpp"
 #include "io/XmlNesting.hpp"
 #include "model/Model.hpp"
 #include "model/RigidInertia.hpp"
@@ -256,6 +257,8 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     diag.error("", "not a URDF robot: the document's element must be <robot>");
     return std::nullopt;
   }
+  checkInertialText(*doc.RootElement(), diag);
+  if (diag.hasErrors()) return std::nullopt;
   auto impl = std::make_shared<Impl>();
   CapturedLog log;
   {
@@ -274,6 +277,10 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     if (log.errors.empty()) diag.error("", "urdfdom could not read the robot");
     return std::nullopt;
   }
+  // With a model, what urdfdom logged as errors is what it skipped: about <inertial>, already checked
+  // (checkInertialText); about visual and collision geometry, which FlexArm ignores.
+  for (const std::string& e : log.errors)
+    if (e.rfind("Inertial", 0) != 0 && e.rfind("Could not parse inertial element", 0) != 0) diag.warning("", "urdfdom: " + e);
   for (const std::string& w : log.warnings) diag.warning("", w);
   // urdfdom keeps one parent of a link that several joints name as their child (a closed loop): refused.
   std::map<std::string, std::vector<std::string>> parents;

@@ -1278,6 +1278,45 @@ TEST(Cli, ImportUrdfRefusesXmlNestedTooDeepOrDeclaringEntitiesQuicklyNamingTheLi
   fs::remove_all(dir);
 }
 
+// Issue 45 F7 and F14: urdfdom goes on with zeros where it cannot read an <inertial> number ("1.5kg"
+// became "mass must be > 0, got 0"; a missing <inertia> a link without rotational inertia, silently).
+TEST(Cli, ImportUrdfNamesTheLinkAttributeAndTextOfInertialNumbersThatDoNotRead) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-urdf-numbers-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path urdf = dir / "bad.urdf", out = dir / "bad.flexarm.json";
+  const std::string inertia = R"(<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>)";
+  for (const std::string mass : {"1.5kg", "1,5", "nan", "1e400", "", "0x10", "2 "}) {
+    std::ofstream(urdf) << robotWithInertial("<mass value=\"" + mass + "\"/>" + inertia);
+    const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+    EXPECT_EQ(r.exit_code, 2) << mass << "\n" << r.output;
+    const std::string expected = "link \"b\": <inertial>: <mass value=\"" + mass + "\"> is not a finite decimal number [kg]";
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_EQ(r.output.find("got 0"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  for (const auto& [inertial, expected] : std::vector<std::pair<std::string, std::string>>{
+           {R"(<mass value="1"/><inertia ixx="x" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>)",
+            "link \"b\": <inertial>: <inertia ixx=\"x\"> is not a finite decimal number [kg m²]"},
+           {R"(<mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0"/>)",
+            "link \"b\": <inertial>: <inertia> has no iyz attribute"},
+           {R"(<origin xyz="0.1 0"/><mass value="1"/>)" + inertia,
+            "link \"b\": <inertial>: <origin xyz=\"0.1 0\"> is not three finite decimal numbers [m]"},
+           {inertia, "link \"b\": <inertial> has no <mass value=\"...\"/>"}}) {
+    std::ofstream(urdf) << robotWithInertial(inertial);
+    const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+    EXPECT_EQ(r.exit_code, 2) << inertial << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // Without <inertia>: a point mass, said.
+  std::ofstream(urdf) << robotWithInertial(R"(<origin xyz="0.3 0 0"/><mass value="2"/>)");
+  const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("link \"b\": <inertial> has no <inertia>: imported as a point mass"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("urdfdom"), std::string::npos) << "urdfdom's own messages about it are left out:\n" << r.output;
+  fs::remove_all(dir);
+}
+
 namespace {
 // Runs the CLI as a child of its own and returns its peak resident memory [kB] (-1 when it failed).
 long peakMemoryOfCli(const std::vector<std::string>& args) {
