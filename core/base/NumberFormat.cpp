@@ -1,6 +1,7 @@
 #include "base/NumberFormat.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <system_error>
 
 namespace flexarm {
@@ -22,6 +23,17 @@ std::string formatNumber(double x) {
 std::string formatShort(double x, int digits) {
   char buf[64];
   return std::string(buf, std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, digits).ptr);
+}
+
+std::optional<double> parseNumber(const std::string& text) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  while (first != last && (*first == ' ' || *first == '\t')) ++first;
+  if (first != last && *first == '+') ++first;
+  double v = 0.0;
+  const std::from_chars_result r = std::from_chars(first, last, v, std::chars_format::general);
+  if (first == last || r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return std::nullopt;
+  return v;
 }
 
 }  // namespace flexarm

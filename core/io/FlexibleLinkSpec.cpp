@@ -1,8 +1,6 @@
 #include "io/FlexibleLinkSpec.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <system_error>
 #include <vector>
 
 #include "base/NumberFormat.hpp"
@@ -22,27 +20,13 @@ std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
-// A finite decimal number, the whole of `text` (leading blanks and a '+' allowed). std::from_chars,
-// not std::stod: strtod follows the C locale, which the workbench's Qt sets from the environment
-// (under de_DE "0.08" would stop at the '.').
-std::optional<double> number(const std::string& text) {
-  const char* first = text.data();
-  const char* last = first + text.size();
-  while (first != last && (*first == ' ' || *first == '\t')) ++first;
-  if (first != last && *first == '+') ++first;
-  double v = 0.0;
-  const std::from_chars_result r = std::from_chars(first, last, v, std::chars_format::general);
-  if (first == last || r.ec != std::errc() || r.ptr != last || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
 // The numbers after a preset's name ("tube:0.08:0.072" -> 0.08, 0.072), exactly `count` of them.
 Result<std::vector<double>> numbers(const std::string& key, const std::vector<std::string>& parts, std::size_t first,
                                     std::size_t count, const std::string& form) {
   if (parts.size() - first != count) return errorAt(key, "expected " + form);
   std::vector<double> out;
   for (std::size_t k = first; k < parts.size(); ++k) {
-    const std::optional<double> v = number(parts[k]);
+    const std::optional<double> v = parseNumber(parts[k]);
     if (!v) return errorAt(key, inQuotes(parts[k]) + " is not a number (expected " + form + ")");
     out.push_back(*v);
   }
@@ -69,7 +53,7 @@ Result<Json> section(const std::string& value) {
     return Json{
         {"preset", "ibeam"}, {"width", (*v)[0]}, {"height", (*v)[1]}, {"flange_thickness", (*v)[2]}, {"web_thickness", (*v)[3]}};
   }
-  if (!number(kind)) return errorAt("section", "unknown preset " + inQuotes(kind) + " (expected " + form + ")");
+  if (!parseNumber(kind)) return errorAt("section", "unknown preset " + inQuotes(kind) + " (expected " + form + ")");
   const auto v = numbers("section", p, 0, 4, form);
   if (!v) return v.error();
   return Json{{"A", (*v)[0]}, {"Iy", (*v)[1]}, {"Iz", (*v)[2]}, {"J", (*v)[3]}};
@@ -79,7 +63,7 @@ Result<Json> material(const std::string& value) {
   if (value == "steel" || value == "aluminium" || value == "cfrp") return Json{{"preset", value}};
   const std::vector<std::string> p = split(value, ':');
   const char* form = "steel, aluminium, cfrp or E:G:RHO";
-  if (!number(p.front())) return errorAt("material", "unknown preset " + inQuotes(value) + " (expected " + form + ")");
+  if (!parseNumber(p.front())) return errorAt("material", "unknown preset " + inQuotes(value) + " (expected " + form + ")");
   const auto v = numbers("material", p, 0, 3, form);
   if (!v) return v.error();
   return Json{{"E", (*v)[0]}, {"G", (*v)[1]}, {"rho", (*v)[2]}};
@@ -90,7 +74,7 @@ Status basis(const std::string& value, Json& flex) {
   const std::vector<std::string> p = split(value, ':');
   const char* form = "modes:N, modes:AXIAL:BENDING_Y:BENDING_Z:TORSION, fem:N or fem:N:planar";
   const auto count = [&](const std::string& text) -> std::optional<int> {
-    const std::optional<double> v = number(text);
+    const std::optional<double> v = parseNumber(text);
     if (!v || *v < 0 || *v > 1000 || *v != std::floor(*v)) return std::nullopt;
     return static_cast<int>(*v);
   };
@@ -153,7 +137,7 @@ Result<FlexibleLinkSpec> parseFlexibleLinkSpec(const std::string& text) {
     if (spec.flex.contains(key) || (key == "length" && spec.length) || (key == "basis" && has_basis))
       return errorAt(key, "given twice");
     if (key == "length") {
-      spec.length = number(value);
+      spec.length = parseNumber(value);
       if (!spec.length) return errorAt("length", inQuotes(value) + " is not a number");
     } else if (key == "section") {
       Result<Json> s = section(value);

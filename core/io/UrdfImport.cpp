@@ -15,6 +15,8 @@
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "io/ProjectFile.hpp"
+#include "io/UrdfInertialText.hpp"
+#include "io/XmlNesting.hpp"
 #include "model/Model.hpp"
 #include "model/RigidInertia.hpp"
 
@@ -212,6 +214,40 @@ std::optional<RigidInertia> inertiaOf(const Attached& a, Diagnostics& diag) {
   return transformInertia(a.X * toIsometry(i.origin), body);
 }
 
+// The default length of a flexible link with nothing after it to take its length from [m].
+constexpr double kDefaultTipBeamLength = 0.5;
+
+// The length of a flexible link's beam: `length` holds the distance to what follows it on the chain,
+// `next_name` (empty: nothing), at `next` in the link's frame (nullopt: nothing, or at the link's
+// origin). A length the spec gives that differs from it, and one taken from nowhere, are said with the numbers.
+void beamLength(const FlexibleLinkSpec& spec, const std::optional<Eigen::Vector3d>& next, const std::string& next_name,
+                const std::string& path, double& length, Diagnostics& diag) {
+  if (next) {
+    const double geometric = length;
+    if (!spec.length || std::abs(*spec.length - geometric) <= 1e-9 * geometric) return;
+    length = *spec.length;
+    const Eigen::Vector3d& p = *next;
+    diag.warning(path, "the beam is " + formatNumber(length) + " m long as given, but " + next_name + " is " +
+                           formatNumber(geometric) + " m away along (" + formatShort(p.x()) + ", " + formatShort(p.y()) + ", " +
+                           formatShort(p.z()) + ") in the link's frame: the beam runs toward it and " +
+                           (length < geometric ? "ends " + formatShort(geometric - length) + " m short of it"
+                                               : "passes it by " + formatShort(length - geometric) + " m") +
+                           ", a rigid offset keeps it where the URDF puts it (leave length= out to end the beam there)");
+    return;
+  }
+  const std::string why =
+      next_name.empty() ? "no joint or tool frame follows this link on the chain" : next_name + " sits at this link's origin";
+  if (spec.length) {
+    length = *spec.length;
+    diag.warning(path, why + ", so the beam runs along the link frame's x axis, " + formatNumber(length) + " m long as given");
+    return;
+  }
+  length = kDefaultTipBeamLength;
+  diag.warning(path, why + ", so the beam runs along the link frame's x axis with the default length " + formatNumber(length) +
+                         " m: give its length in the link's spec (--flexible LINK=length=L,...), or end the URDF's "
+                         "chain with a fixed tool link at the beam's end");
+}
+
 Json jointJson(const urdf::Joint& j, const std::string& name, const Placement& placement, const Eigen::Vector3d& axis,
                Diagnostics& diag) {
   const std::string path = jointPath(j.name);
@@ -240,6 +276,11 @@ Json jointJson(const urdf::Joint& j, const std::string& name, const Placement& p
 }  // namespace
 
 std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& diag) {
+  // Before any XML library sees it: TinyXML recurses once per level (and takes time quadratic in the depth).
+  if (const Status nesting = checkXmlNesting(xml); !nesting) {
+    diag.error(nesting.error().where, "not read as a URDF: " + nesting.error().message);
+    return std::nullopt;
+  }
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   if (doc.Error()) {
@@ -250,6 +291,8 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     diag.error("", "not a URDF robot: the document's element must be <robot>");
     return std::nullopt;
   }
+  checkInertialText(*doc.RootElement(), diag);
+  if (diag.hasErrors()) return std::nullopt;
   auto impl = std::make_shared<Impl>();
   CapturedLog log;
   {
@@ -268,6 +311,10 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     if (log.errors.empty()) diag.error("", "urdfdom could not read the robot");
     return std::nullopt;
   }
+  // With a model, what urdfdom logged as errors is what it skipped: about <inertial>, already checked
+  // (checkInertialText); about visual and collision geometry, which FlexArm ignores.
+  for (const std::string& e : log.errors)
+    if (e.rfind("Inertial", 0) != 0 && e.rfind("Could not parse inertial element", 0) != 0) diag.warning("", "urdfdom: " + e);
   for (const std::string& w : log.warnings) diag.warning("", w);
   // urdfdom keeps one parent of a link that several joints name as their child (a closed loop): refused.
   std::map<std::string, std::vector<std::string>> parents;
@@ -326,8 +373,10 @@ std::optional<std::vector<UrdfChainLink>> UrdfRobot::chain(const std::string& ti
   std::vector<UrdfChainLink> out;
   for (std::size_t k = 0; k < w->segments.size(); ++k) {
     const Segment& s = w->segments[k];
-    const double next_x = k + 1 < w->segments.size() ? w->segments[k + 1].X_origin.translation().x() : w->end ? w->end->x() : 0.0;
-    out.push_back({s.joint->child_link_name, s.joint->name, next_x});
+    const double next = k + 1 < w->segments.size() ? w->segments[k + 1].X_origin.translation().norm()
+                        : w->end                   ? w->end->norm()
+                                                   : 0.0;
+    out.push_back({s.joint->child_link_name, s.joint->name, next});
   }
   return out;
 }
@@ -352,25 +401,17 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
     flexible[static_cast<std::size_t>(it - w->segments.begin())] = &spec;
   }
 
-  // Lengths and frames. A rigid link reaches to the next joint's origin (or the tool frame): where that
-  // is not on its +x axis, its body frame is the URDF frame turned by the smallest rotation that points
-  // x at it, so the link is drawn from joint to joint (the dynamics are the same). A flexible link is a
-  // beam along the URDF link's own x.
+  // Lengths and frames. A link reaches from its joint to the next joint's origin (the last one to the
+  // tool frame): where that is not on its +x axis, its body frame is the URDF frame turned by the
+  // smallest rotation that points x at it. Its inertia, payloads and the next joint's placement are
+  // turned with it, so the arm stays where the URDF puts it and the dynamics are the same. A flexible
+  // link is a beam along that axis (its section's y and z are the link frame's, turned the same way).
   std::vector<double> length(n, 0.0);
   std::vector<std::optional<Eigen::Matrix3d>> turn(n);  // nullopt: the URDF frame as it is
   for (std::size_t k = 0; k < n; ++k) {
     const std::optional<Eigen::Vector3d> next = k + 1 < n ? w->segments[k + 1].X_origin.translation() : w->end;
-    const std::string& name = w->segments[k].joint->child_link_name;
-    if (flexible[k]) {
-      const double next_x = next ? next->x() : 0.0;
-      if (flexible[k]->length)
-        length[k] = *flexible[k]->length;
-      else if (next_x > 0.0)
-        length[k] = next_x;
-      else
-        diag.error(linkPath(name), "is made flexible, but the next joint's origin is at x = " + formatNumber(next_x) +
-                                       " m in its frame: give the beam's length (length=L)");
-    } else if (next && next->norm() > 0.0) {
+    const bool has_axis = next && next->norm() > 0.0;
+    if (has_axis) {
       const Eigen::Vector3d& p = *next;
       if (p.y() == 0.0 && p.z() == 0.0 && p.x() > 0.0) {
         length[k] = p.x();
@@ -378,6 +419,13 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
         turn[k] = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), p).toRotationMatrix();
         length[k] = p.norm();
       }
+    }
+    if (flexible[k]) {
+      const std::string next_name = k + 1 < n ? "joint " + inQuotes(w->segments[k + 1].joint->name)
+                                    : next    ? "the tool frame"
+                                              : "";
+      beamLength(*flexible[k], has_axis ? next : std::nullopt, next_name, linkPath(w->segments[k].joint->child_link_name),
+                 length[k], diag);
     }
   }
   const auto turned = [&turn](std::size_t k) {

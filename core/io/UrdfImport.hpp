@@ -9,11 +9,14 @@
 // * Fixed joints are merged: the links they hold join the inertia of the link before them (its
 //   <inertial> moved and turned into that link's frame, parallel-axis theorem). Moving joints off the
 //   chain are held at 0 and their links merged the same way, with a warning.
-// * A rigid link reaches to the next joint's origin (the last one to the tool frame, the end of a line
-//   of single fixed children after the tip: ROS-Industrial's flange and tool0). Where that point is
-//   not on the URDF link's +x axis, the link's body frame is the URDF frame turned to point x at it.
-// * A flexible link (FlexibleLinkSpec) is a beam along its x axis; its own <inertial> is replaced by
-//   the beam's mass and the links merged into it become payloads.
+// * A link reaches to the next joint's origin (the last one to the tool frame, the end of a line of
+//   single fixed children after the tip: ROS-Industrial's flange and tool0). Where that point is not
+//   on the URDF link's +x axis, the link's body frame is the URDF frame turned to point x at it (its
+//   inertia and the next joint's placement turned with it: the arm keeps the URDF's pose).
+// * A flexible link (FlexibleLinkSpec) is a beam along that axis, as long as that distance; its own
+//   <inertial> is replaced by the beam's mass and the links merged into it become payloads. A length
+//   given that differs (the rest held where the URDF puts it by a rigid offset), and a link with
+//   nothing after it (a beam along its x axis, as long as given or 0.5 m), are warnings.
 // * Visual and collision geometry is ignored with a warning; floating and planar joints, a chain
 //   link without <inertial> or without mass, and anything urdfdom refuses (bad XML, a link with two
 //   parents, unknown joint types) are errors naming the link or joint.
@@ -39,13 +42,15 @@ struct UrdfImportOptions {
 struct UrdfChainLink {
   std::string link;
   std::string joint;
-  double next_origin_x = 0.0;  // [m] the x of the next joint's origin (or the tool frame's) in its frame
+  double next_distance = 0.0;  // [m] from the link's origin to the next joint's origin (or the tool frame); 0: none
 };
 
 class UrdfRobot {
  public:
-  // Reads URDF text; what is wrong (bad XML with its line, what urdfdom refuses, floating and planar
-  // joints) goes to diag, whose paths name the link or joint. Empty when it cannot be imported.
+  // Reads URDF text; what is wrong (bad XML with its line, elements nested deeper than kMaxXmlDepth,
+  // entity declarations, <inertial> numbers that do not read, what urdfdom refuses, floating and
+  // planar joints) goes to diag, whose paths name the line, link or joint. Empty when it cannot be
+  // imported. Time linear in the text's size.
   static std::optional<UrdfRobot> parse(const std::string& xml, Diagnostics& diag);
   static std::optional<UrdfRobot> read(const std::filesystem::path& file, Diagnostics& diag);
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <clocale>
 #include <cmath>
 #include <cstdlib>
@@ -1220,6 +1221,99 @@ TEST(Cli, ImportUrdfWritesACheckedProjectAndNamesWhatIsWrong) {
     EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
     EXPECT_FALSE(fs::exists(out));
   }
+  fs::remove_all(dir);
+}
+
+namespace {
+// A two-link URDF robot whose moving link "b" has the given <inertial> body.
+std::string robotWithInertial(const std::string& inertial) {
+  return "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial>" + inertial +
+         "</inertial></link><joint name=\"j1\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>"
+         "<axis xyz=\"0 0 1\"/></joint></robot>";
+}
+}  // namespace
+
+// Issue 45 F1, F3, F14: 40 000 nested elements crashed the XML library, 20 000 took 17 s, a DOCTYPE
+// with entities gave a wrong message. Refused before the XML is parsed, naming the line, in time
+// linear in the size: a million levels (7 MB) in well under the 17 s that 20 000 took.
+TEST(Cli, ImportUrdfRefusesXmlNestedTooDeepOrDeclaringEntitiesQuicklyNamingTheLine) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-urdf-deep-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path urdf = dir / "deep.urdf", out = dir / "deep.flexarm.json";
+  for (const int levels : {20000, 40000, 1000000}) {
+    std::string text = "<?xml version=\"1.0\"?>\n<!-- <a><a><a> -->\n<robot name=\"r\">\n<link name=\"a\"/>\n";
+    text.reserve(text.size() + 7u * static_cast<std::size_t>(levels) + 20u);
+    for (int k = 0; k < levels; ++k) text += "<a x=\"/>\">";
+    for (int k = 0; k < levels; ++k) text += "</a>";
+    text += "\n</robot>\n";
+    std::ofstream(urdf) << text;
+    const auto start = std::chrono::steady_clock::now();
+    const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 60");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 2) << levels << " levels\n" << r.output.substr(0, 2000);
+    EXPECT_NE(r.output.find("line 5: not read as a URDF: elements nested more than 200 levels deep"), std::string::npos)
+        << r.output.substr(0, 2000);
+    EXPECT_LT(seconds, 5.0) << levels << " levels";
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // 200 levels (comments, CDATA and '>' in attribute values not counted as elements) are read.
+  std::string ok =
+      "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "</link><joint name=\"j1\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint>"
+      "<!-- <x><x> --><![CDATA[<x><x>]]>";
+  for (int k = 0; k < 199; ++k) ok += "<gazebo note=\"a > b\">";
+  for (int k = 0; k < 199; ++k) ok += "</gazebo>";
+  std::ofstream(urdf) << ok + "</robot>";
+  CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove(out);
+
+  std::ofstream(urdf) << "<?xml version=\"1.0\"?>\n<!DOCTYPE robot [\n  <!ENTITY m \"1.5\">\n]>\n" +
+                             robotWithInertial("<mass value=\"&m;\"/>");
+  r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("line 2: not read as a URDF: the DOCTYPE declares entities"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
+// Issue 45 F7 and F14: urdfdom goes on with zeros where it cannot read an <inertial> number ("1.5kg"
+// became "mass must be > 0, got 0"; a missing <inertia> a link without rotational inertia, silently).
+TEST(Cli, ImportUrdfNamesTheLinkAttributeAndTextOfInertialNumbersThatDoNotRead) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-urdf-numbers-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path urdf = dir / "bad.urdf", out = dir / "bad.flexarm.json";
+  const std::string inertia = R"(<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>)";
+  for (const std::string mass : {"1.5kg", "1,5", "nan", "1e400", "", "0x10", "2 "}) {
+    std::ofstream(urdf) << robotWithInertial("<mass value=\"" + mass + "\"/>" + inertia);
+    const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+    EXPECT_EQ(r.exit_code, 2) << mass << "\n" << r.output;
+    const std::string expected = "link \"b\": <inertial>: <mass value=\"" + mass + "\"> is not a finite decimal number [kg]";
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_EQ(r.output.find("got 0"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  for (const auto& [inertial, expected] : std::vector<std::pair<std::string, std::string>>{
+           {R"(<mass value="1"/><inertia ixx="x" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>)",
+            "link \"b\": <inertial>: <inertia ixx=\"x\"> is not a finite decimal number [kg m²]"},
+           {R"(<mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0"/>)",
+            "link \"b\": <inertial>: <inertia> has no iyz attribute"},
+           {R"(<origin xyz="0.1 0"/><mass value="1"/>)" + inertia,
+            "link \"b\": <inertial>: <origin xyz=\"0.1 0\"> is not three finite decimal numbers [m]"},
+           {inertia, "link \"b\": <inertial> has no <mass value=\"...\"/>"}}) {
+    std::ofstream(urdf) << robotWithInertial(inertial);
+    const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+    EXPECT_EQ(r.exit_code, 2) << inertial << "\n" << r.output;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "expected: " << expected << "\ngot:\n" << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  // Without <inertia>: a point mass, said.
+  std::ofstream(urdf) << robotWithInertial(R"(<origin xyz="0.3 0 0"/><mass value="2"/>)");
+  const CliRun r = runCli("import-urdf " + quote(urdf.string()) + " --out " + quote(out.string()), "timeout 20");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("link \"b\": <inertial> has no <inertia>: imported as a point mass"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("urdfdom"), std::string::npos) << "urdfdom's own messages about it are left out:\n" << r.output;
   fs::remove_all(dir);
 }
 

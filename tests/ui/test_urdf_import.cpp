@@ -3,6 +3,7 @@
 // change (a bad flexible spec is named and Import disabled), refuses a branched tree until a tip is
 // chosen, and the imported robot opens untitled in the editor, where it stays editable.
 #include <QApplication>
+#include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -85,6 +86,41 @@ class UrdfImportTest : public QObject {
     QVERIFY2(d.messages().contains("joint \"right\": is not on the chain to the tip: left out"), qPrintable(d.messages()));
     QVERIFY(d.chooseTip("right_arm"));
     QCOMPARE(d.chainLinks(), QStringList({"right_arm"}));
+  }
+
+  // Issue 43.1: UR5's forearm runs along its frame's z. The dialog offers the distance to the wrist as
+  // the beam's length (it offered 0.5 m), and a length that disagrees is shown with the numbers.
+  void aFlexibleForearmRunsToTheWristAndALengthThatDisagreesIsShown() {
+    UrdfImportDialog d(urdf("ur5-like.urdf"));
+    QVERIFY2(d.document(), qPrintable(d.messages()));
+    QVERIFY2(d.specOf("forearm_link").startsWith("length=0.39225,"), qPrintable(d.specOf("forearm_link")));
+    QVERIFY(d.setFlexible("forearm_link", d.specOf("forearm_link")));
+    QVERIFY2(d.document(), qPrintable(d.messages()));
+    QCOMPARE((*d.document())["links"][2]["length"], Json(0.39225));
+    QVERIFY2(!d.messages().contains("long as given"), qPrintable(d.messages()));
+    QVERIFY(d.setFlexible("forearm_link", "length=0.5,section=tube:0.063:0.055,material=aluminium,basis=modes:2"));
+    QVERIFY2(d.document(), qPrintable(d.messages()));
+    QVERIFY2(d.messages().contains("warning: link \"forearm_link\": the beam is 0.5 m long as given, but joint "
+                                   "\"wrist_1_joint\" is 0.39225 m away"),
+             qPrintable(d.messages()));
+    QVERIFY(d.findChild<QLabel*>("urdf.messages")->text().contains("0.5 m long as given"));
+  }
+
+  // Issue 45 F1: a file nested 40 000 deep crashed the workbench; now the dialog names the line.
+  void aFileNestedTooDeepIsRefusedNamingTheLine() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("deep.urdf"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("<robot name=\"r\">\n");
+    for (int k = 0; k < 40000; ++k) f.write("<a>");
+    for (int k = 0; k < 40000; ++k) f.write("</a>");
+    f.write("</robot>\n");
+    f.close();
+    UrdfImportDialog d(f.fileName());
+    QVERIFY(!d.robotRead());
+    QVERIFY(!importEnabled(d));
+    QVERIFY2(d.messages().contains("line 2: not read as a URDF: elements nested more than 200 levels deep"),
+             qPrintable(d.messages()));
   }
 
   void anUnreadableFileIsNamed() {

@@ -1,17 +1,20 @@
 // URDF import (core/io/UrdfImport) against what is known without it: the shipped spatial 3R arm
-// written by hand as URDF runs as the shipped project does, and the rigid dynamics of an imported
+// written by hand as URDF runs as the shipped project does, the rigid dynamics of an imported
 // industrial arm (and a prismatic-revolute arm) equal Orocos KDL's for a chain built directly from
-// urdfdom's model, fixed joints and turned inertial frames included (kdl_parser's conventions).
+// urdfdom's model, fixed joints and turned inertial frames included (kdl_parser's conventions), and
+// a UR5-like arm, rigid or with a flexible forearm, stands where its URDF's forward kinematics puts it.
 #include <gtest/gtest.h>
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
 #include <urdf_parser/urdf_parser.h>
 
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
 
+#include "dynamics/Centreline.hpp"
 #include "dynamics/Crba.hpp"
 #include "dynamics/Rnea.hpp"
 #include "io/ProjectFile.hpp"
@@ -110,6 +113,91 @@ void expectKdlDynamics(const std::string& urdf_text, const Json& doc, const std:
     const Eigen::VectorXd tau = rnea(sys, data, q, qd, qdd, true);
     EXPECT_LT(relErr(tau, ktau.data), 1e-10)
         << "state " << s << "\nFlexArm " << tau.transpose() << "\nKDL " << ktau.data.transpose();
+  }
+}
+
+// The UR5-like arm's joints as tests/data/urdf/ur5-like.urdf writes them (origin xyz, rpy; axis),
+// and its tool frame (ee_link) in the last link's frame.
+struct UrdfJointRow {
+  double xyz[3], rpy[3], axis[3];
+};
+const UrdfJointRow kUr5Joints[] = {{{0, 0, 0.089159}, {0, 0, 0}, {0, 0, 1}},    {{0, 0.13585, 0}, {0, 1.570796325, 0}, {0, 1, 0}},
+                                   {{0, -0.1197, 0.425}, {0, 0, 0}, {0, 1, 0}}, {{0, 0, 0.39225}, {0, 1.570796325, 0}, {0, 1, 0}},
+                                   {{0, 0.093, 0}, {0, 0, 0}, {0, 0, 1}},       {{0, 0, 0.09465}, {0, 0, 0}, {0, 1, 0}}};
+const double kUr5Tool[3] = {0, 0.0823, 0};
+
+// URDF's forward kinematics with plain 4x4 matrices: T_world_link(i) = T_world_link(i-1) * Origin(i) *
+// Rotation(axis(i), q(i)), Origin = Trans(xyz) Rz(yaw) Ry(pitch) Rx(roll). Entry i: link i's frame;
+// entry 6: the tool frame.
+std::vector<Eigen::Matrix4d> urdfForwardKinematics(const Eigen::VectorXd& q) {
+  const auto rotX = [](double a) {
+    Eigen::Matrix4d R = Eigen::Matrix4d::Identity();
+    R(1, 1) = std::cos(a), R(1, 2) = -std::sin(a), R(2, 1) = std::sin(a), R(2, 2) = std::cos(a);
+    return R;
+  };
+  const auto rotY = [](double a) {
+    Eigen::Matrix4d R = Eigen::Matrix4d::Identity();
+    R(0, 0) = std::cos(a), R(0, 2) = std::sin(a), R(2, 0) = -std::sin(a), R(2, 2) = std::cos(a);
+    return R;
+  };
+  const auto rotZ = [](double a) {
+    Eigen::Matrix4d R = Eigen::Matrix4d::Identity();
+    R(0, 0) = std::cos(a), R(0, 1) = -std::sin(a), R(1, 0) = std::sin(a), R(1, 1) = std::cos(a);
+    return R;
+  };
+  const auto trans = [](const double* p) {
+    Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+    T(0, 3) = p[0], T(1, 3) = p[1], T(2, 3) = p[2];
+    return T;
+  };
+  // Rodrigues' formula about a unit axis that is one of the frame's (as all of the UR5's are).
+  const auto rotAxis = [&](const double* a, double angle) {
+    return a[0] != 0.0 ? rotX(a[0] * angle) : a[1] != 0.0 ? rotY(a[1] * angle) : rotZ(a[2] * angle);
+  };
+  std::vector<Eigen::Matrix4d> out;
+  Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+  for (int i = 0; i < 6; ++i) {
+    const UrdfJointRow& j = kUr5Joints[i];
+    T = T * trans(j.xyz) * rotZ(j.rpy[2]) * rotY(j.rpy[1]) * rotX(j.rpy[0]) * rotAxis(j.axis, q(i));
+    out.push_back(T);
+  }
+  out.push_back(T * trans(kUr5Tool));
+  return out;
+}
+
+// The imported arm's joint origins and axes (undeformed: elastic coordinates 0) against URDF's forward
+// kinematics at the zero pose and at random poses, to 1e-12; and, unless a beam was given another
+// length, each link's end against the next joint's origin (the last one's against the tool frame).
+void expectUr5Pose(const Json& doc, bool links_end_at_joints = true) {
+  const Project p = interpret(doc);
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model);
+  ASSERT_EQ(sys.bodies.size(), 6u);
+  DynamicsData data(sys);
+  std::mt19937 rng(43);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  for (int pose = 0; pose < 6; ++pose) {
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(6);
+    if (pose > 0)
+      for (int i = 0; i < 6; ++i) q(i) = u(rng);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(sys.nq);
+    for (int i = 0; i < 6; ++i) x(sys.bodies[static_cast<std::size_t>(i)].q_index) = q(i);
+    const std::vector<std::vector<Eigen::Vector3d>> lines = deformedCentrelines(sys, data, x, 2);
+    const std::vector<Eigen::Matrix4d> T = urdfForwardKinematics(q);
+    for (std::size_t i = 0; i < 6; ++i) {
+      const Eigen::Vector3d origin = T[i].block<3, 1>(0, 3);
+      EXPECT_LT((lines[i].front() - origin).norm(), 1e-12)
+          << "pose " << pose << ", joint " << i << ": " << lines[i].front().transpose() << " against the URDF's "
+          << origin.transpose();
+      const Eigen::Vector3d axis = T[i].block<3, 3>(0, 0) * Eigen::Vector3d(kUr5Joints[i].axis);
+      EXPECT_LT((data.frames[i].X_world_body.linear() * sys.bodies[i].axis - axis).norm(), 1e-12)
+          << "pose " << pose << ", the axis of joint " << i;
+      // Each link ends where the next joint (the last one at the tool frame) is.
+      const Eigen::Vector3d next = T[i + 1].block<3, 1>(0, 3);
+      if (links_end_at_joints)
+        EXPECT_LT((lines[i].back() - next).norm(), 1e-12)
+            << "pose " << pose << ", link " << i << " ends at " << lines[i].back().transpose() << ", the next joint is at "
+            << next.transpose();
+    }
   }
 }
 
@@ -258,4 +346,69 @@ TEST(UrdfImport, PrismaticArmWithAFlexibleLinkAndBranches) {
   EXPECT_EQ((*beam)["payloads"][0]["frame"], "distal");
   EXPECT_NEAR((*beam)["payloads"][0]["offset"][0].get<double>(), 0.04, 1e-15);
   EXPECT_DOUBLE_EQ((*beam)["payloads"][1]["mass"].get<double>(), 0.1);
+}
+
+TEST(UrdfImport, UrArmWithZRunningLinksStandsWhereItsUrdfPutsItRigidOrWithAFlexibleForearm) {
+  const std::string file = urdfFile("ur5-like.urdf");
+  Diagnostics diag;
+  const Json rigid = importFile(file, {}, diag);
+  ASSERT_FALSE(rigid.is_null()) << diag.text();
+  ASSERT_EQ(rigid["links"].size(), 6u);
+  EXPECT_NEAR(rigid["links"][1]["length"].get<double>(), std::hypot(0.1197, 0.425), 1e-15);
+  EXPECT_NEAR(rigid["links"][2]["length"].get<double>(), 0.39225, 1e-15);
+  expectUr5Pose(rigid);
+  expectKdlDynamics(readText(file), projectToJson(interpret(rigid)), "ee_link", 4);
+
+  // The forearm made flexible without a length: a beam from the elbow to the wrist, 0.39225 m along
+  // the forearm frame's z, with nothing to warn about its length.
+  UrdfImportOptions options;
+  Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec("forearm_link=section=tube:0.063:0.055,material=aluminium,basis=fem:4");
+  ASSERT_TRUE(spec) << spec.error().text();
+  options.flexible.push_back(*spec);
+  Diagnostics d2;
+  const Json flexible = importFile(file, options, d2);
+  ASSERT_FALSE(flexible.is_null()) << d2.text();
+  EXPECT_TRUE(flexible["links"][2].contains("flex"));
+  EXPECT_NEAR(flexible["links"][2]["length"].get<double>(), 0.39225, 1e-15);
+  EXPECT_FALSE(hasWarning(d2, "link \"forearm_link\"", "long as given")) << d2.text();
+  EXPECT_FALSE(hasWarning(d2, "link \"forearm_link\"", "default length")) << d2.text();
+  expectUr5Pose(flexible);
+  // A rigid offset where the URDF has one only: the wrist joint sits at the beam's end.
+  const Placement wrist = interpret(flexible).model.joints[3].placement;
+  EXPECT_LT(wrist.xyz.norm(), 1e-14) << wrist.xyz.transpose();
+}
+
+TEST(UrdfImport, AFlexibleLinkLengthThatDisagreesWithTheUrdfOrHasNothingToFollowIsWarnedWithTheNumbers) {
+  const std::string file = urdfFile("ur5-like.urdf");
+  UrdfImportOptions options;
+  options.flexible.push_back(
+      *parseFlexibleLinkSpec("forearm_link=length=0.35,section=tube:0.063:0.055,material=aluminium,basis=modes:2"));
+  Diagnostics diag;
+  const Json doc = importFile(file, options, diag);
+  ASSERT_FALSE(doc.is_null()) << diag.text();
+  EXPECT_TRUE(hasWarning(diag, "link \"forearm_link\"",
+                         "the beam is 0.35 m long as given, but joint \"wrist_1_joint\" is 0.39225 m away along (0, 0, "
+                         "0.39225) in the link's frame: the beam runs toward it and ends 0.04225 m short of it"))
+      << diag.text();
+  EXPECT_DOUBLE_EQ(doc["links"][2]["length"].get<double>(), 0.35);
+  expectUr5Pose(doc, false);  // the wrist held where the URDF puts it, by a rigid offset along the beam
+
+  // Without ee_link nothing follows wrist_3_link: a beam along its x axis, of the default length, said.
+  std::string text = readText(file);
+  const std::size_t from = text.find("<joint name=\"ee_fixed_joint\"");
+  const std::size_t to = text.find("<transmission");
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos);
+  text.erase(from, to - from);
+  const std::optional<UrdfRobot> robot = UrdfRobot::parse(text, diag);
+  ASSERT_TRUE(robot) << diag.text();
+  UrdfImportOptions tip;
+  tip.flexible.push_back(*parseFlexibleLinkSpec("wrist_3_link=section=tube:0.063:0.055,material=aluminium"));
+  Diagnostics d2;
+  const std::optional<Json> tip_doc = robot->toProject(tip, d2);
+  ASSERT_TRUE(tip_doc) << d2.text();
+  EXPECT_DOUBLE_EQ((*tip_doc)["links"][5]["length"].get<double>(), 0.5);
+  EXPECT_TRUE(hasWarning(d2, "link \"wrist_3_link\"",
+                         "no joint or tool frame follows this link on the chain, so the beam runs along the link "
+                         "frame's x axis with the default length 0.5 m: give its length in the link's spec"))
+      << d2.text();
 }

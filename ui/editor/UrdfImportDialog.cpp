@@ -24,9 +24,9 @@ enum Column { LinkColumn, JointColumn, FlexibleColumn, SpecColumn };
 
 // A flexible link's first spec: a beam to the next joint (or 0.5 m) of an aluminium tube, two
 // bending modes each way; every value stays editable in the dialog and afterwards in the editor.
-QString defaultSpec(double next_origin_x) {
+QString defaultSpec(double next_distance) {
   return QString("length=%1,section=tube:0.08:0.072,material=aluminium,basis=modes:2")
-      .arg(QString::fromStdString(formatNumber(next_origin_x > 0.0 ? next_origin_x : 0.5)));
+      .arg(QString::fromStdString(formatNumber(next_distance > 0.0 ? next_distance : 0.5)));
 }
 
 QString shellQuoted(const QString& s) {
@@ -59,7 +59,8 @@ UrdfImportDialog::UrdfImportDialog(const QString& urdf_file, QWidget* parent) : 
   layout->addLayout(form);
 
   auto* hint = new QLabel(
-      "Tick a link to make it a flexible beam along its x axis. Its spec: length=L [m], section=rectangle:W:H, "
+      "Tick a link to make it a flexible beam from its joint to the next joint. Its spec: length=L [m], "
+      "section=rectangle:W:H, "
       "tube:D:d, ibeam:B:H:TF:TW or A:Iy:Iz:J, material=steel, aluminium, cfrp or E:G:RHO, "
       "basis=modes:N, modes:A:BY:BZ:T, fem:N or fem:N:planar.");
   hint->setWordWrap(true);
@@ -170,7 +171,7 @@ void UrdfImportDialog::fillChain() {
     flexible->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
     flexible->setCheckState(k != kept.end() && k->second.first ? Qt::Checked : Qt::Unchecked);
     links_->setItem(r, FlexibleColumn, flexible);
-    links_->setItem(r, SpecColumn, new QTableWidgetItem(k != kept.end() ? k->second.second : defaultSpec(c.next_origin_x)));
+    links_->setItem(r, SpecColumn, new QTableWidgetItem(k != kept.end() ? k->second.second : defaultSpec(c.next_distance)));
   }
   links_->resizeColumnsToContents();
   links_->horizontalHeader()->setSectionResizeMode(SpecColumn, QHeaderView::Stretch);
