@@ -1,4 +1,5 @@
 // flexarm-cli check PROJECT: validate a project file and print a summary of the arm it describes.
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -40,6 +41,15 @@ int check(const ProjectInput& in) {
   if (refused) return kExitBadInput;
   const Model& m = project->model;
   const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
+  // What the summary prints must be numbers: a first frequency that is not one is a model out of range.
+  for (std::size_t i = 0; i < m.links.size(); ++i) {
+    const Body& b = sys.bodies[i];
+    if (m.links[i].flex && b.flexible && b.flexible->frequencies.size() && !std::isfinite(b.flexible->frequencies(0)))
+      return fail(in.path + ": links[" + std::to_string(i) + "]: the first clamped-free frequency is " +
+                      formatNumber(b.flexible->frequencies(0) / (2 * kPi)) +
+                      " Hz, not a finite number (the model is out of the range double precision can compute)",
+                  kExitSolverFailure);
+  }
   int prescribed = 0;
   double total_mass = 0.0;
   for (const Link& l : m.links) total_mass += l.mass;

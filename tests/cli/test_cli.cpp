@@ -1269,3 +1269,32 @@ TEST(Cli, AStudyHoldsNoMoreThanOneRunPerWorkerInMemory) {
   EXPECT_LT(peak[1] - peak[0], 12000) << "peak memory " << peak[0] << " kB with 2 cases, " << peak[1] << " kB with 24";
   fs::remove_all(dir);
 }
+
+// ---------------------------------------------------------------- issue 45: inputs that can no longer hurt, round two
+
+// F4, F5, F6: numbers that make the model meaningless in double precision are refused at the door,
+// naming the field and the bound, by every analysis (campbell wrote "-nan" cells, modes printed "-nan"
+// shape components, check "-nan Hz", all with exit 0).
+TEST(Cli, AnalysesRefuseModelsBeyondDoublePrecision) {
+  const fs::path dir = scratch("implausible");
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"flex-area-underflows.json", "links[1].flex.section.A: must be between 1e-12 and 10000"},
+      {"flex-density-underflows.json", "links[1].flex.material.rho: must be between 0.001 and 1e+06"},
+      {"flex-length-underflows.json", "links[1].length: a flexible link must be at least 1e-06 m long"},
+      {"flex-modulus-huge.json", "links[1].flex.material.E: must be between 1000 and 1e+18 Pa"},
+      {"payload-masses-overflow.json", "payloads[0].mass: must be at most 1e+09 kg"}};
+  for (const auto& [file, expected] : files) {
+    const std::string project = quote(dataDir() + "/" + file);
+    for (const std::string& command : {"check " + project, "modes " + project, "modes " + project + " --lock-joints",
+                                       "campbell " + project + " --spin 0:2:1 --out " + quote((dir / "c.csv").string()),
+                                       "linearize " + project + " --out " + quote((dir / "m.csv").string())}) {
+      const CliRun r = runCli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\n" << r.output;
+      EXPECT_EQ(r.output.find("nan"), std::string::npos) << command << "\n" << r.output;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / "c.csv"));
+  EXPECT_FALSE(fs::exists(dir / "m.csv"));
+  fs::remove_all(dir);
+}
