@@ -1298,3 +1298,22 @@ TEST(Cli, AnalysesRefuseModelsBeyondDoublePrecision) {
   EXPECT_FALSE(fs::exists(dir / "m.csv"));
   fs::remove_all(dir);
 }
+
+// F11: check validates every value of a study grid, not the first of each axis only.
+TEST(Cli, CheckValidatesEveryValueOfAStudyGrid) {
+  const fs::path dir = scratch("grid-values");
+  flexarm::Json project = flexarm::Json::parse(readFile(projectsDir() + "/spin-up-beam.flexarm.json"));
+  project["study"] = {{"grid", {{"joints[0].drive.omega0", {1, 2}}, {"links[0].length", {1, 2, -3}}}}};
+  writeFile(dir / "grid.flexarm.json", project.dump(2));
+  CliRun r = runCli("check " + quote((dir / "grid.flexarm.json").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study grid point joints[0].drive.omega0=1,links[0].length=-3 is not a valid project"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("links[0].length: must be >= 0, got -3"), std::string::npos) << r.output;
+  project["study"]["grid"]["links[0].length"] = {1, 2, 3};
+  writeFile(dir / "grid.flexarm.json", project.dump(2));
+  r = runCli("check " + quote((dir / "grid.flexarm.json").string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove_all(dir);
+}
