@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 
@@ -977,7 +978,8 @@ TEST(Cli, ASlurmStudyIsPreparedWithoutSlurmAndItsCasesRunOneByOne) {
   EXPECT_NE(r.output.find("case 3 of 15, coupling=zero,joints[0].drive.omega0=3: completed"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::exists(dir / "study" / "coupling=zero_joints_0_.drive.omega0=3.csv"));
   const std::string result = readFile(dir / "study" / "results" / "3.result");
-  EXPECT_EQ(lineCount(result), 1u) << result;
+  EXPECT_EQ(lineCount(result), 2u) << result;  // the row, then the checksum of the case's CSV
+  EXPECT_NE(result.find("\ncsv fnv1a64:"), std::string::npos) << result;
   EXPECT_EQ(result.rfind("\"coupling=zero,joints[0].drive.omega0=3\",", 0), 0u) << result;
 
   // Collected with 14 cases missing: named by number, and the summary says so.
@@ -1315,5 +1317,139 @@ TEST(Cli, CheckValidatesEveryValueOfAStudyGrid) {
   writeFile(dir / "grid.flexarm.json", project.dump(2));
   r = runCli("check " + quote((dir / "grid.flexarm.json").string()));
   EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// A prepared study of the double pendulum with `cases` grid points (joints[0].q0 = 0.1, 0.2, ...), short runs.
+std::string preparePendulumStudy(const fs::path& dir, int cases, bool run_all) {
+  flexarm::Json pendulum = flexarm::Json::parse(readFile(projectsDir() + "/double-pendulum.flexarm.json"));
+  flexarm::Json q0 = flexarm::Json::array();
+  for (int k = 1; k <= cases; ++k) q0.push_back(k / 10.0);
+  pendulum["study"] = {{"grid", {{"joints[0].q0", q0}}}};
+  writeFile(dir / "pendulum.flexarm.json", pendulum.dump(2));
+  const std::string study = quote((dir / "s").string());
+  const CliRun r =
+      runCli("study " + quote((dir / "pendulum.flexarm.json").string()) + " --t-end 0.2 --out " + study + " --slurm --no-submit");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  if (run_all) {
+    for (int k = 1; k <= cases; ++k) EXPECT_EQ(runCli("study " + study + " --case " + std::to_string(k)).exit_code, 0) << k;
+  }
+  return study;
+}
+
+}  // namespace
+
+// F8: study DIR --case K checks the frozen study with the loader's limits: an edited study.json (an end
+// time of 1e300 s, a case list of other overrides) is refused, naming the file and the field.
+TEST(Cli, APreparedStudyIsCheckedWithTheLoadersLimitsBeforeACaseRuns) {
+  const fs::path dir = scratch("frozen-limits");
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  const fs::path manifest = dir / "s" / "study.json";
+  const flexarm::Json original = flexarm::Json::parse(readFile(manifest));
+  flexarm::Json edited = original;
+  edited["t_end"] = 1e300;
+  writeFile(manifest, edited.dump(2));
+  CliRun r = runCli("study " + study + " --case 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study.json: t_end: must be at most 1e+06 s, got 1e+300"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("completed"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "s" / "results" / "1.result"));
+
+  edited = original;
+  edited["cases"][1]["overrides"] = {"joints[0].q0=1e300"};
+  writeFile(manifest, edited.dump(2));
+  r = runCli("study " + study + " --case 2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study.json: cases[1]: \"joints[0].q0=0.2\" is not case 2 of the frozen project's study"),
+            std::string::npos)
+      << r.output;
+
+  // The frozen project itself is read by the loader: an edit beyond its limits is refused too.
+  writeFile(manifest, original.dump(2));
+  flexarm::Json frozen = flexarm::Json::parse(readFile(dir / "s" / "project.flexarm.json"));
+  frozen["simulation"]["t_end"] = 1e300;
+  writeFile(dir / "s" / "project.flexarm.json", frozen.dump(2));
+  r = runCli("study " + study + " --case 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("simulation.t_end: must be at most 1e+06 s"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+// F16: a wrong type in study.json names the field, not the JSON library's words.
+TEST(Cli, AWrongTypeInStudyJsonNamesTheField) {
+  const fs::path dir = scratch("manifest-types");
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  const fs::path manifest = dir / "s" / "study.json";
+  const flexarm::Json original = flexarm::Json::parse(readFile(manifest));
+  const std::vector<std::pair<std::function<void(flexarm::Json&)>, std::string>> edits = {
+      {[](flexarm::Json& j) { j["t_end"] = "long"; }, "study.json: t_end: must be a number, got string \"long\""},
+      {[](flexarm::Json& j) { j["cases"][1]["name"] = 3; }, "study.json: cases[1].name: must be a string, got number 3"},
+      {[](flexarm::Json& j) { j["overrides"] = {1}; }, "study.json: overrides[0]: must be a string, got number 1"},
+      {[](flexarm::Json& j) { j["cases"] = "all"; }, "study.json: cases: must be an array"},
+      {[](flexarm::Json& j) { j.erase("source"); }, "study.json: source: "}};
+  for (const auto& [edit, expected] : edits) {
+    flexarm::Json edited = original;
+    edit(edited);
+    writeFile(manifest, edited.dump(2));
+    for (const std::string& command : {"study " + study + " --case 1", "study-collect " + study, "study --status " + study}) {
+      const CliRun r = runCli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\n" << r.output;
+      EXPECT_EQ(r.output.find("[json.exception"), std::string::npos) << r.output;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// F9: a case's result is verified, not trusted. Its CSV deleted or replaced, its result file another
+// case's, truncated or with "nan": study-collect names the case as not done (exit 3), --resume runs
+// exactly those cases again, and then the study collects whole.
+TEST(Cli, ACaseWithAMissingOrCorruptResultIsNotDoneAndRunsAgain) {
+  const fs::path dir = scratch("verified");
+  const std::string study = preparePendulumStudy(dir, 6, true);
+  const fs::path s = dir / "s";
+  ASSERT_EQ(runCli("study-collect " + study).exit_code, 0);
+  const auto whole = summaryWithoutWallTime(s / "summary.csv");
+  const std::string result1 = readFile(s / "results" / "1.result");
+  EXPECT_EQ(lineCount(result1), 2u) << result1;
+  EXPECT_NE(result1.find("\ncsv fnv1a64:"), std::string::npos) << result1;
+
+  fs::remove(s / "joints_0_.q0=0.1.csv");                                       // case 1: its CSV deleted
+  writeFile(s / "joints_0_.q0=0.2.csv", "garbage\n");                           // case 2: its CSV replaced
+  writeFile(s / "results" / "3.result", readFile(s / "results" / "4.result"));  // case 3: another case's line
+  std::string nan = readFile(s / "results" / "5.result");                       // case 5: a number that is "nan"
+  const std::size_t last_comma = nan.substr(0, nan.find('\n')).rfind(',');
+  nan.replace(last_comma + 1, nan.find('\n') - last_comma - 1, "nan");
+  writeFile(s / "results" / "5.result", nan);
+  const std::string six = readFile(s / "results" / "6.result");  // case 6: truncated
+  writeFile(s / "results" / "6.result", six.substr(0, six.size() / 3));
+
+  CliRun r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("(6 cases, 1 completed, 5 missing)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("missing: cases 1, 2, 3, 5, 6"), std::string::npos) << r.output;
+  for (const char* why : {"not done: case 1: its CSV \"joints_0_.q0=0.1.csv\": no such file",
+                          "not done: case 2: its CSV \"joints_0_.q0=0.2.csv\" is not the one its result recorded",
+                          "not done: case 3: results/3.result: it is the row of another case",
+                          "not done: case 5: results/5.result: field ", "not done: case 6: results/6.result"})
+    EXPECT_NE(r.output.find(why), std::string::npos) << why << "\n" << r.output;
+  const auto partial = summaryWithoutWallTime(s / "summary.csv");
+  ASSERT_EQ(partial.size(), 7u);
+  EXPECT_EQ(partial[3][2], "missing");
+  EXPECT_NE(partial[3][6].find("case 3 has no valid result: results/3.result: it is the row of another case"), std::string::npos)
+      << partial[3][6];
+  EXPECT_EQ(partial[4], whole[4]) << "case 4 is whole";
+
+  r = runCli("study --status " + study);
+  EXPECT_NE(r.output.find("pending: 5\n"), std::string::npos) << r.output;
+  r = runCli("study " + study + " --resume");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("5 of 6 cases without a result; running them"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("case 3 is not done: results/3.result: it is the row of another case"), std::string::npos) << r.output;
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(summaryWithoutWallTime(s / "summary.csv"), whole);
   fs::remove_all(dir);
 }
