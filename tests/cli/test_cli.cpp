@@ -1453,3 +1453,40 @@ TEST(Cli, ACaseWithAMissingOrCorruptResultIsNotDoneAndRunsAgain) {
   EXPECT_EQ(summaryWithoutWallTime(s / "summary.csv"), whole);
   fs::remove_all(dir);
 }
+
+// F15: a write that fails (a full disk; here a file size limit of 1 KiB, which fails the same way)
+// names its reason; a CSV is never left without its description; a study case that could not write
+// its results is labelled so (and runs again), not "invalid".
+TEST(Cli, AFailedWriteNamesItsReasonAndLeavesNoHalfResult) {
+  const fs::path dir = scratch("write-fails");
+  const std::string limited = "ulimit -f 2; trap '' XFSZ;";  // /bin/sh counts 512-byte blocks; a write beyond fails, EFBIG
+  const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  // The CSV itself is too large (21 rows, about 4 KiB).
+  CliRun r = runCli("run " + dp + " --t-end 0.2 --quiet --out " + quote((dir / "big.csv").string()), limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("big.csv\" failed: File too large"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "big.csv"));
+  // The CSV fits (2 rows), its description (about 2 KiB) does not: neither is left.
+  r = runCli("run " + dp + " --t-end 0.01 --quiet --out " + quote((dir / "small.csv").string()), limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("small.meta.json\" failed: File too large"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("small.csv\" was removed: a CSV without its description is no result"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "small.csv"));
+  EXPECT_FALSE(fs::exists(dir / "small.meta.json"));
+  for (const auto& e : fs::directory_iterator(dir)) ADD_FAILURE() << "left behind: " << e.path();
+
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  r = runCli("study " + study + " --case 1", limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("joints[0].q0=0.1: its results could not be written: writing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("invalid"), std::string::npos) << r.output;
+  ASSERT_EQ(runCli("study " + study + " --case 2").exit_code, 0);
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unwritten: case 1\n"), std::string::npos) << r.output;
+  r = runCli("study " + study + " --resume");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 of 2 cases without a result; running them"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
