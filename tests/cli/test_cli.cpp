@@ -1454,6 +1454,40 @@ TEST(Cli, ACaseWithAMissingOrCorruptResultIsNotDoneAndRunsAgain) {
   fs::remove_all(dir);
 }
 
+namespace {
+
+// The command with its standard output on /dev/full (a full disk): the exit code, and standard error.
+CliRun runWithStdoutOnDevFull(const std::string& args) {
+  const fs::path log = fs::temp_directory_path() / ("flexarm-cli-devfull-" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = quote(FLEXARM_CLI) + " " + args + " > /dev/full 2> " + quote(log.string()) + " < /dev/null";
+  const int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.output = readFile(log);
+  fs::remove(log);
+  return r;
+}
+
+}  // namespace
+
+// F17: a report that never reached standard output is no success.
+TEST(Cli, AReportLostOnAFullStandardOutputIsAFailure) {
+  const fs::path dir = scratch("dev-full");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  // A study of two short cases, both run: study-collect has nothing else to complain about.
+  const std::string study = preparePendulumStudy(dir, 2, true);
+  ASSERT_EQ(runCli("study-collect " + study).exit_code, 0);
+  for (const std::string& command :
+       {"check " + beam, "modes " + beam + " --lock-joints", "linearize " + beam + " --out " + quote((dir / "m.mat").string()),
+        "study-collect " + study, std::string("--help")}) {
+    const CliRun r = runWithStdoutOnDevFull(command);
+    EXPECT_NE(r.exit_code, 0) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("writing to standard output failed: No space left on device"), std::string::npos) << command << "\n"
+                                                                                                              << r.output;
+  }
+  fs::remove_all(dir);
+}
+
 // F15: a write that fails (a full disk; here a file size limit of 1 KiB, which fails the same way)
 // names its reason; a CSV is never left without its description; a study case that could not write
 // its results is labelled so (and runs again), not "invalid".
