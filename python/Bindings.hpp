@@ -34,8 +34,12 @@ struct PyResults {
 
 // Thrown for a refused project, path or value; Python sees flexarm.ProjectError, whose message names
 // the JSON path as flexarm-cli does.
+// Text Python can hold: each byte that is not part of valid UTF-8 (a file name's, a file's) as \xNN,
+// where it would otherwise make the whole message empty.
+std::string validUtf8(const std::string& s);
+
 struct ProjectRefused : std::runtime_error {
-  explicit ProjectRefused(std::string message) : std::runtime_error(trimmed(std::move(message))) {}
+  explicit ProjectRefused(std::string message) : std::runtime_error(validUtf8(trimmed(std::move(message)))) {}
   static std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     return s;

@@ -59,9 +59,29 @@ PyProject load(const fs::path& file) {
   return p;
 }
 
+// A keyword of flexarm.new that names no field of the format (length=1.25 for links[0].length) would
+// set a key the loader ignores: TypeError naming it, as Python does for any unknown keyword.
+void refuseUnknownKeywords(const Json& doc, const fs::path& base_dir, const std::vector<std::string>& keywords) {
+  Diagnostics read;
+  projectFromJson(doc, base_dir, read);
+  for (const std::string& k : keywords) {
+    Diagnostics one = read;
+    refuseUnknownKeysSetBy({k + "=0"}, one);
+    for (const Diagnostic& d : one.all())
+      if (d.severity == Diagnostic::Severity::Error && d.message.rfind("not a field of the project format", 0) == 0 &&
+          (d.path == k || d.path.rfind(k + ".", 0) == 0 || d.path.rfind(k + "[", 0) == 0))
+        throw py::type_error("new() got an unexpected keyword argument '" + k +
+                             "': not a field of the project format; values are given by JSON path, e.g. "
+                             "flexarm.new('single-flexible-link', **{'links[0].length': 1.25})");
+  }
+}
+
 PyProject newProject(const std::string& start, std::optional<std::string> name, const py::kwargs& values) {
-  std::vector<std::string> assignments;
-  for (const auto& [key, value] : values) assignments.push_back(assignment(key.cast<std::string>(), value));
+  std::vector<std::string> assignments, keywords;
+  for (const auto& [key, value] : values) {
+    keywords.push_back(key.cast<std::string>());
+    assignments.push_back(assignment(keywords.back(), value));
+  }
   Diagnostics diag;
   std::optional<Json> doc;
   fs::path base = fs::current_path();
@@ -78,6 +98,7 @@ PyProject newProject(const std::string& start, std::optional<std::string> name, 
     throw ProjectRefused("no template or example \"" + start + "\" (templates: " + known + ")");
   }
   if (!doc) throw ProjectRefused(diag.text());
+  refuseUnknownKeywords(*doc, base, keywords);
   return projectFromDoc(std::move(*doc), base);
 }
 

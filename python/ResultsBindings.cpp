@@ -24,6 +24,11 @@ namespace flexarm::python {
 
 namespace {
 
+// Results.centreline's samples: a line needs 2 points; 100 000 take milliseconds and are far more
+// than any plot shows.
+constexpr long kMinCentrelineSamples = 2;
+constexpr long kMaxCentrelineSamples = 100000;
+
 // A NumPy view into the results' rows (read-only), which keeps the results alive.
 py::array view(const PyResults& r, std::vector<py::ssize_t> shape, std::vector<py::ssize_t> strides, std::size_t offset) {
   auto keep = new std::shared_ptr<const Results>(r.results);
@@ -198,7 +203,12 @@ void bindResults(py::module_& m) {
           "A pandas DataFrame of every channel (needs pandas).")
       .def(
           "centreline",
-          [](const PyResults& r, const py::object& link, double t, int samples) {
+          [](const PyResults& r, const py::object& link, double t, long samples) {
+            // Bounded, so that no call holds the GIL for minutes (10**8 samples did) and every answer has a line.
+            if (samples < kMinCentrelineSamples || samples > kMaxCentrelineSamples)
+              throw py::value_error("samples must be between " + std::to_string(kMinCentrelineSamples) + " and " +
+                                    std::to_string(kMaxCentrelineSamples) + ", got " + std::to_string(samples));
+            if (!std::isfinite(t)) throw py::value_error("t must be a finite time in seconds, got " + formatNumber(t));
             const MultibodySystem sys = MultibodySystem::fromModel(r.project.model, r.project.coupling);
             int index = -1;
             if (py::isinstance<py::int_>(link)) {
@@ -218,7 +228,7 @@ void bindResults(py::module_& m) {
             Eigen::VectorXd q;
             if (!coordinatesAtRow(sys, *r.results, row, q)) throw std::runtime_error("the results lack the coordinates");
             DynamicsData data(sys);
-            const auto lines = deformedCentrelines(sys, data, q, std::max(samples, 2));
+            const auto lines = deformedCentrelines(sys, data, q, static_cast<int>(samples));
             const auto& pts = lines[static_cast<std::size_t>(index)];
             py::array_t<double> out({static_cast<py::ssize_t>(pts.size()), static_cast<py::ssize_t>(3)});
             auto w = out.mutable_unchecked<2>();
@@ -228,7 +238,7 @@ void bindResults(py::module_& m) {
           },
           py::arg("link"), py::arg("t"), py::arg("samples") = 21,
           "World points (samples x 3) of a link's deformed neutral axis at the output time nearest t; link by name or "
-          "index.")
+          "index. samples: 2 to 100000; t: a finite time (ValueError otherwise).")
       .def("__repr__", [](const PyResults& r) {
         return "<flexarm.Results " + std::string(runStatusName(r.results->status)) + ", " + std::to_string(r.results->rows()) +
                " rows x " + std::to_string(r.results->channels().size()) + " channels, t_end " +

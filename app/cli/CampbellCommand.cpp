@@ -9,6 +9,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "FiniteOutput.hpp"
 #include "analysis/Campbell.hpp"
 #include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
@@ -79,6 +80,8 @@ int campbell(const CampbellOptions& o) {
     p.coupling = order;
     const Result<CampbellResult> r = campbellDiagram(p, rates.value(), o.count);
     if (!r) return fail(std::string(couplingName(order)) + "-order coupling: " + r.error().text(), kExitSolverFailure);
+    if (const std::string bad = nonFiniteCampbell(r.value()); !bad.empty())
+      return failNonFinite(std::string(couplingName(order)) + "-order coupling, " + bad);
     for (std::size_t c = 0; c < r.value().curves.size(); ++c) {
       const CampbellCurve& curve = r.value().curves[c];
       bool reported = false;

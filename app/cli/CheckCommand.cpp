@@ -1,4 +1,6 @@
 // flexarm-cli check PROJECT: validate a project file and print a summary of the arm it describes.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -16,30 +18,58 @@ namespace flexarm::cli {
 
 namespace {
 
+// A grid of up to this many points is checked point by point; a larger one value by value.
+constexpr std::size_t kCheckedGridPoints = 1000;
+// The invalid variants and grid points named; the rest are counted.
+constexpr int kReportedInvalidCases = 10;
+
 int check(const ProjectInput& in) {
   const std::optional<Project> project = loadProject(in);
   if (!project) return kExitBadInput;
-  // Every variant, and the study's grid paths (its first point), must name fields of the format: a
-  // misspelled path would otherwise do nothing, and the runs compared would be the same.
+  // Every variant, and every value of the study's grid, must make a valid project: a misspelled path
+  // would otherwise do nothing (the runs compared would be the same), and a value out of range would
+  // be found only when its case runs.
   std::vector<StudyCase> cases;
   for (const Variant& v : project->variants)
     if (const Result<StudyCase> c = variantCase(*project, v.name)) cases.push_back(c.value());
   if (project->study && !project->study->grid.empty()) {
     const std::vector<StudyCase> grid = studyCases(*project);
-    if (!grid.empty()) cases.push_back(grid.front());
+    cases.insert(cases.end(), grid.begin(), grid.begin() + static_cast<long>(std::min(grid.size(), kCheckedGridPoints)));
+    if (grid.size() > kCheckedGridPoints) {  // too many to load each: every value of each axis, the others at their first
+      const Study& st = *project->study;
+      for (std::size_t g = 0; g < st.grid.size(); ++g)
+        for (std::size_t v = 1; v < st.grid[g].second.size(); ++v) {
+          StudyCase c = grid.front();
+          c.overrides[g] = st.grid[g].first + "=" + st.grid[g].second[v];
+          c.name = c.overrides[g] + " (with the other paths at their first value)";
+          cases.push_back(c);
+        }
+    }
   }
-  bool refused = false;
+  int refused = 0;
   for (const StudyCase& c : cases)
     if (const Result<Project> p = caseProject(*project, std::filesystem::path(in.path).parent_path(), c); !p) {
+      if (++refused > kReportedInvalidCases) continue;
       std::cerr << "flexarm-cli: " << in.path << ": "
                 << (c.name.find('=') == std::string::npos ? "variant " : "study grid point ") << c.name
                 << " is not a valid project:\n"
                 << p.error().text();
-      refused = true;
     }
+  if (refused > kReportedInvalidCases)
+    std::cerr << "flexarm-cli: " << in.path << ": " << refused - kReportedInvalidCases
+              << " more invalid variants or grid points\n";
   if (refused) return kExitBadInput;
   const Model& m = project->model;
   const MultibodySystem sys = MultibodySystem::fromModel(m, project->coupling);
+  // What the summary prints must be numbers: a first frequency that is not one is a model out of range.
+  for (std::size_t i = 0; i < m.links.size(); ++i) {
+    const Body& b = sys.bodies[i];
+    if (m.links[i].flex && b.flexible && b.flexible->frequencies.size() && !std::isfinite(b.flexible->frequencies(0)))
+      return fail(in.path + ": links[" + std::to_string(i) + "]: the first clamped-free frequency is " +
+                      formatNumber(b.flexible->frequencies(0) / (2 * kPi)) +
+                      " Hz, not a finite number (the model is out of the range double precision can compute)",
+                  kExitSolverFailure);
+  }
   int prescribed = 0;
   double total_mass = 0.0;
   for (const Link& l : m.links) total_mass += l.mass;

@@ -81,7 +81,9 @@ int compare(const CompareOptions& o) {
   int exit_code = kExitOk;
   for (const StudyCaseResult& c : outcome.cases) {
     if (!c.loaded) {
-      std::cerr << "flexarm-cli: variant " << c.study_case.name << " is not a valid project:\n" << c.loaded.error().text();
+      std::cerr << "flexarm-cli: variant " << c.study_case.name
+                << (c.write_failed ? ": its results could not be written: " : " is not a valid project:\n")
+                << c.loaded.error().text() << (c.write_failed ? "\n" : "");
       return kExitBadInput;
     }
     const Results& r = c.results;

@@ -8,6 +8,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "FiniteOutput.hpp"
 #include "analysis/StateSpace.hpp"
 #include "analysis/StateSpaceFile.hpp"
 #include "base/NumberFormat.hpp"
@@ -59,6 +60,10 @@ int linearizeModel(const LinearizeOptions& o) {
   const Result<StateSpaceModel> model = stateSpaceModel(*project, selection.value(), options);
   if (!model) return fail("the linearization failed: " + model.error().text(), kExitSolverFailure);
   const StateSpaceModel& m = model.value();
+  for (const auto& [matrix, name] :
+       {std::pair<const Eigen::MatrixXd*, const char*>{&m.A, "A"}, {&m.B, "B"}, {&m.C, "C"}, {&m.D, "D"}})
+    if (const std::string bad = nonFiniteEntry(*matrix, name); !bad.empty()) return failNonFinite(bad);
+  if (const std::string bad = nonFiniteMode(m.linearization); !bad.empty()) return failNonFinite(bad);
   if (const Status written = writeStateSpaceFile(m, stateSpaceDescription(*project), o.out); !written)
     return fail(written.error().text());
   std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";

@@ -7,6 +7,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "FiniteOutput.hpp"
 #include "analysis/Linearization.hpp"
 #include "base/NumberFormat.hpp"
 #include "io/ProjectFile.hpp"
@@ -41,6 +42,7 @@ int modes(const ModesOptions& o) {
   options.spin_rate = o.spin;
   const LinearizationResult r = linearize(*project, options);
   if (!r.message.empty()) return fail(r.message, kExitSolverFailure);
+  if (const std::string bad = nonFiniteMode(r); !bad.empty()) return failNonFinite(bad);
   std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";
   std::cout << "linearized about "
             << (o.spin ? "a steady spin of joint 1 at " + formatNumber(*o.spin) + " rad/s"

@@ -35,7 +35,9 @@ struct StudyOptions {
 
 // The line a case's run prints.
 std::string caseLine(const StudyCaseResult& c) {
-  if (!c.loaded) return c.study_case.name + ": invalid: " + c.loaded.error().text() + "\n";
+  if (!c.loaded)
+    return c.study_case.name + (c.write_failed ? ": its results could not be written: " : ": invalid: ") +
+           c.loaded.error().text() + "\n";
   const Results& r = c.results;
   return c.study_case.name + ": " + runStatusName(r.status) + " at t = " + formatShort(r.end_time, 6) + " s, " +
          formatShort(r.stats.wall_time, 3) + " s wall" + (r.message.empty() ? "" : " (" + r.message + ")") + "\n";
@@ -90,9 +92,13 @@ std::optional<StudyFolder> studyToRun(const StudyOptions& o) {
 
 int runLocally(const StudyFolder& study, bool resume) {
   const std::vector<std::size_t> pending = pendingCases(study);
-  if (resume)
+  if (resume) {
     std::cout << pending.size() << " of " << study.cases.size() << " cases without a result"
               << (pending.empty() ? "" : "; running them") << "\n";
+    for (std::size_t k : pending)  // a result that was there but cannot be trusted: why the case runs again
+      if (const std::string problem = caseResultProblem(study, k); !problem.empty())
+        std::cout << "case " << k << " is not done: " << problem << "\n";
+  }
   stopOnSignals();
   // Each case's results go to its files as it ends and are dropped here: only its line and whether its
   // result was recorded are kept, so a study of any size holds at most one run per worker in memory.

@@ -45,7 +45,7 @@ std::optional<StudyFolder> openOrFail(const std::string& dir) {
 int studyExitCode(const std::vector<std::string>& statuses, bool missing_fails) {
   int code = kExitOk;
   for (const std::string& s : statuses) {
-    if (s == "invalid") return kExitBadInput;
+    if (s == "invalid" || s == "unwritten") return kExitBadInput;
     if (s == "cancelled") code = kExitInterrupted;
     if ((s == "failed" || (missing_fails && s == "missing")) && code == kExitOk) code = kExitSolverFailure;
   }
@@ -59,13 +59,16 @@ int collectStudy(const std::string& dir) {
   if (!collected.summary_written) return fail(collected.summary_written.error().text());
   auto cases = byStatus(collected.statuses);
   std::cout << "summary: " << fs::absolute(collected.summary_csv).string() << " (" << study->cases.size() << " cases";
-  for (const char* status : {"completed", "diverged", "failed", "invalid", "cancelled", "missing"})
+  for (const char* status : {"completed", "diverged", "failed", "invalid", "unwritten", "cancelled", "missing"})
     if (cases.count(status)) std::cout << ", " << cases[status].size() << " " << status;
   std::cout << ")\n";
-  for (const char* status : {"failed", "invalid", "cancelled", "missing"})
+  for (const char* status : {"failed", "invalid", "unwritten", "cancelled", "missing"})
     if (cases.count(status))
       std::cout << status << ": case" << (cases[status].size() == 1 ? " " : "s ") << caseList(cases[status]) << "\n";
-  if (cases.count("missing") || cases.count("cancelled"))
+  // A result that was there but cannot be trusted: the case is not done, and this is why.
+  for (std::size_t k = 0; k < collected.problems.size(); ++k)
+    if (!collected.problems[k].empty()) std::cout << "not done: case " << k + 1 << ": " << collected.problems[k] << "\n";
+  if (cases.count("missing") || cases.count("cancelled") || cases.count("unwritten"))
     std::cout << "run them: flexarm-cli study " << dir << " --resume [--slurm]\n";
   return studyExitCode(collected.statuses, true);
 }
@@ -78,6 +81,7 @@ int printStudyStatus(const std::string& dir) {
   auto cases = byStatus(statuses);
   std::vector<std::size_t> pending = cases["missing"];
   pending.insert(pending.end(), cases["cancelled"].begin(), cases["cancelled"].end());
+  pending.insert(pending.end(), cases["unwritten"].begin(), cases["unwritten"].end());
   std::sort(pending.begin(), pending.end());
   std::cout << "study: " << study->base.name << " (" << study->cases.size() << " cases in " << dir << ")\n";
   std::cout << "done: " << cases["completed"].size() << "\n";

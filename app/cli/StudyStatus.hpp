@@ -6,7 +6,7 @@
 
 namespace flexarm::cli {
 
-// 2 when a case is invalid, 130 when one was cancelled, 3 when one failed or (with missing_fails)
+// 2 when a case is invalid or could not write its results, 130 when one was cancelled, 3 when one failed or (with missing_fails)
 // has no result, else 0: a diverged case is a result.
 int studyExitCode(const std::vector<std::string>& statuses, bool missing_fails = false);
 

@@ -1,7 +1,9 @@
 // flexarm-cli: the FlexArm engine without a window. One command per file in app/cli/; this file
 // holds the table of commands and turns parse errors into exit code 2.
-// Exit codes: 0 success, 2 bad input, 3 solver failure or divergence (results so far are written),
-// 130 interrupted (results so far are written).
+// Exit codes: 0 success, 2 bad input (or output that could not be written), 3 solver failure or
+// divergence (results so far are written), 130 interrupted (results so far are written).
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -112,13 +114,32 @@ int dispatch(int argc, char** argv) {
   return action();
 }
 
+// What a command printed must have reached standard output: a full disk or /dev/full shows only when
+// the buffered text is flushed, and a report that was lost is no success. Both std::cout and printf
+// write through stdio's buffer (std::cout is synchronized with it), so one flush tells for both.
+int withOutputChecked(int code) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+  if (!failed) return code;
+  if (errno == 0) {  // an earlier flush failed and dropped its text: one more byte tells why
+    std::clearerr(stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+  }
+  const int why = errno;
+  std::cerr << "flexarm-cli: writing to standard output failed" << (why ? std::string(": ") + std::strerror(why) : std::string())
+            << "\n";
+  return code == kExitOk ? kExitBadInput : code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    return dispatch(argc, argv);
+    return withOutputChecked(dispatch(argc, argv));
   } catch (const std::exception& e) {
     std::cerr << "flexarm-cli: internal error: " << e.what() << "\n";
-    return kExitSolverFailure;
+    return withOutputChecked(kExitSolverFailure);
   }
 }

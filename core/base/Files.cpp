@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <fstream>
 
@@ -39,6 +41,12 @@ std::string uniqueSuffix() {
   return ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
 }
 
+// ": <the system's reason>" for the last failed call (errno), or nothing when it left none.
+std::string systemReason() {
+  const int e = errno;
+  return e ? std::string(": ") + std::strerror(e) : std::string();
+}
+
 // Renames the written temporary file over `file`, or removes it.
 Status replaceWith(const fs::path& tmp, const fs::path& file, const std::string& name) {
   std::error_code ec;
@@ -57,8 +65,9 @@ Status writeFileAtomically(const fs::path& file, const std::function<void(std::o
   const fs::path tmp = file.string() + uniqueSuffix();
   const std::string name = inQuotes(file.string());
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return error("cannot write " + name);
+    if (!out) return error("cannot write " + name + systemReason());
     try {
       write(out);
       out.flush();
@@ -68,11 +77,13 @@ Status writeFileAtomically(const fs::path& file, const std::function<void(std::o
       fs::remove(tmp, ignored);
       return error("cannot write " + name + ": " + e.what());
     }
+    if (out) out.close();  // the last buffered bytes reach the disk here, or fail to
     if (!out) {
+      const std::string why = systemReason();  // a full disk: "No space left on device"
       out.close();
       std::error_code ignored;
       fs::remove(tmp, ignored);
-      return error("writing " + name + " failed");
+      return error("writing " + name + " failed" + why);
     }
   }
   return replaceWith(tmp, file, name);

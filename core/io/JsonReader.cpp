@@ -132,6 +132,11 @@ Json vec3Json(const Eigen::Vector3d& v) { return Json::array({v.x(), v.y(), v.z(
 Json inertia6Json(const Eigen::Matrix3d& I) { return Json::array({I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)}); }
 
 Result<Json> parseJsonText(const std::string& text) {
+  // A file saved as UTF-16 (Windows' "Unicode") starts with its byte-order mark: say so, rather than
+  // echo the bytes JSON cannot start with.
+  if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0)
+    return error(std::string("is UTF-16 text (it starts with the byte-order mark ") + (text[0] == '\xFF' ? "FF FE" : "FE FF") +
+                 "); FlexArm reads JSON as UTF-8: save it as UTF-8");
   if (Status nesting = checkJsonNesting(text); !nesting) return nesting.error();
   Json doc;
   try {

@@ -1,9 +1,11 @@
 // Reads a project file: one walk over the JSON document, every problem a diagnostic with its path.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
 #include <set>
 
+#include "base/Constants.hpp"
 #include "base/Files.hpp"
 #include "base/Text.hpp"
 #include "dynamics/Constraints.hpp"
@@ -34,10 +36,32 @@ int choose(JsonObjectReader& r, const schema::Key& k) {
   return r.choice(k.name(), k.choices, k.need, fallback);
 }
 JsonObjectReader object(JsonObjectReader& r, const schema::Key& k) { return r.object(k.name(), k.need); }
-// Reads the struct's numbers that the schema lists (a section's A, Iy, ..., a joint's flex).
+
+// " m²" for a unit a message may follow a number with; nothing for a pure number ("-").
+std::string unitAfter(const schema::Key& k) {
+  const std::string unit = k.unit;
+  return unit.empty() || unit == "-" ? std::string() : " " + unit;
+}
+
+// A number of key k held to the schema's bounds (k.lower, k.upper), beyond which the model has no
+// meaning in double precision: an error naming the field and the bound. The value is kept even when
+// out of bounds (false is returned), so that what follows from it (a link's mass, its frequency) is
+// still checked and named.
+bool readWithinBounds(JsonObjectReader& r, const schema::Key& k, double& out) {
+  double v = out;
+  if (!read(r, k, v)) return false;
+  out = v;
+  if (v >= k.lower && v <= k.upper) return true;
+  r.diagnostics().error(r.pathOf(k.name()),
+                        (k.lower > 0.0 ? "must be between " + formatNumber(k.lower) + " and " : std::string("must be at most ")) +
+                            formatNumber(k.upper) + unitAfter(k) + ", got " + formatNumber(v));
+  return false;
+}
+
+// Reads the struct's numbers that the schema lists (a section's A, Iy, ..., a material's E, G, rho).
 template <class T>
 void readFields(JsonObjectReader& r, const std::vector<schema::Field<T>>& fields, T& out) {
-  for (const schema::Field<T>& f : fields) read(r, *f.key, out.*f.field);
+  for (const schema::Field<T>& f : fields) readWithinBounds(r, *f.key, out.*f.field);
 }
 
 // Reads a preset's kind (the choice at kind_key) and the dimensions the schema gives it into `out`;
@@ -218,10 +242,21 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
           f.section = sectionFromPreset(p);
           // Each dimension is a finite positive number, but their powers may overflow or underflow.
           const BeamSection& s = f.section;
-          for (auto [name, value] : {std::pair<const char*, double>{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}}) {
+          const std::pair<const char*, double> properties[] = {{"A", s.A}, {"Iy", s.Iy}, {"Iz", s.Iz}, {"J", s.J}};
+          bool finite = true;
+          for (auto [name, value] : properties) {
             if (!(std::isfinite(value) && value > 0.0)) {
               diag.error(sec.path(), std::string("the dimensions give ") + name + " = " + formatNumber(value) +
                                          ", which must be a finite number > 0 (the dimensions are out of range)");
+              finite = false;
+              break;
+            }
+          }
+          for (auto [name, value] : properties) {
+            const schema::Key& k = key(std::string("links[].flex.section.") + name);
+            if (finite && (value < k.lower || value > k.upper)) {  // the bounds of an explicit section (ProjectSchemaKeys.cpp)
+              diag.error(sec.path(), std::string("the dimensions give ") + name + " = " + formatNumber(value) + unitAfter(k) +
+                                         ", which must be between " + formatNumber(k.lower) + " and " + formatNumber(k.upper));
               break;
             }
           }
@@ -341,6 +376,36 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
   }
 }
 
+// A flexible link shorter than this (1 µm) is no beam FlexArm can model: its frequencies leave double
+// precision long before its numbers do.
+constexpr double kMinFlexibleLength = 1e-6;
+
+// What follows from a flexible link's numbers must be a model too (issue 45): each number within its
+// bounds can still give products that overflow or underflow, and a first bending frequency (clamped-free,
+// (1.8751)² sqrt(E I / (rho A L⁴))) that is not a finite number > 0 would make every analysis print NaN.
+void checkBeamPlausible(JsonObjectReader& r, JsonObjectReader& fx, const FlexibleLink& f, double length) {
+  if (length > 0.0 && length < kMinFlexibleLength)
+    r.diagnostics().error(r.pathOf("length"), "a flexible link must be at least " + formatNumber(kMinFlexibleLength) +
+                                                  " m long, got " + formatNumber(length));
+  const BeamSection& s = f.section;
+  const Material& m = f.material;
+  // Without a length, a section or a material an error has been given already.
+  if (!(length > 0.0 && s.A > 0.0 && s.Iy > 0.0 && s.Iz > 0.0 && s.J > 0.0 && m.E > 0.0 && m.G > 0.0 && m.rho > 0.0)) return;
+  const double bending = m.E * std::min(s.Iy, s.Iz), torsion = m.G * s.J, axial = m.E * s.A;
+  for (auto [name, value] : {std::pair<const char*, double>{"E I", bending}, {"G J", torsion}, {"E A", axial}})
+    if (!(std::isfinite(value) && value > 0.0)) {
+      fx.diagnostics().error(fx.path(), std::string("the stiffness ") + name + " = " + formatNumber(value) +
+                                            " must be a finite number > 0 (the material or the section is out of range)");
+      return;
+    }
+  const double beta = 1.8751040687119611;  // beta L of the first clamped-free bending mode
+  const double omega = beta * beta * std::sqrt(bending / (m.rho * s.A)) / (length * length);
+  if (!(std::isfinite(omega) && omega > 0.0))
+    fx.diagnostics().error(
+        fx.path(), "the first bending frequency (1.8751² sqrt(E I / (rho A)) / length²) = " + formatNumber(omega / (2 * kPi)) +
+                       " Hz must be a finite number > 0 (the material, section or length is out of range)");
+}
+
 void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
   readName(r, link.name, "link" + std::to_string(i + 1));
   // Beyond its bound the arm is no robot and its numbers leave double precision (a length of 1e300 has no
@@ -368,11 +433,12 @@ void readLink(JsonObjectReader& r, Link& link, std::size_t i) {
       if (link.length > 0.0 && !(std::isfinite(link.mass) && link.mass > 0.0))
         r.diagnostics().error(fx.path(), "the mass rho A length = " + formatNumber(link.mass) +
                                              " kg must be a finite number > 0 (rho or the section is out of range)");
+      checkBeamPlausible(r, fx, f, link.length);
       fx.finish();
     }
     return;
   }
-  read(r, key("links[].mass"), link.mass);
+  readWithinBounds(r, key("links[].mass"), link.mass);
   const bool has_shape = r.has("shape");
   if (has_shape && (r.has("com") || r.has("inertia"))) {
     r.diagnostics().error(r.path(), "give either \"shape\" or \"com\"/\"inertia\", not both");
@@ -445,7 +511,7 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
   read(r, key("joints[].q0"), joint.q0);
   read(r, key("joints[].qd0"), joint.qd0);
   read(r, key("joints[].damping"), joint.damping);
-  read(r, key("joints[].mass"), joint.mass);
+  readWithinBounds(r, key("joints[].mass"), joint.mass);
   JsonObjectReader fx = object(r, key("joints[].flex"));
   if (fx.valid()) {
     JointFlex jf;
@@ -490,7 +556,7 @@ void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& mo
   const int frame = choose(r, key("payloads[].frame"));
   if (frame >= 0) p.frame = static_cast<Payload::Frame>(frame);
   read(r, key("payloads[].offset"), p.offset);
-  read(r, key("payloads[].mass"), p.mass);
+  readWithinBounds(r, key("payloads[].mass"), p.mass);
   const std::string inertia = key("payloads[].inertia").name();
   if (r.has(inertia)) readInertiaComponents(r, inertia, p.inertia, Need::Required);
 }

@@ -9,7 +9,8 @@ namespace flexarm::schema {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const Json kNone;  // no fallback, no initial value
+constexpr double kMaxMass = 1e9;  // kg, of a link, joint or payload
+const Json kNone;                 // no fallback, no initial value
 
 Json zeros3() { return Json::array({0.0, 0.0, 0.0}); }
 
@@ -74,7 +75,8 @@ std::vector<Key> buildKeys() {
       // links[i]
       k(L + "name", Type::Name, "", Need::Optional, "name"),
       withInitial(bounded(number(L + "length", "m", Need::Required, Range::NonNegative, "length"), 0.0, 1e3), 1.0),
-      withInitial(number(L + "mass", "kg", Need::Required, Range::Positive, "mass"), 1.0),
+      // Masses up to 1e9 kg (the ISS is 4.2e5 kg): their sums and the energies they carry stay finite.
+      withInitial(bounded(number(L + "mass", "kg", Need::Required, Range::Positive, "mass"), 0.0, kMaxMass), 1.0),
       withInitial(object(L + "shape", Need::Required), Json{{"type", shapeName(ShapePreset::Kind::Rod)}}),  // a new link: a rod
       choice(L + "shape.type", enumNames<ShapePreset::Kind>(shapeName), Need::Required, "shape"),
       number(L + "shape.width", "m", Need::Required, Range::Positive, "width (along y)"),
@@ -87,10 +89,14 @@ std::vector<Key> buildKeys() {
       // links[i].flex
       object(F + "section", Need::Required),
       choice(F + "section.preset", enumNames<SectionPreset::Kind>(sectionPresetName), Need::Required, "section"),
-      number(F + "section.A", "m²", Need::Required, Range::Positive, "area A"),
-      number(F + "section.Iy", "m⁴", Need::Required, Range::Positive, "Iy (bending in x-z)"),
-      number(F + "section.Iz", "m⁴", Need::Required, Range::Positive, "Iz (bending in x-y)"),
-      number(F + "section.J", "m⁴", Need::Required, Range::Positive, "torsion constant J"),
+      // Physical plausibility (issue 45): beyond these bounds a beam has no meaning in double precision
+      // (an area of 1e-300 m² gives a mass and frequencies that underflow or are NaN), yet they hold every
+      // real beam with room to spare: areas from a 1 µm fibre (1e-12 m²) to a 100 m x 100 m section
+      // (1e4 m²), second moments from a 0.1 µm fibre (5e-30 m⁴) to that section (8e6 m⁴).
+      bounded(number(F + "section.A", "m²", Need::Required, Range::Positive, "area A"), 1e-12, 1e4),
+      bounded(number(F + "section.Iy", "m⁴", Need::Required, Range::Positive, "Iy (bending in x-z)"), 1e-30, 1e8),
+      bounded(number(F + "section.Iz", "m⁴", Need::Required, Range::Positive, "Iz (bending in x-y)"), 1e-30, 1e8),
+      bounded(number(F + "section.J", "m⁴", Need::Required, Range::Positive, "torsion constant J"), 1e-30, 1e8),
       number(F + "section.width", "m", Need::Required, Range::Positive, "width (along y)"),
       number(F + "section.height", "m", Need::Required, Range::Positive, "height (along z)"),
       number(F + "section.outer_diameter", "m", Need::Required, Range::Positive, "outer diameter"),
@@ -99,9 +105,11 @@ std::vector<Key> buildKeys() {
       number(F + "section.web_thickness", "m", Need::Required, Range::Positive, "web thickness"),
       withInitial(object(F + "material", Need::Required), Json{{"preset", "aluminium"}}),
       choice(F + "material.preset", materialPresetNames(), Need::Required, "material"),
-      number(F + "material.E", "Pa", Need::Required, Range::Positive, "Young's modulus E"),
-      number(F + "material.G", "Pa", Need::Required, Range::Positive, "shear modulus G"),
-      number(F + "material.rho", "kg/m³", Need::Required, Range::Positive, "density rho"),
+      // Moduli from soft gels (1e3 Pa) to a million times steel (1e18 Pa, which the rigid-limit checks use;
+      // diamond is 1.2e12 Pa); densities from aerogels and gases (1e-3 kg/m³) to far beyond osmium (2.3e4).
+      bounded(number(F + "material.E", "Pa", Need::Required, Range::Positive, "Young's modulus E"), 1e3, 1e18),
+      bounded(number(F + "material.G", "Pa", Need::Required, Range::Positive, "shear modulus G"), 1e3, 1e18),
+      bounded(number(F + "material.rho", "kg/m³", Need::Required, Range::Positive, "density rho"), 1e-3, 1e6),
       withInitial(choice(F + "basis", {"modes", "fem"}, Need::Required, "basis"), "fem"),
       object(F + "modes", Need::Required),
       integer(F + "modes.axial", Need::Optional, 0, 20, "axial modes", 0),
@@ -131,7 +139,7 @@ std::vector<Key> buildKeys() {
       number(J + "q0", "rad|m", Need::Optional, Range::Any, "initial q", joint.q0),
       number(J + "qd0", "rad/s|m/s", Need::Optional, Range::Any, "initial rate", joint.qd0),
       number(J + "damping", "N m s/rad|N s/m", Need::Optional, Range::NonNegative, "damping", joint.damping),
-      number(J + "mass", "kg", Need::Optional, Range::NonNegative, "joint mass", joint.mass),
+      bounded(number(J + "mass", "kg", Need::Optional, Range::NonNegative, "joint mass", joint.mass), 0.0, kMaxMass),
       object(J + "flex", Need::Optional),
       withInitial(number(J + "flex.stiffness", "N m/rad|N/m", Need::Required, Range::Positive, "stiffness k"), 1000.0),
       number(J + "flex.damping", "N m s/rad|N s/m", Need::Optional, Range::NonNegative, "damping c", JointFlex{}.damping),
@@ -154,7 +162,7 @@ std::vector<Key> buildKeys() {
       k(P + "link", Type::Text, "", Need::Required, "link"),
       withInitial(choice(P + "frame", {"body", "distal"}, Need::Optional, "offset frame", "body"), "distal"),
       k(P + "offset", Type::Vector3, "m", Need::Optional, "offset", vec3Json(payload.offset)),
-      withInitial(number(P + "mass", "kg", Need::Required, Range::Positive, "mass"), 1.0),
+      withInitial(bounded(number(P + "mass", "kg", Need::Required, Range::Positive, "mass"), 0.0, kMaxMass), 1.0),
       k(P + "inertia", Type::Inertia, "kg m²", Need::Optional, "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", zeros3()),
       // constraints[i]
       k("constraints", Type::Array, "", Need::Optional, "constraints", Json::array()),

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "base/Files.hpp"
+#include "base/Text.hpp"
 #include "results/CsvMetadata.hpp"
 
 namespace flexarm {
@@ -29,8 +30,12 @@ Status writeCsvFile(const Results& results, const std::filesystem::path& file) {
   const std::filesystem::path sidecar = csvMetadataFile(file);
   Status meta = writeFileAtomically(sidecar, [&results](std::ostream& out) { writeCsvMetadata(results, out); });
   if (!meta) {
+    // Never a stale description, and never a CSV without its own: the pair is the result, or nothing is.
     std::error_code ec;
-    if (std::filesystem::is_regular_file(sidecar, ec)) std::filesystem::remove(sidecar, ec);  // never a stale description
+    if (std::filesystem::is_regular_file(sidecar, ec)) std::filesystem::remove(sidecar, ec);
+    std::filesystem::remove(file, ec);
+    return error(meta.error().text() + " (so " + inQuotes(file.string()) +
+                 " was removed: a CSV without its description is no result)");
   }
   return meta;
 }

@@ -137,12 +137,17 @@ StudyCaseResult runStudyCase(const std::string& project_text, const std::filesys
   }
   Project project = *p.project;
   if (t_end > 0.0) project.simulation.t_end = t_end;
+  if (const Status length = checkRunLength(project.simulation); !length) {  // the loader's limits hold for t_end too
+    r.loaded = length;
+    return r;
+  }
   RunControl control;
   control.cancel = cancel;
   r.results = simulate(project, control);
   labelCaseResults(r.results, project.name, c.name);
   r.csv = (out_dir / (caseFileName(c.name) + ".csv")).string();
   r.loaded = writeCsvFile(r.results, r.csv);
+  r.write_failed = !r.loaded;
   return r;
 }
 

@@ -33,7 +33,8 @@ std::vector<StudyCase> studyCases(const Project& project);
 
 struct StudyCaseResult {
   StudyCase study_case;
-  Status loaded;  // or why the variant does not make a valid project (then no run) or its CSV was not written
+  Status loaded;              // or why the variant does not make a valid project (then no run) or its CSV was not written
+  bool write_failed = false;  // `loaded` failed because the CSV could not be written (a full disk), not the project
   Results results;
   std::string csv;  // file written
 };

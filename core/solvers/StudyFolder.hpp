@@ -4,8 +4,11 @@
 //   study.json            the source project, the overrides, the end time and the numbered cases
 //   project.flexarm.json  a frozen copy of the project file: later edits of the source change nothing
 //   results/K.result      once case K (1 ... N) has run: its row of summary.csv on one line (a
-//                         newline in a message as \n), written atomically after the case's CSV, so
-//                         that a result means a complete case
+//                         newline in a message as \n), then "csv <checksum>" of its CSV
+//                         (base/Checksum.hpp), written atomically after the case's CSV, so that a
+//                         result means a complete case. A result is verified, not trusted: another
+//                         case's row, a truncated or corrupt one, or a CSV missing or changed since
+//                         makes the case not done (caseResultProblem says why)
 //   <case>.csv, <case>.meta.json, summary.csv  as a local study writes them
 // Relative file names in the project (table laws) still resolve against the source project's folder.
 #include <atomic>
@@ -53,11 +56,15 @@ Status clearCaseResults(const StudyFolder& study);
 
 std::filesystem::path caseResultFile(const StudyFolder& study, std::size_t number);
 
-// The summary status of case `number` ("completed", "diverged", "failed", "cancelled", "invalid"),
-// or "missing" without a result.
+// The summary status of case `number` ("completed", "diverged", "failed", "cancelled", "invalid",
+// "unwritten"), or "missing" without a result that can be trusted.
 std::string caseStatus(const StudyFolder& study, std::size_t number);
 
-// A case still to run: without a result, or cancelled before its end.
+// Why case `number`'s result file cannot be trusted (then its status is "missing"): "results/3.result:
+// it is the row of another case", "its CSV \"a.csv\": no such file", ...; empty when it can or there is none.
+std::string caseResultProblem(const StudyFolder& study, std::size_t number);
+
+// A case still to run: without a result, cancelled before its end, or unable to write its results.
 bool isPendingStatus(const std::string& status);
 
 // The numbers of the pending cases, in order.
@@ -74,6 +81,7 @@ FolderCaseRun runStudyFolderCase(const StudyFolder& study, std::size_t number, c
 
 struct StudyCollection {
   std::vector<std::string> statuses;  // per case, as caseStatus
+  std::vector<std::string> problems;  // per case, as caseResultProblem
   std::string summary_csv;
   Status summary_written;
 };

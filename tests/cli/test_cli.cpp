@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 
@@ -978,7 +979,8 @@ TEST(Cli, ASlurmStudyIsPreparedWithoutSlurmAndItsCasesRunOneByOne) {
   EXPECT_NE(r.output.find("case 3 of 15, coupling=zero,joints[0].drive.omega0=3: completed"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::exists(dir / "study" / "coupling=zero_joints_0_.drive.omega0=3.csv"));
   const std::string result = readFile(dir / "study" / "results" / "3.result");
-  EXPECT_EQ(lineCount(result), 1u) << result;
+  EXPECT_EQ(lineCount(result), 2u) << result;  // the row, then the checksum of the case's CSV
+  EXPECT_NE(result.find("\ncsv fnv1a64:"), std::string::npos) << result;
   EXPECT_EQ(result.rfind("\"coupling=zero,joints[0].drive.omega0=3\",", 0), 0u) << result;
 
   // Collected with 14 cases missing: named by number, and the summary says so.
@@ -1361,5 +1363,258 @@ TEST(Cli, AStudyHoldsNoMoreThanOneRunPerWorkerInMemory) {
   }
   EXPECT_GT(fs::file_size(dir / "24" / "joints_0_.drive.omega0=6.75.csv"), 1000000u);  // the results are there
   EXPECT_LT(peak[1] - peak[0], 12000) << "peak memory " << peak[0] << " kB with 2 cases, " << peak[1] << " kB with 24";
+  fs::remove_all(dir);
+}
+
+// ---------------------------------------------------------------- issue 45: inputs that can no longer hurt, round two
+
+// F4, F5, F6: numbers that make the model meaningless in double precision are refused at the door,
+// naming the field and the bound, by every analysis (campbell wrote "-nan" cells, modes printed "-nan"
+// shape components, check "-nan Hz", all with exit 0).
+TEST(Cli, AnalysesRefuseModelsBeyondDoublePrecision) {
+  const fs::path dir = scratch("implausible");
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"flex-area-underflows.json", "links[1].flex.section.A: must be between 1e-12 and 10000"},
+      {"flex-density-underflows.json", "links[1].flex.material.rho: must be between 0.001 and 1e+06"},
+      {"flex-length-underflows.json", "links[1].length: a flexible link must be at least 1e-06 m long"},
+      {"flex-modulus-huge.json", "links[1].flex.material.E: must be between 1000 and 1e+18 Pa"},
+      {"payload-masses-overflow.json", "payloads[0].mass: must be at most 1e+09 kg"}};
+  for (const auto& [file, expected] : files) {
+    const std::string project = quote(dataDir() + "/" + file);
+    for (const std::string& command : {"check " + project, "modes " + project, "modes " + project + " --lock-joints",
+                                       "campbell " + project + " --spin 0:2:1 --out " + quote((dir / "c.csv").string()),
+                                       "linearize " + project + " --out " + quote((dir / "m.csv").string())}) {
+      const CliRun r = runCli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\n" << r.output;
+      EXPECT_EQ(r.output.find("nan"), std::string::npos) << command << "\n" << r.output;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / "c.csv"));
+  EXPECT_FALSE(fs::exists(dir / "m.csv"));
+  fs::remove_all(dir);
+}
+
+// F11: check validates every value of a study grid, not the first of each axis only.
+TEST(Cli, CheckValidatesEveryValueOfAStudyGrid) {
+  const fs::path dir = scratch("grid-values");
+  flexarm::Json project = flexarm::Json::parse(readFile(projectsDir() + "/spin-up-beam.flexarm.json"));
+  project["study"] = {{"grid", {{"joints[0].drive.omega0", {1, 2}}, {"links[0].length", {1, 2, -3}}}}};
+  writeFile(dir / "grid.flexarm.json", project.dump(2));
+  CliRun r = runCli("check " + quote((dir / "grid.flexarm.json").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study grid point joints[0].drive.omega0=1,links[0].length=-3 is not a valid project"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("links[0].length: must be >= 0, got -3"), std::string::npos) << r.output;
+  project["study"]["grid"]["links[0].length"] = {1, 2, 3};
+  writeFile(dir / "grid.flexarm.json", project.dump(2));
+  r = runCli("check " + quote((dir / "grid.flexarm.json").string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// A prepared study of the double pendulum with `cases` grid points (joints[0].q0 = 0.1, 0.2, ...), short runs.
+std::string preparePendulumStudy(const fs::path& dir, int cases, bool run_all) {
+  flexarm::Json pendulum = flexarm::Json::parse(readFile(projectsDir() + "/double-pendulum.flexarm.json"));
+  flexarm::Json q0 = flexarm::Json::array();
+  for (int k = 1; k <= cases; ++k) q0.push_back(k / 10.0);
+  pendulum["study"] = {{"grid", {{"joints[0].q0", q0}}}};
+  writeFile(dir / "pendulum.flexarm.json", pendulum.dump(2));
+  const std::string study = quote((dir / "s").string());
+  const CliRun r =
+      runCli("study " + quote((dir / "pendulum.flexarm.json").string()) + " --t-end 0.2 --out " + study + " --slurm --no-submit");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  if (run_all) {
+    for (int k = 1; k <= cases; ++k) EXPECT_EQ(runCli("study " + study + " --case " + std::to_string(k)).exit_code, 0) << k;
+  }
+  return study;
+}
+
+}  // namespace
+
+// F8: study DIR --case K checks the frozen study with the loader's limits: an edited study.json (an end
+// time of 1e300 s, a case list of other overrides) is refused, naming the file and the field.
+TEST(Cli, APreparedStudyIsCheckedWithTheLoadersLimitsBeforeACaseRuns) {
+  const fs::path dir = scratch("frozen-limits");
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  const fs::path manifest = dir / "s" / "study.json";
+  const flexarm::Json original = flexarm::Json::parse(readFile(manifest));
+  flexarm::Json edited = original;
+  edited["t_end"] = 1e300;
+  writeFile(manifest, edited.dump(2));
+  CliRun r = runCli("study " + study + " --case 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study.json: t_end: must be at most 1e+06 s, got 1e+300"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("completed"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "s" / "results" / "1.result"));
+
+  edited = original;
+  edited["cases"][1]["overrides"] = {"joints[0].q0=1e300"};
+  writeFile(manifest, edited.dump(2));
+  r = runCli("study " + study + " --case 2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("study.json: cases[1]: \"joints[0].q0=0.2\" is not case 2 of the frozen project's study"),
+            std::string::npos)
+      << r.output;
+
+  // The frozen project itself is read by the loader: an edit beyond its limits is refused too.
+  writeFile(manifest, original.dump(2));
+  flexarm::Json frozen = flexarm::Json::parse(readFile(dir / "s" / "project.flexarm.json"));
+  frozen["simulation"]["t_end"] = 1e300;
+  writeFile(dir / "s" / "project.flexarm.json", frozen.dump(2));
+  r = runCli("study " + study + " --case 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("simulation.t_end: must be at most 1e+06 s"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+// F16: a wrong type in study.json names the field, not the JSON library's words.
+TEST(Cli, AWrongTypeInStudyJsonNamesTheField) {
+  const fs::path dir = scratch("manifest-types");
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  const fs::path manifest = dir / "s" / "study.json";
+  const flexarm::Json original = flexarm::Json::parse(readFile(manifest));
+  const std::vector<std::pair<std::function<void(flexarm::Json&)>, std::string>> edits = {
+      {[](flexarm::Json& j) { j["t_end"] = "long"; }, "study.json: t_end: must be a number, got string \"long\""},
+      {[](flexarm::Json& j) { j["cases"][1]["name"] = 3; }, "study.json: cases[1].name: must be a string, got number 3"},
+      {[](flexarm::Json& j) { j["overrides"] = {1}; }, "study.json: overrides[0]: must be a string, got number 1"},
+      {[](flexarm::Json& j) { j["cases"] = "all"; }, "study.json: cases: must be an array"},
+      {[](flexarm::Json& j) { j.erase("source"); }, "study.json: source: "}};
+  for (const auto& [edit, expected] : edits) {
+    flexarm::Json edited = original;
+    edit(edited);
+    writeFile(manifest, edited.dump(2));
+    for (const std::string& command : {"study " + study + " --case 1", "study-collect " + study, "study --status " + study}) {
+      const CliRun r = runCli(command);
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(expected), std::string::npos) << command << "\nexpected: " << expected << "\n" << r.output;
+      EXPECT_EQ(r.output.find("[json.exception"), std::string::npos) << r.output;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// F9: a case's result is verified, not trusted. Its CSV deleted or replaced, its result file another
+// case's, truncated or with "nan": study-collect names the case as not done (exit 3), --resume runs
+// exactly those cases again, and then the study collects whole.
+TEST(Cli, ACaseWithAMissingOrCorruptResultIsNotDoneAndRunsAgain) {
+  const fs::path dir = scratch("verified");
+  const std::string study = preparePendulumStudy(dir, 6, true);
+  const fs::path s = dir / "s";
+  ASSERT_EQ(runCli("study-collect " + study).exit_code, 0);
+  const auto whole = summaryWithoutWallTime(s / "summary.csv");
+  const std::string result1 = readFile(s / "results" / "1.result");
+  EXPECT_EQ(lineCount(result1), 2u) << result1;
+  EXPECT_NE(result1.find("\ncsv fnv1a64:"), std::string::npos) << result1;
+
+  fs::remove(s / "joints_0_.q0=0.1.csv");                                       // case 1: its CSV deleted
+  writeFile(s / "joints_0_.q0=0.2.csv", "garbage\n");                           // case 2: its CSV replaced
+  writeFile(s / "results" / "3.result", readFile(s / "results" / "4.result"));  // case 3: another case's line
+  std::string nan = readFile(s / "results" / "5.result");                       // case 5: a number that is "nan"
+  const std::size_t last_comma = nan.substr(0, nan.find('\n')).rfind(',');
+  nan.replace(last_comma + 1, nan.find('\n') - last_comma - 1, "nan");
+  writeFile(s / "results" / "5.result", nan);
+  const std::string six = readFile(s / "results" / "6.result");  // case 6: truncated
+  writeFile(s / "results" / "6.result", six.substr(0, six.size() / 3));
+
+  CliRun r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("(6 cases, 1 completed, 5 missing)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("missing: cases 1, 2, 3, 5, 6"), std::string::npos) << r.output;
+  for (const char* why : {"not done: case 1: its CSV \"joints_0_.q0=0.1.csv\": no such file",
+                          "not done: case 2: its CSV \"joints_0_.q0=0.2.csv\" is not the one its result recorded",
+                          "not done: case 3: results/3.result: it is the row of another case",
+                          "not done: case 5: results/5.result: field ", "not done: case 6: results/6.result"})
+    EXPECT_NE(r.output.find(why), std::string::npos) << why << "\n" << r.output;
+  const auto partial = summaryWithoutWallTime(s / "summary.csv");
+  ASSERT_EQ(partial.size(), 7u);
+  EXPECT_EQ(partial[3][2], "missing");
+  EXPECT_NE(partial[3][6].find("case 3 has no valid result: results/3.result: it is the row of another case"), std::string::npos)
+      << partial[3][6];
+  EXPECT_EQ(partial[4], whole[4]) << "case 4 is whole";
+
+  r = runCli("study --status " + study);
+  EXPECT_NE(r.output.find("pending: 5\n"), std::string::npos) << r.output;
+  r = runCli("study " + study + " --resume");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("5 of 6 cases without a result; running them"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("case 3 is not done: results/3.result: it is the row of another case"), std::string::npos) << r.output;
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(summaryWithoutWallTime(s / "summary.csv"), whole);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// The command with its standard output on /dev/full (a full disk): the exit code, and standard error.
+CliRun runWithStdoutOnDevFull(const std::string& args) {
+  const fs::path log = fs::temp_directory_path() / ("flexarm-cli-devfull-" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = quote(FLEXARM_CLI) + " " + args + " > /dev/full 2> " + quote(log.string()) + " < /dev/null";
+  const int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.output = readFile(log);
+  fs::remove(log);
+  return r;
+}
+
+}  // namespace
+
+// F17: a report that never reached standard output is no success.
+TEST(Cli, AReportLostOnAFullStandardOutputIsAFailure) {
+  const fs::path dir = scratch("dev-full");
+  const std::string beam = quote(projectsDir() + "/spin-up-beam.flexarm.json");
+  // A study of two short cases, both run: study-collect has nothing else to complain about.
+  const std::string study = preparePendulumStudy(dir, 2, true);
+  ASSERT_EQ(runCli("study-collect " + study).exit_code, 0);
+  for (const std::string& command :
+       {"check " + beam, "modes " + beam + " --lock-joints", "linearize " + beam + " --out " + quote((dir / "m.mat").string()),
+        "study-collect " + study, std::string("--help")}) {
+    const CliRun r = runWithStdoutOnDevFull(command);
+    EXPECT_NE(r.exit_code, 0) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("writing to standard output failed: No space left on device"), std::string::npos) << command << "\n"
+                                                                                                              << r.output;
+  }
+  fs::remove_all(dir);
+}
+
+// F15: a write that fails (a full disk; here a file size limit of 1 KiB, which fails the same way)
+// names its reason; a CSV is never left without its description; a study case that could not write
+// its results is labelled so (and runs again), not "invalid".
+TEST(Cli, AFailedWriteNamesItsReasonAndLeavesNoHalfResult) {
+  const fs::path dir = scratch("write-fails");
+  const std::string limited = "ulimit -f 2; trap '' XFSZ;";  // /bin/sh counts 512-byte blocks; a write beyond fails, EFBIG
+  const std::string dp = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  // The CSV itself is too large (21 rows, about 4 KiB).
+  CliRun r = runCli("run " + dp + " --t-end 0.2 --quiet --out " + quote((dir / "big.csv").string()), limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("big.csv\" failed: File too large"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "big.csv"));
+  // The CSV fits (2 rows), its description (about 2 KiB) does not: neither is left.
+  r = runCli("run " + dp + " --t-end 0.01 --quiet --out " + quote((dir / "small.csv").string()), limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("small.meta.json\" failed: File too large"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("small.csv\" was removed: a CSV without its description is no result"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "small.csv"));
+  EXPECT_FALSE(fs::exists(dir / "small.meta.json"));
+  for (const auto& e : fs::directory_iterator(dir)) ADD_FAILURE() << "left behind: " << e.path();
+
+  const std::string study = preparePendulumStudy(dir, 2, false);
+  r = runCli("study " + study + " --case 1", limited);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("joints[0].q0=0.1: its results could not be written: writing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("invalid"), std::string::npos) << r.output;
+  ASSERT_EQ(runCli("study " + study + " --case 2").exit_code, 0);
+  r = runCli("study-collect " + study);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unwritten: case 1\n"), std::string::npos) << r.output;
+  r = runCli("study " + study + " --resume");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 of 2 cases without a result; running them"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }

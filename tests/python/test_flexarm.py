@@ -299,3 +299,46 @@ def test_the_examples_run_headless(tmp_path, script, png):
                           text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / png).stat().st_size > 10000
+
+
+# ---------------------------------------------------------------- issue 45: inputs that can no longer hurt
+
+
+def test_new_refuses_a_keyword_that_names_no_field():
+    """F10: length=1.25 was ignored (a 1.0 m link); an unknown keyword is a TypeError naming it."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'length'.*links\\[0\\]\\.length"):
+        flexarm.new("single-flexible-link", length=1.25)
+    p = flexarm.new("single-flexible-link", **{"links[0].length": 1.25})
+    assert p.get("links[0].length") == 1.25
+
+
+def test_centreline_samples_are_bounded_and_t_is_finite():
+    """F12: samples=10**8 held the GIL for a minute; 0, -1 and t=nan were accepted."""
+    r = flexarm.simulate(flexarm.load(shipped("cantilever")), t_end=0.05)
+    for samples in (10**8, 100001, 1, 0, -1):
+        with pytest.raises(ValueError, match="samples must be between 2 and 100000, got " + str(samples)):
+            r.centreline(0, 0.0, samples=samples)
+    for t in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match="t must be a finite time"):
+            r.centreline(0, t)
+    assert r.centreline(0, 0.0, samples=2).shape == (2, 3)
+    started = time.monotonic()
+    assert r.centreline(0, 0.0, samples=100000).shape == (100000, 3)
+    assert time.monotonic() - started < 5
+
+
+def test_load_names_what_is_wrong_with_utf16_files_and_undecodable_paths(tmp_path):
+    """F13: a file starting FF FE, or a path with a byte that is not UTF-8, gave ProjectError('')."""
+    with open(shipped("cantilever"), encoding="utf-8") as f:
+        text = f.read()
+    utf16 = tmp_path / "utf16.flexarm.json"
+    utf16.write_bytes(text.encode("utf-16"))  # with its byte-order mark, FF FE on this machine
+    with pytest.raises(flexarm.ProjectError, match="is UTF-16 text .*byte-order mark FF FE.*save it as UTF-8"):
+        flexarm.load(str(utf16))
+    odd = os.fsencode(str(tmp_path)) + b"/caf\xe9.flexarm.json"
+    with open(odd, "wb") as f:
+        f.write(b'{"format": "flexarm-project", "schema_version": 1, "links": 3}')
+    with pytest.raises(flexarm.ProjectError) as e:
+        flexarm.load(os.fsdecode(odd))
+    message = str(e.value)
+    assert "caf\\xe9.flexarm.json" in message and "links" in message, message
