@@ -193,10 +193,11 @@ void expectUr5Pose(const Json& doc, bool links_end_at_joints = true) {
           << "pose " << pose << ", the axis of joint " << i;
       // Each link ends where the next joint (the last one at the tool frame) is.
       const Eigen::Vector3d next = T[i + 1].block<3, 1>(0, 3);
-      if (links_end_at_joints)
+      if (links_end_at_joints) {
         EXPECT_LT((lines[i].back() - next).norm(), 1e-12)
             << "pose " << pose << ", link " << i << " ends at " << lines[i].back().transpose() << ", the next joint is at "
             << next.transpose();
+      }
     }
   }
 }
