@@ -5,10 +5,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "Bindings.hpp"
 #include "analysis/Linearization.hpp"
+#include "analysis/StaticEquilibrium.hpp"
 #include "solvers/Simulation.hpp"
 #include "solvers/Study.hpp"
 
@@ -47,6 +49,50 @@ py::dict modes(const PyProject& p, std::optional<double> spin, bool lock_joints,
                   py::arg("coordinates") = r.coordinate_names, py::arg("descriptions") = r.coordinate_descriptions,
                   py::arg("rigid_body_modes") = r.rigid_body_modes, py::arg("joint_residual") = r.joint_residual,
                   py::arg("equilibrium_residual") = r.equilibrium_residual);
+}
+
+// The static equilibrium, solved on a thread with the GIL released; every 50 ms the calling thread
+// takes the GIL back to let Python handle Ctrl-C, which stops the solver (KeyboardInterrupt).
+py::dict staticPy(const PyProject& p, double time) {
+  if (!std::isfinite(time) || time < 0.0) throw py::value_error("time must be a finite time >= 0 in seconds");
+  std::atomic<bool> cancel{false}, finished{false};
+  StaticSolution s;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      const MultibodySystem sys = MultibodySystem::fromModel(p.project.model, p.project.coupling);
+      StaticOptions options;
+      options.t = time;
+      options.cancel = &cancel;
+      s = staticEquilibrium(p.project, sys, options);
+      finished = true;
+    });
+    while (!finished) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();
+        cancel = true;
+      }
+    }
+    worker.join();
+  }
+  if (s.interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  if (!s.converged) throw std::runtime_error(s.message);
+  py::dict joints, efforts;
+  const Model& m = p.project.model;
+  const MultibodySystem sys = MultibodySystem::fromModel(m, p.project.coupling);
+  for (std::size_t j = 0; j < m.joints.size(); ++j) {
+    joints[py::str(m.joints[j].name)] = s.q(sys.bodies[j].q_index);
+    efforts[py::str(m.joints[j].name)] = s.effort(static_cast<int>(j));
+  }
+  return py::dict(py::arg("joints") = joints, py::arg("efforts") = efforts,
+                  py::arg("results") = py::cast(PyResults{std::make_shared<const Results>(s.results), p.project}),
+                  py::arg("iterations") = s.iterations, py::arg("load_steps") = s.load_steps, py::arg("residual") = s.residual,
+                  py::arg("force_scale") = s.force_scale);
 }
 
 // Runs the cases on `workers` threads (0: the machine's cores) with the GIL released; every 50 ms the
@@ -128,6 +174,12 @@ void bindAnalyses(py::module_& m) {
         "equilibrium), as flexarm-cli modes computes them: with every joint held (lock_joints), or about a steady\n"
         "spin of joint 1 at `spin` rad/s. Returns a dict of NumPy arrays: frequency_hz, omega, damping_ratio,\n"
         "unstable, growth_rate, shapes (modes x free coordinates, largest component 1), and the coordinates' names.");
+  m.def("static", &staticPy, py::arg("project"), py::kw_only(), py::arg("time") = 0.0,
+        "The static equilibrium of the arm held still at `time` (s), as flexarm-cli static solves it: gravity and the\n"
+        "loads balanced by the drives and the links' and joints' stiffness. Returns a dict: joints and efforts (by joint\n"
+        "name: position [rad or m], effort [N m or N]; a prescribed joint's effort holds it), results (a Results of one\n"
+        "row with every channel of a run: tip deflections, end effector ...), iterations, load_steps, residual and\n"
+        "force_scale. Raises RuntimeError naming why when there is none (e.g. a joint nothing holds); Ctrl-C stops it.");
   m.def(
       "study",
       [](const PyProject& p, unsigned workers, std::optional<double> t_end) {

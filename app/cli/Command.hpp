@@ -36,5 +36,6 @@ Command plotCommand();
 Command validateCommand();
 Command newCommand();
 Command importUrdfCommand();
+Command staticCommand();
 
 }  // namespace flexarm::cli

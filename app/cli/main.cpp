@@ -19,10 +19,10 @@ using namespace flexarm::cli;
 namespace {
 
 const std::vector<Command>& commands() {
-  static const std::vector<Command> table = {checkCommand(),        runCommand(),       modesCommand(),   campbellCommand(),
-                                             linearizeCommand(),    exportVtkCommand(), inverseCommand(), studyCommand(),
-                                             studyCollectCommand(), compareCommand(),   plotCommand(),    validateCommand(),
-                                             newCommand(),          importUrdfCommand()};
+  static const std::vector<Command> table = {checkCommand(),    runCommand(),          staticCommand(),    modesCommand(),
+                                             campbellCommand(), linearizeCommand(),    exportVtkCommand(), inverseCommand(),
+                                             studyCommand(),    studyCollectCommand(), compareCommand(),   plotCommand(),
+                                             validateCommand(), newCommand(),          importUrdfCommand()};
   return table;
 }
 

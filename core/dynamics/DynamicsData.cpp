@@ -39,6 +39,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   station_mass = Eigen::MatrixXd::Zero(m_max, m_max);
   station_force_e = Eigen::VectorXd::Zero(m_max);
   internal = Eigen::VectorXd::Zero(sys.nq);
+  external = Eigen::VectorXd::Zero(sys.nq);
 }
 
 }  // namespace flexarm

@@ -77,6 +77,7 @@ struct DynamicsData {
   // [J] 1/2 qd^T M qd of the pass's rates, summed over its mass elements and stations (1/2 v^T I v each) and rotors
   double kinetic = 0.0;
   Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)
+  Eigen::VectorXd external;        // generalized forces of the loads (ExternalLoads.hpp)
   double elastic_potential = 0.0;  // [J] links + joint springs (+ axial-force potential for `geometric`)
 };
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dynamics/Crba.hpp"
+#include "dynamics/ExternalLoads.hpp"
 #include "dynamics/ReferenceEquations.hpp"
 #include "dynamics/Rnea.hpp"
 #include "dynamics/TangentStiffness.hpp"
@@ -64,10 +65,10 @@ void ForwardDynamics::assemble(double t, const double* y) {
     const TimeSample s = b.drive.law.evaluate(t);
     const double gain = 1.0 / b.driveScale();  // a prescribed flexible joint drives its motor: q_m = N q(t)
     const int i = b.drivenIndex();
-    qdd_(i) = gain * s.accel;
+    qdd_(i) = frozen_ ? 0.0 : gain * s.accel;
     if (mode_ == Prescribed::Constrained) continue;  // position and rate come from the state
     q_(i) = gain * s.value;
-    qd_(i) = gain * s.rate;
+    qd_(i) = frozen_ ? 0.0 : gain * s.rate;
   }
 }
 
@@ -84,7 +85,7 @@ void ForwardDynamics::computeTerms(double t) {
   internalForces(sys_, data_, q_, qd_);
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
-  applyForces(t);
+  applyForces(t, true);
   for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
   for (int c = 0; c < nf && !consecutive_; ++c) {  // column by column, as both are stored
     const double* from = M.col(free_[c]).data();
@@ -102,8 +103,12 @@ void ForwardDynamics::computeTerms(double t) {
   force_f_ = rhs_f_;
 }
 
-void ForwardDynamics::applyForces(double t) {
+void ForwardDynamics::applyForces(double t, bool frames_with_forces) {
   applied_ = data_.internal;
+  if (!sys_.loads.empty() && frames_with_forces) {
+    externalForces(sys_, data_, rigid_ ? LoadFrames::Recursive : LoadFrames::Equations, t, q_, data_.external);
+    applied_ += data_.external;
+  }
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind == JointDrive::Kind::Prescribed) {
@@ -112,7 +117,7 @@ void ForwardDynamics::applyForces(double t) {
     }
     const int i = body.drivenIndex();
     const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
-    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i));
+    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i), frozen_);
     applied_(i) += effort_(static_cast<int>(j));
   }
 }
@@ -131,7 +136,7 @@ void ForwardDynamics::massFreeResidual(double t, const double* y, const double* 
   else
     compositeEquations(sys_, data_, q_, qd_, qdd_, false);
   internalForces(sys_, data_, q_, qd_);
-  applyForces(t);
+  applyForces(t, true);
   for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
 }
 
@@ -140,7 +145,8 @@ void ForwardDynamics::prescribedEffortsFromPass() {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
     const int i = body.drivenIndex();
-    effort_(static_cast<int>(j)) = data_.tau(i) - data_.internal(i);  // as evaluate(): (M qdd + b - internal)_i
+    // as evaluate(): (M qdd + b - internal - external)_i
+    effort_(static_cast<int>(j)) = data_.tau(i) - data_.internal(i) - data_.external(i);
   }
 }
 
@@ -160,12 +166,13 @@ bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const
   // Only a prescribed joint's effort needs the forces (tau = M qdd + b), and not that of a prescribed
   // motor (tau = J_rotor qdd_m, which the kinematics pass adds too); the rest of a row is the
   // kinematics and the energies.
-  if (!effort_from_forces_ && sys_.coupling != CouplingOrder::Geometric)
+  const bool kinematics_only = !effort_from_forces_ && sys_.coupling != CouplingOrder::Geometric;
+  if (kinematics_only)
     compositeKinematics(sys_, data_, q_, qd_, qdd_);
   else
     compositeEquations(sys_, data_, q_, qd_, qdd_, false);
   internalForces(sys_, data_, q_, qd_);
-  applyForces(t);
+  applyForces(t, !kinematics_only);
   refined_ = Eigen::Map<const Eigen::VectorXd>(a, nf);
   keepPassWithoutMass(t);
   if (std::isfinite(data_.kinetic) && effort_.allFinite()) return true;
@@ -198,7 +205,7 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind != JointDrive::Kind::Prescribed) continue;
     const int i = body.drivenIndex();
-    double s = b(i) - data_.internal(i);
+    double s = b(i) - data_.internal(i) - data_.external(i);
     for (int k = 0; k < nf; ++k) s += M(i, free_[k]) * rhs_f_(k);
     effort_(static_cast<int>(j)) = s;
   }
@@ -213,7 +220,7 @@ bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydo
   // f = Q - b with the free accelerations zero; Q does not depend on them.
   compositeEquations(sys_, data_, q_, qd_, qdd_, false);
   internalForces(sys_, data_, q_, qd_);
-  applyForces(t);
+  applyForces(t, true);
   for (int k = 0; k < nf; ++k) force_f_(k) = applied_(free_[k]) - data_.tau(free_[k]);
   refined_ = force_f_;
   mass_solve_.solveInPlace(refined_);

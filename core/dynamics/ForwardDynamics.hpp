@@ -91,6 +91,9 @@ class ForwardDynamics {
   // evaluateTerms() then builds M without the running-integral terms of `high` coupling
   // (DynamicsData::mass_without_running_terms): for an iteration matrix only.
   void setMassWithoutRunningTerms(bool on) { data_.mass_without_running_terms = on; }
+  // Frozen in time, for statics: the prescribed coordinates stand still at their laws' values (no rate,
+  // no acceleration), so that residualForce() at zero free rates is the static force balance.
+  void setFrozen(bool on) { frozen_ = on; }
 
   // Results of the last evaluate(): full coordinates, rates, accelerations, and per joint the
   // drive effort (applied by the drive for a free joint, needed to follow the motion for a
@@ -128,8 +131,10 @@ class ForwardDynamics {
  private:
   enum class Failure { None, NotPositiveDefinite, NonFinite };
   void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
-  void applyForces(double t);   // applied_ = internal forces + the free drives' efforts (effort_)
-  bool factorMass();            // mass_solve_ of massMatrix(), false when not positive definite
+  // applied_ = internal forces + the free drives' efforts (effort_) + the loads' forces (when the last
+  // pass computed the frames' Jacobians: `frames_with_forces`; data_.external is left as it was otherwise).
+  void applyForces(double t, bool frames_with_forces);
+  bool factorMass();  // mass_solve_ of massMatrix(), false when not positive definite
   // rhs_f_ <- massMatrix()^-1 rhs_f_: refined with an earlier factorization, or factorized anew.
   bool solveAccelerations();
   bool refineAccelerations();  // true when the refinement met its backward error
@@ -146,6 +151,7 @@ class ForwardDynamics {
   const MultibodySystem& sys_;
   Prescribed mode_;
   bool rigid_;
+  bool frozen_ = false;
   // A prescribed joint without joint flexibility (its effort reads the forces of a pass). One that
   // drives a motor does not: the motor's equation holds only its rotor's inertia and the joint spring.
   bool effort_from_forces_ = false;

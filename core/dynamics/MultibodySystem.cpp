@@ -132,6 +132,8 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     b.distal_com = b.distal_mass > 0.0 ? Eigen::Vector3d(distal_moment / b.distal_mass) : Eigen::Vector3d::Zero();
   }
   sys.nq = next;
+  for (const Load& load : model.loads)
+    sys.loads.push_back(LoadPoint::build(load, load.link, sys.bodies[static_cast<std::size_t>(load.link)].flexible.get()));
   return sys;
 }
 

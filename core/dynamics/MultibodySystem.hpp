@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "discretization/FlexibleBody.hpp"
+#include "dynamics/LoadPoint.hpp"
 #include "dynamics/Spatial.hpp"
 #include "model/Project.hpp"
 
@@ -55,7 +56,8 @@ enum class CoordinateKind { Joint, Motor, Elastic };
 
 struct MultibodySystem {
   std::vector<Body> bodies;
-  int nq = 0;  // number of generalized coordinates
+  std::vector<LoadPoint> loads;  // the model's loads, in its order
+  int nq = 0;                    // number of generalized coordinates
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
   CouplingOrder coupling = CouplingOrder::High;
   // As the result channels name them (model/Names.hpp): "q.shoulder", "qm.shoulder", "e.beam.3".

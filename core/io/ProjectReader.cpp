@@ -561,6 +561,34 @@ void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& mo
   if (r.has(inertia)) readInertiaComponents(r, inertia, p.inertia, Need::Required);
 }
 
+// A vector of key k whose components lie within the schema's bounds (k.lower, k.upper).
+void readVectorWithinBounds(JsonObjectReader& r, const schema::Key& k, Eigen::Vector3d& out) {
+  if (!read(r, k, out)) return;
+  if (out.minCoeff() >= k.lower && out.maxCoeff() <= k.upper) return;
+  r.diagnostics().error(r.pathOf(k.name()), "each component must be between " + formatNumber(k.lower) + " and " +
+                                                formatNumber(k.upper) + unitAfter(k) + ", got [" + formatNumber(out.x()) + ", " +
+                                                formatNumber(out.y()) + ", " + formatNumber(out.z()) + "]");
+}
+
+void readLoad(JsonObjectReader& r, Load& load, std::size_t i, const Model& model, const std::filesystem::path& base_dir) {
+  readName(r, load.name, "load" + std::to_string(i + 1));
+  load.link = readLinkRef(r, "link", model);
+  readVectorWithinBounds(r, key("loads[].point"), load.point);
+  readVectorWithinBounds(r, key("loads[].force"), load.force);
+  readVectorWithinBounds(r, key("loads[].torque"), load.torque);
+  const int axes = choose(r, key("loads[].axes"));
+  if (axes >= 0) load.axes = static_cast<Load::Axes>(axes);
+  JsonObjectReader law = object(r, key("loads[].law"));
+  if (law.valid()) readLaw(law, load.law, base_dir);
+  law.finish();
+  if (load.link < 0) return;
+  const Link& link = model.links[static_cast<std::size_t>(load.link)];
+  if (link.flex && !(load.point.x() >= 0.0 && load.point.x() <= link.length))
+    r.diagnostics().error(r.pathOf("point"), "a load on the flexible link " + inQuotes(link.name) +
+                                                 " acts at a section x = point[0] between 0 and its length " +
+                                                 formatNumber(link.length) + " m, got " + formatNumber(load.point.x()));
+}
+
 void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Model& model,
                     const std::filesystem::path& base_dir) {
   readName(r, c.name, "constraint" + std::to_string(i + 1));
@@ -850,6 +878,8 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
                              " links, " + std::to_string(joints->size()) + " joints");
   readArray(root, key("payloads"), model.payloads,
             [&](JsonObjectReader& r, Payload& p, std::size_t i) { readPayload(r, p, i, model); });
+  readArray(root, key("loads"), model.loads,
+            [&](JsonObjectReader& r, Load& load, std::size_t i) { readLoad(r, load, i, model, base_dir); });
   readArray(root, key("constraints"), model.constraints,
             [&](JsonObjectReader& r, Constraint& c, std::size_t i) { readConstraint(r, c, i, model, base_dir); });
   JsonObjectReader inv = object(root, key("inverse_dynamics"));

@@ -10,6 +10,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMaxMass = 1e9;  // kg, of a link, joint or payload
+constexpr double kMaxLoad = 1e9;  // N or N m, each component of a load
 const Json kNone;                 // no fallback, no initial value
 
 Json zeros3() { return Json::array({0.0, 0.0, 0.0}); }
@@ -62,7 +63,8 @@ std::vector<Key> buildKeys() {
   const SimulationSettings& s = simulationDefaults();
   const Joint joint;
   const Payload payload;
-  const std::string L = "links[].", F = "links[].flex.", J = "joints[].", P = "payloads[].", C = "constraints[].";
+  const std::string L = "links[].", F = "links[].flex.", J = "joints[].", P = "payloads[].", C = "constraints[].",
+                    LD = "loads[].";
   const std::string S = "simulation.", SV = "simulation.solver.";
   std::vector<Key> t = {
       k("format", Type::Text, "", Need::Required, "format"),
@@ -164,6 +166,16 @@ std::vector<Key> buildKeys() {
       k(P + "offset", Type::Vector3, "m", Need::Optional, "offset", vec3Json(payload.offset)),
       withInitial(bounded(number(P + "mass", "kg", Need::Required, Range::Positive, "mass"), 0.0, kMaxMass), 1.0),
       k(P + "inertia", Type::Inertia, "kg m²", Need::Optional, "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", zeros3()),
+      // loads[i]: up to 1e9 N and N m (a Saturn V's thrust is 3.4e7 N), so that the work they do stays finite
+      k("loads", Type::Array, "", Need::Optional, "loads", Json::array()),
+      k(LD + "name", Type::Name, "", Need::Optional, "name"),
+      k(LD + "link", Type::Text, "", Need::Required, "link"),
+      bounded(k(LD + "point", Type::Vector3, "m", Need::Required, "point (body frame; x along a flexible link)"), -1e4, 1e4),
+      withInitial(bounded(k(LD + "force", Type::Vector3, "N", Need::Optional, "force", zeros3()), -kMaxLoad, kMaxLoad),
+                  Json::array({0.0, 0.0, -10.0})),  // a new load: 10 N downwards
+      bounded(k(LD + "torque", Type::Vector3, "N m", Need::Optional, "torque", zeros3()), -kMaxLoad, kMaxLoad),
+      choice(LD + "axes", {"world", "link"}, Need::Optional, "axes of force and torque", "world"),
+      k(LD + "law", Type::Law, "", Need::Optional, "scale in time", Json{{"law", "constant"}, {"value", 1.0}}),
       // constraints[i]
       k("constraints", Type::Array, "", Need::Optional, "constraints", Json::array()),
       k(C + "name", Type::Name, "", Need::Optional, "name"),

@@ -170,6 +170,23 @@ Json projectToJson(const Project& project) {
     pj[name("payloads[].inertia")] = inertia6Json(p.inertia);
     j[name("payloads")].push_back(pj);
   }
+  if (!m.loads.empty()) {
+    j[name("loads")] = Json::array();
+    for (const Load& load : m.loads) {
+      Json lj;
+      lj[name("loads[].name")] = load.name;
+      lj[name("loads[].link")] =
+          (load.link >= 0 && load.link < static_cast<int>(m.links.size())) ? m.links[load.link].name : std::string();
+      lj[name("loads[].point")] = vec3Json(load.point);
+      lj[name("loads[].force")] = vec3Json(load.force);
+      lj[name("loads[].torque")] = vec3Json(load.torque);
+      lj[name("loads[].axes")] = key("loads[].axes").choices[static_cast<std::size_t>(load.axes)];
+      Json law;
+      writeLaw(law, load.law);
+      lj[name("loads[].law")] = law;
+      j[name("loads")].push_back(lj);
+    }
+  }
   if (!m.constraints.empty()) {
     j[name("constraints")] = Json::array();
     for (const Constraint& c : m.constraints) {

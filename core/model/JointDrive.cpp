@@ -2,14 +2,14 @@
 
 namespace flexarm {
 
-double JointDrive::effort(double t, double q, double qd) const {
+double JointDrive::effort(double t, double q, double qd, bool at_rest) const {
   switch (kind) {
     case Kind::Free:
     case Kind::Prescribed: return 0.0;
     case Kind::Effort: return law.evaluate(t).value;
     case Kind::PD: {
       const TimeSample ref = law.evaluate(t);
-      return kp * (ref.value - q) + kd * (ref.rate - qd);
+      return kp * (ref.value - q) + kd * ((at_rest ? 0.0 : ref.rate) - qd);
     }
   }
   return 0.0;

@@ -17,7 +17,8 @@ struct JointDrive {
   double kd = 0.0;   // [N m s/rad or N s/m]
 
   // Drive effort on the joint for coordinate q, rate qd at time t (not used for Prescribed).
-  double effort(double t, double q, double qd) const;
+  // `at_rest`: the set-point held at its value at t, without its rate (statics).
+  double effort(double t, double q, double qd, bool at_rest = false) const;
 };
 
 const char* driveKindName(JointDrive::Kind kind);

@@ -88,11 +88,30 @@ struct Payload {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg m^2] about its centre of mass
 };
 
+// A point force and torque on a link, scaled in time by `law` (DESIGN.md, Loads). It acts at `point`,
+// given in the link's body frame: on a rigid link anywhere; on a flexible link at the section at
+// x = point.x (0 <= x <= length), on the deformed neutral axis, with (point.y, point.z) an offset in
+// the section that turns with it, so that the load follows the link's deflection and twist.
+struct Load {
+  // World: fixed directions. Link: the directions of the section at the point (the body frame of a rigid
+  // link), turning with it: a follower load.
+  enum class Axes { World, Link };
+  std::string name;
+  int link = 0;                                      // index into Model::links
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();   // [m], body frame
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();   // [N]
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero();  // [N m]
+  Axes axes = Axes::World;
+  TimeFunction law;  // dimensionless scale of force and torque; constant 1 when not given
+  Load() { law.value = 1.0; }
+};
+
 struct Model {
   Eigen::Vector3d gravity = Eigen::Vector3d(0.0, 0.0, -9.81);  // [m/s^2]
   std::vector<Link> links;
   std::vector<Joint> joints;  // joints.size() == links.size()
   std::vector<Payload> payloads;
+  std::vector<Load> loads;
   std::vector<Constraint> constraints;  // enforced by the constrained solvers (ida, newmark)
 
   int linkIndex(const std::string& name) const;   // -1 when absent

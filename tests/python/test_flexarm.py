@@ -342,3 +342,26 @@ def test_load_names_what_is_wrong_with_utf16_files_and_undecodable_paths(tmp_pat
         flexarm.load(os.fsdecode(odd))
     message = str(e.value)
     assert "caf\\xe9.flexarm.json" in message and "links" in message, message
+
+
+def test_static_equilibrium_under_a_tip_load_matches_the_cli_and_pl3_over_3ei(tmp_path):
+    p = flexarm.load(shipped("cantilever"))
+    p.set("gravity", [0, 0, 0])
+    p.set("loads", [{"name": "tool", "link": "beam", "point": [2.0, 0, 0], "force": [0, -50, 0]}])
+    s = flexarm.static(p)
+    # The shipped aluminium tube: E = 68.9 GPa (the preset), I = pi (D^4 - d^4) / 64.
+    E, I = 68.9e9, math.pi * (0.05 ** 4 - 0.044 ** 4) / 64
+    w = s["results"].data[0][s["results"].channels.index("tip.beam.v")]
+    assert w == pytest.approx(-50 * 2.0 ** 3 / (3 * E * I), rel=2e-3)
+    assert s["efforts"]["clamp"] == pytest.approx(50 * 2.0, rel=1e-3)  # the moment that holds the clamp
+    p.save(tmp_path / "loaded.flexarm.json")
+    out = subprocess.run([CLI, "static", str(tmp_path / "loaded.flexarm.json"), "--out", str(tmp_path / "static.csv")],
+                         capture_output=True, text=True, check=True).stdout
+    assert "flexible link tip" in out
+    rows = data_rows(tmp_path / "static.csv")
+    assert float(rows[1][rows[0].index("tip.beam.v")]) == pytest.approx(w, rel=1e-12)
+    free = flexarm.load(shipped("cantilever"))
+    free.set("joints[0].drive", {"type": "free"})
+    free.set("gravity", [0, 0, 0])
+    with pytest.raises(RuntimeError, match="nothing holds q.clamp"):
+        flexarm.static(free)

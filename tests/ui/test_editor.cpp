@@ -29,6 +29,7 @@
 #include "results/Results.hpp"
 #include "solvers/Simulation.hpp"
 #include "tests/ui/UiTestSupport.hpp"
+#include "ui/analysis/StaticDialog.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/document/AutoSave.hpp"
 #include "ui/workbench/MainWindow.hpp"
@@ -863,6 +864,58 @@ class EditorTest : public QObject {
       QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
     }
     QCOMPARE(tableRows(w, table), QStringList({"joints[1].flex = null", "joints[2].flex = null", "coupling = zero"}));
+  }
+
+  void loadsAreEditedFollowTheirLinkAndTheStaticSolverShowsTheirEffect() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOfExample(dir, "cantilever.flexarm.json")));
+    ProjectDocument& doc = *w.document();
+    w.modelTree()->select({Kind::Link, 0});
+    QVERIFY(trigger(w, "addLoad"));
+    QCOMPARE(w.modelTree()->current().kind, Kind::Load);
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add load load1 at the tip of link beam"));
+    const Load& added = doc.project()->model.loads.at(0);
+    QCOMPARE(added.point, Eigen::Vector3d(2.0, 0.0, 0.0));  // the tip of the 2 m beam
+    QCOMPARE(added.force, Eigen::Vector3d(0.0, 0.0, -10.0));
+    QVERIFY(type(w, "loads[0].force", "0, -50, 0"));
+    QVERIFY2(doc.undoStack()->undoText().startsWith("Set force of load 'load1' to ["), qPrintable(doc.undoStack()->undoText()));
+    QCOMPARE(doc.project()->model.loads[0].force, Eigen::Vector3d(0.0, -50.0, 0.0));
+    QVERIFY(choose(w, "loads[0].axes", "link"));
+    QCOMPARE(doc.project()->model.loads[0].axes, Load::Axes::Link);
+    // A law scales it in time; absent, the force as given.
+    QVERIFY(choose(w, "loads[0].law.law", "step"));
+    QCOMPARE(doc.project()->model.loads[0].law.law, TimeFunction::Law::Step);
+    doc.undo();
+    doc.undo();
+    QCOMPARE(doc.project()->model.loads[0].axes, Load::Axes::World);
+    // A section beyond the flexible link's length is refused with the field's words.
+    QVERIFY(!type(w, "loads[0].point", "2.5, 0, 0"));
+    QVERIFY2(w.propertyEditor()->fieldError("loads[0].point").contains("between 0 and its length 2 m"),
+             qPrintable(w.propertyEditor()->fieldError("loads[0].point")));
+    QVERIFY(w.modelTree()->tree()->topLevelItem(4)->text(0).startsWith("Loads"));
+
+    // Static equilibrium: the tip deflects by P L^3 / (3 E I) under the load and the tube's weight.
+    StaticDialog* d = w.showStaticDialog();
+    QVERIFY(d->solve());
+    QTRY_VERIFY_WITH_TIMEOUT(!d->isSolving(), 60000);
+    QVERIFY2(d->solution() && d->solution()->converged, qPrintable(d->statusText()));
+    QVERIFY(d->statusText().startsWith("Equilibrium found"));
+    QVERIFY(d->table()->rowCount() >= 3);
+    const Results& r = d->solution()->results;
+    const double v = r.value(0, static_cast<std::size_t>(r.channelIndex("tip.beam.v")));
+    const double E = 68.9e9, I = 3.14159265358979 * (std::pow(0.05, 4) - std::pow(0.044, 4)) / 64;
+    QVERIFY2(std::abs(v / (-50.0 * 8.0 / (3 * E * I)) - 1.0) < 5e-3, qPrintable(QString::number(v)));
+    flexarm::test::saveScreenshot(w, "static-equilibrium");
+    if (!qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR").isEmpty())
+      d->grab().save(qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR") + "/static-equilibrium-dialog.png");
+
+    // Deleting the link takes its load with it.
+    w.modelTree()->select({Kind::Link, 0});
+    QVERIFY(trigger(w, "remove"));
+    QVERIFY(!doc.json().contains("loads") || doc.json()["loads"].empty());
+    QVERIFY2(doc.undoStack()->undoText().contains(", load load1"), qPrintable(doc.undoStack()->undoText()));
   }
 
   void structureEditsKeepReferences() {

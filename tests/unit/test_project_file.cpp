@@ -252,3 +252,47 @@ TEST(ProjectFile, SameSystemWhenOnlySimulationSettingsNameOrVariantsDiffer) {
   EXPECT_FALSE(sameSystem(base, load({"joints[0].drive.value=0.1"})));
   EXPECT_FALSE(sameSystem(base, load({"gravity=[0, 0, -9.8]"})));
 }
+
+TEST(ProjectFile, LoadsAreReadCheckedAndWrittenBack) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "arm", "length": 1, "mass": 1, "shape": {"type": "rod"}},
+              {"name": "beam", "length": 0.8, "flex": {"section": {"preset": "rectangle", "width": 0.01, "height": 0.03},
+               "material": {"preset": "aluminium"}, "basis": "fem", "elements": 3, "layout": "spatial"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}, {"name": "k", "type": "revolute", "axis": [0, 0, 1]}],
+    "loads": [{"name": "tool", "link": "beam", "point": [0.8, 0, 0.02], "force": [0, 0, -20], "axes": "link",
+               "law": {"law": "step", "before": 0, "after": 1, "t_step": 0.5}},
+              {"link": "arm", "point": [0.5, 0.1, 0], "torque": [0, 0, 3]}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const std::vector<Load>& loads = p.project->model.loads;
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0].link, 1);
+  EXPECT_EQ(loads[0].axes, Load::Axes::Link);
+  EXPECT_EQ(loads[0].law.law, TimeFunction::Law::Step);
+  EXPECT_EQ(loads[1].name, "load2");
+  EXPECT_EQ(loads[1].axes, Load::Axes::World);
+  EXPECT_EQ(loads[1].force, Eigen::Vector3d::Zero());
+  EXPECT_EQ(loads[1].law.evaluate(3.0).value, 1.0);  // no law: the force as given, at every time
+  const Json saved = projectToJson(*p.project);
+  EXPECT_EQ(saved["loads"][0]["axes"], "link");
+  EXPECT_EQ(saved["loads"][1]["torque"], Json::array({0.0, 0.0, 3.0}));
+  const LoadedProject again = parseProjectText(saved.dump(), ".");
+  ASSERT_TRUE(again.project) << again.diagnostics.text();
+  EXPECT_EQ(projectToJson(*again.project), saved);
+
+  std::string bad = text;
+  bad.replace(bad.find("[0.8, 0, 0.02]"), 14, "[0.9, 0, 0.02]");
+  bad.replace(bad.find("\"link\": \"arm\""), 13, "\"link\": \"nope\"");
+  bad.replace(bad.find("\"torque\": [0, 0, 3]"), 19, "\"torque\": [0, 0, 3e12]");
+  const LoadedProject q = parseProjectText(bad, ".");
+  EXPECT_FALSE(q.project);
+  EXPECT_TRUE(mentions(q.diagnostics,
+                       "loads[0].point: a load on the flexible link \"beam\" acts at a section x = point[0] between 0 "
+                       "and its length 0.8 m, got 0.9",
+                       Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+  EXPECT_TRUE(mentions(q.diagnostics, "loads[1].link: no link is named \"nope\"", Diagnostic::Severity::Error));
+  EXPECT_TRUE(mentions(q.diagnostics, "loads[1].torque: each component must be between -1e+09 and 1e+09 N m",
+                       Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+}

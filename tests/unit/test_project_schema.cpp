@@ -156,6 +156,7 @@ std::string sectionPrefix(const std::string& heading) {
       {"### 4.2 ", "joints[].limits"},
       {"## 7. ", "payloads[]"},
       {"### 7.1 ", "constraints[]"},
+      {"### 7.2 ", "loads[]"},
       {"## 8. ", "simulation"},
   };
   for (const auto& [start, prefix] : sections)

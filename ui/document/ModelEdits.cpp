@@ -44,6 +44,7 @@ Json withNames(const ProjectDocument& d) {
   fill("links", names(p->model.links));
   fill("joints", names(p->model.joints));
   fill("payloads", names(p->model.payloads));
+  fill("loads", names(p->model.loads));
   fill("constraints", names(p->model.constraints));
   return doc;
 }
@@ -190,21 +191,22 @@ bool duplicateLink(ProjectDocument& d, int index, QString* error) {
   doc["links"].insert(doc["links"].begin() + index + 1, link);
   doc["joints"].insert(doc["joints"].begin() + index + 1, joint);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i > index ? i + 1 : i; });
-  // What is carried by the link goes with the copy: its payloads, renamed.
-  QStringList copied;
-  if (doc.contains("payloads") && doc["payloads"].is_array()) {
-    const Json originals = doc["payloads"];
+  // What is carried by the link goes with the copy: its payloads and loads, renamed.
+  QString text = "Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint));
+  for (const auto& [array, kind] : {std::pair<const char*, const char*>{"payloads", "payload"}, {"loads", "load"}}) {
+    if (!doc.contains(array) || !doc[array].is_array()) continue;
+    QStringList copied;
+    const Json originals = doc[array];
     for (const Json& p : originals)
       if (p.is_object() && p.value("link", std::string()) == from) {
         Json copy = p;
         copy["link"] = nameOf(link);
-        copy["name"] = uniqueName(doc, "payloads", "payload");
+        copy["name"] = uniqueName(doc, array, kind);
         copied << q(nameOf(copy));
-        doc["payloads"].push_back(copy);
+        doc[array].push_back(copy);
       }
+    if (!copied.isEmpty()) text += QString(" and %1 ").arg(kind) + copied.join(", ");
   }
-  QString text = "Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint));
-  if (!copied.isEmpty()) text += " and payload " + copied.join(", ");
   return d.apply(text, doc, error);
 }
 
@@ -215,11 +217,13 @@ bool deleteLink(ProjectDocument& d, int index, QString* error) {
   auto isIt = [index](int i, const Json&) { return i == index; };
   eraseWhere(doc, "links", isIt);
   eraseWhere(doc, "joints", isIt);
-  const QStringList payloads =
-      eraseWhere(doc, "payloads", [&](int, const Json& p) { return p.value("link", std::string()) == ln; });
+  const auto onTheLink = [&](int, const Json& p) { return p.value("link", std::string()) == ln; };
+  const QStringList payloads = eraseWhere(doc, "payloads", onTheLink);
+  const QStringList loads = eraseWhere(doc, "loads", onTheLink);
   const QStringList constraints = eraseWhere(doc, "constraints", [&](int, const Json& c) { return refersTo(c, ln, jn); });
   QString text = "Delete link " + q(ln) + " and joint " + q(jn);
   if (!payloads.isEmpty()) text += ", payload " + payloads.join(", ");
+  if (!loads.isEmpty()) text += ", load " + loads.join(", ");
   if (!constraints.isEmpty()) text += ", constraint " + constraints.join(", ");
   return d.apply(text, doc, error);
 }
@@ -264,6 +268,27 @@ bool deletePayload(ProjectDocument& d, int index, QString* error) {
   return d.apply("Delete payload " + gone.join(""), doc, error);
 }
 
+bool addLoad(ProjectDocument& d, int link, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", link, error)) return false;
+  const std::string name = uniqueName(doc, "loads", "load");
+  // Copies, not references: adding "loads" to the document may move its other members.
+  const Json l = doc["links"][link];
+  const double length = l.contains("length") && l["length"].is_number() ? l["length"].get<double>() : 0.0;
+  Json load = {{"name", name}, {"link", nameOf(l)}};
+  load.update(schema::newObject("loads[]"));
+  load["point"] = Json::array({length, 0.0, 0.0});  // at the link's tip
+  arrayOf(doc, "loads").push_back(load);
+  return d.apply("Add load " + q(name) + " at the tip of link " + q(nameOf(l)), doc, error);
+}
+
+bool deleteLoad(ProjectDocument& d, int index, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "loads", index, error)) return false;
+  const QStringList gone = eraseWhere(doc, "loads", [index](int i, const Json&) { return i == index; });
+  return d.apply("Delete load " + gone.join(""), doc, error);
+}
+
 bool rename(ProjectDocument& d, const ModelItem& item, const QString& name, QString* error) {
   Json doc = withNames(d);
   const std::string to = name.toStdString();
@@ -274,12 +299,13 @@ bool rename(ProjectDocument& d, const ModelItem& item, const QString& name, QStr
   const char* array = item.kind == ModelItem::Kind::Link      ? "links"
                       : item.kind == ModelItem::Kind::Joint   ? "joints"
                       : item.kind == ModelItem::Kind::Payload ? "payloads"
+                      : item.kind == ModelItem::Kind::Load    ? "loads"
                                                               : "constraints";
   if (!validIndex(doc, array, item.index, error)) return false;
   const std::string from = nameOf(doc[array][item.index]);
   doc[array][item.index]["name"] = to;
   if (item.kind == ModelItem::Kind::Link) {
-    for (const char* refs : {"payloads", "constraints"})
+    for (const char* refs : {"payloads", "loads", "constraints"})
       if (doc.contains(refs))
         for (Json& e : doc[refs])
           if (e.is_object() && e.value("link", std::string()) == from) e["link"] = to;

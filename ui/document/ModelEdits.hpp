@@ -15,15 +15,18 @@ namespace flexarm::edits {
 
 // A new rigid link (1 m rod of 1 kg) and its revolute joint, at `index` (the end when -1).
 bool addLink(ProjectDocument& doc, int index = -1, QString* error = nullptr);
-// A copy of link `index` and its joint, with new names, right after it; the payloads on the link are
-// copied onto the copy (new names).
+// A copy of link `index` and its joint, with new names, right after it; the payloads and loads on the
+// link are copied onto the copy (new names).
 bool duplicateLink(ProjectDocument& doc, int index, QString* error = nullptr);
-// Deletes link `index`, its joint, its payloads and the constraints that refer to either.
+// Deletes link `index`, its joint, its payloads and loads, and the constraints that refer to either.
 bool deleteLink(ProjectDocument& doc, int index, QString* error = nullptr);
 // Moves link `index` and its joint by delta places along the chain.
 bool moveLink(ProjectDocument& doc, int index, int delta, QString* error = nullptr);
 bool addPayload(ProjectDocument& doc, int link, QString* error = nullptr);
 bool deletePayload(ProjectDocument& doc, int index, QString* error = nullptr);
+// A load at the tip of link `link` (its force from the schema's first values), and its removal.
+bool addLoad(ProjectDocument& doc, int link, QString* error = nullptr);
+bool deleteLoad(ProjectDocument& doc, int index, QString* error = nullptr);
 // Renames a link, joint, payload or constraint (or the project) and every reference to the name.
 bool rename(ProjectDocument& doc, const ModelItem& item, const QString& name, QString* error = nullptr);
 

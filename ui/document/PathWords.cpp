@@ -19,8 +19,8 @@ QString labelOf(const QString& generic) {
 
 // "link 'upper'" for links[0] of the document (its name, else its number as the tree counts).
 QString itemWords(const Json& doc, const QString& array, int index) {
-  static const std::map<QString, QString> kinds = {
-      {"links", "link"}, {"joints", "joint"}, {"payloads", "payload"}, {"constraints", "constraint"}, {"variants", "variant"}};
+  static const std::map<QString, QString> kinds = {{"links", "link"}, {"joints", "joint"},           {"payloads", "payload"},
+                                                   {"loads", "load"}, {"constraints", "constraint"}, {"variants", "variant"}};
   const QString kind = kinds.count(array) ? kinds.at(array) : array;
   const std::string a = array.toStdString();
   if (doc.is_object() && doc.contains(a) && doc[a].is_array() && index < static_cast<int>(doc[a].size())) {
@@ -34,7 +34,7 @@ QString itemWords(const Json& doc, const QString& array, int index) {
 }  // namespace
 
 QString pathWords(const Json& doc, const QString& path) {
-  static const QRegularExpression item(R"(^(links|joints|payloads|constraints|variants)\[(\d+)\](?:\.(.+))?$)");
+  static const QRegularExpression item(R"(^(links|joints|payloads|loads|constraints|variants)\[(\d+)\](?:\.(.+))?$)");
   static const QRegularExpression index(R"(\[\d+\])");
   QString generic = path;
   generic.replace(index, "[]");

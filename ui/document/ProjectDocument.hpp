@@ -29,7 +29,7 @@ std::shared_ptr<const MultibodySystem> buildSystem(const Project& project);
 
 // An item of the model, as the tree and the property editor name it.
 struct ModelItem {
-  enum class Kind { None, Project, Link, Joint, Payload, Constraint, Simulation, Variant, Study };
+  enum class Kind { None, Project, Link, Joint, Payload, Load, Constraint, Simulation, Variant, Study };
   Kind kind = Kind::None;
   int index = -1;  // for links, joints, payloads, constraints and variants
   bool operator==(const ModelItem& o) const { return kind == o.kind && index == o.index; }

@@ -66,12 +66,16 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   addAction("insertLink", "Insert", "Insert a link with its joint before the selected one", &ModelTree::onInsertLink);
   addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it",
             &ModelTree::onDuplicate);
-  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, constraint or variant",
+  addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, load, constraint or variant",
             &ModelTree::onRemove);
   addAction("moveUp", "Up", "Move the selected link with its joint towards the base", &ModelTree::onMoveUp);
   addAction("moveDown", "Down", "Move the selected link with its joint towards the tip", &ModelTree::onMoveDown);
   addAction("addPayload", "+ Payload", "Add a payload at the tip of the selected link (or the last link)",
             &ModelTree::onAddPayload);
+  addAction("addLoad", "+ Load",
+            "Add a force and torque at the tip of the selected link (or the last link): a tool force, a thrust, a "
+            "hanging weight; choose its point, axes and time law in the properties",
+            &ModelTree::onAddLoad);
   addAction("addConstraint", "+ Constraint",
             "Add a constraint (it holds the last joint where it starts; choose its type in the properties). "
             "Constraints need a method with Lagrange multipliers (auto, ida or newmark): bdf and the others are switched to auto",
@@ -124,10 +128,10 @@ void ModelTree::refresh() {
     ModelItem::Kind kind;
   };
   for (const Group& g : {Group{"links", "Links", ModelItem::Kind::Link}, Group{"joints", "Joints", ModelItem::Kind::Joint},
-                         Group{"payloads", "Payloads", ModelItem::Kind::Payload},
+                         Group{"payloads", "Payloads", ModelItem::Kind::Payload}, Group{"loads", "Loads", ModelItem::Kind::Load},
                          Group{"constraints", "Constraints", ModelItem::Kind::Constraint}}) {
     const std::size_t n = doc.contains(g.array) && doc[g.array].is_array() ? doc[g.array].size() : 0;
-    if (n == 0 && g.kind == ModelItem::Kind::Constraint) continue;
+    if (n == 0 && (g.kind == ModelItem::Kind::Constraint || g.kind == ModelItem::Kind::Load)) continue;
     auto* group = makeItem(tree_->invisibleRootItem(), g.title, {});
     for (std::size_t i = 0; i < n; ++i) {
       QString text = QString::fromStdString(nameAt(doc, g.array, i));
@@ -145,6 +149,12 @@ void ModelTree::refresh() {
         text += QString("  (%1 kg on %2)")
                     .arg(num(p->model.payloads[i].mass),
                          QString::fromStdString(p->model.links[static_cast<std::size_t>(p->model.payloads[i].link)].name));
+      if (p && g.kind == ModelItem::Kind::Load && i < p->model.loads.size()) {
+        const Load& load = p->model.loads[i];
+        text += QString("  (%1 N, %2 N m on %3)")
+                    .arg(num(load.force.norm()), num(load.torque.norm()),
+                         QString::fromStdString(p->model.links[static_cast<std::size_t>(load.link)].name));
+      }
       makeItem(group, text, {g.kind, static_cast<int>(i)});
     }
     if (n == 0 && g.kind == ModelItem::Kind::Link) group->setText(0, "Links (empty: add one with + Link)");
@@ -169,7 +179,7 @@ void ModelTree::refresh() {
   QTreeWidgetItem* again = findItem(keep);
   if (!again &&
       (keep.kind == ModelItem::Kind::Link || keep.kind == ModelItem::Kind::Joint || keep.kind == ModelItem::Kind::Payload ||
-       keep.kind == ModelItem::Kind::Constraint || keep.kind == ModelItem::Kind::Variant))
+       keep.kind == ModelItem::Kind::Load || keep.kind == ModelItem::Kind::Constraint || keep.kind == ModelItem::Kind::Variant))
     again = findItem({keep.kind, keep.index - 1});
   tree_->setCurrentItem(again ? again : tree_->topLevelItem(0));
   filling_ = false;
@@ -201,11 +211,12 @@ void ModelTree::updateActions() {
   const ModelItem::Kind kind = current().kind;
   action("insertLink")->setEnabled(link >= 0);
   action("duplicate")->setEnabled(link >= 0 || kind == ModelItem::Kind::Variant);
-  action("remove")->setEnabled(link >= 0 || kind == ModelItem::Kind::Payload || kind == ModelItem::Kind::Constraint ||
-                               kind == ModelItem::Kind::Variant);
+  action("remove")->setEnabled(link >= 0 || kind == ModelItem::Kind::Payload || kind == ModelItem::Kind::Load ||
+                               kind == ModelItem::Kind::Constraint || kind == ModelItem::Kind::Variant);
   action("moveUp")->setEnabled(link > 0);
   action("moveDown")->setEnabled(link >= 0 && link + 1 < links);
   action("addPayload")->setEnabled(links > 0);
+  action("addLoad")->setEnabled(links > 0);
   action("addConstraint")->setEnabled(links > 0);
 }
 
@@ -243,6 +254,7 @@ void ModelTree::onRemove() {
   const ModelItem c = current();
   if (c.kind == ModelItem::Kind::Payload)
     return report(edits::deletePayload(*doc_, c.index, &error), error, {c.kind, c.index - 1});
+  if (c.kind == ModelItem::Kind::Load) return report(edits::deleteLoad(*doc_, c.index, &error), error, {c.kind, c.index - 1});
   if (c.kind == ModelItem::Kind::Constraint)
     return report(edits::deleteConstraint(*doc_, c.index, &error), error, {c.kind, std::max(c.index - 1, 0)});
   if (c.kind == ModelItem::Kind::Variant)
@@ -269,6 +281,14 @@ void ModelTree::onAddPayload() {
   const int link = selectedLink() >= 0 ? selectedLink() : links - 1;
   const int n = doc_->json().contains("payloads") ? static_cast<int>(doc_->json()["payloads"].size()) : 0;
   report(edits::addPayload(*doc_, link, &error), error, {ModelItem::Kind::Payload, n});
+}
+
+void ModelTree::onAddLoad() {
+  QString error;
+  const int links = static_cast<int>(doc_->json()["links"].size());
+  const int link = selectedLink() >= 0 ? selectedLink() : links - 1;
+  const int n = doc_->json().contains("loads") ? static_cast<int>(doc_->json()["loads"].size()) : 0;
+  report(edits::addLoad(*doc_, link, &error), error, {ModelItem::Kind::Load, n});
 }
 
 void ModelTree::onAddConstraint() {

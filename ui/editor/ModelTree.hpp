@@ -26,7 +26,7 @@ class ModelTree : public QWidget {
   void select(const ModelItem& item);
   QTreeWidget* tree() const { return tree_; }
   // The structure actions, by name: addLink, insertLink, duplicate, remove, moveUp, moveDown, addPayload,
-  // addConstraint, addVariant.
+  // addLoad, addConstraint, addVariant.
   QAction* action(const QString& name) const;
   QList<QAction*> actions() const;
 
@@ -48,6 +48,7 @@ class ModelTree : public QWidget {
   void onMoveUp();
   void onMoveDown();
   void onAddPayload();
+  void onAddLoad();
   void onAddConstraint();
   void onAddVariant();
 

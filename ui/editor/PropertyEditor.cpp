@@ -106,6 +106,7 @@ QString titleOf(const ProjectDocument& doc, const ModelItem& item) {
     case ModelItem::Kind::Link: return "Link " + name("links", item.index);
     case ModelItem::Kind::Joint: return "Joint " + name("joints", item.index);
     case ModelItem::Kind::Payload: return "Payload " + name("payloads", item.index);
+    case ModelItem::Kind::Load: return "Load " + name("loads", item.index);
     case ModelItem::Kind::Constraint: return "Constraint " + name("constraints", item.index);
     case ModelItem::Kind::Variant: return "Variant " + name("variants", item.index);
     case ModelItem::Kind::Study: return "Study";

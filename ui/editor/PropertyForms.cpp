@@ -356,17 +356,15 @@ void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
     out.push_back(keyField(p + "." + key, std::string("payloads[].") + key));
 }
 
-// The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
-void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& p) {
-  const QString v = p + ".value";
+// A time law at path v that may be absent (then the constant `absent_value`): its choice and parameters,
+// f the unit of its value; `loaded` the law as the loader read it (a table's points), when there is one.
+void optionalLawFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& v, const char* label,
+                       const QString& f, double absent_value, const TimeFunction* loaded) {
   const bool given = d.value(v) != nullptr;
-  out.push_back(
-      choice(v + ".law", "value law f(t)", lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
-        if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
-        return doc.setValue(v, edits::defaultLaw(str(x)), e);
-      }));
-  const Json* terms = d.value(p + ".terms");
-  const QString f = terms ? edits::termsUnit(d, *terms) : QString();
+  out.push_back(choice(v + ".law", label, lawChoices(), "constant", [v](ProjectDocument& doc, const Json& x, QString* e) {
+    if (doc.value(v)) return edits::setLawAt(doc, v, str(x), e);
+    return doc.setValue(v, edits::defaultLaw(str(x)), e);
+  }));
   const std::string law = given ? stringAt(d, v + ".law", "") : "constant";
   for (const edits::LawParam& lp : edits::lawParams(law)) {
     QString unit = QString(lp.unit);
@@ -375,8 +373,8 @@ void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d
       out.push_back(numbers(v + "." + lp.key, lp.key, QString("%1/s^k").arg(f), 0));
       continue;
     }
-    FieldSpec n = number(v + "." + lp.key, lp.key, unit, lp.optional || !given ? Json(0.0) : Json());
-    if (!given)  // the default f = 0 made explicit as a constant law
+    FieldSpec n = number(v + "." + lp.key, lp.key, unit, lp.optional || !given ? Json(given ? 0.0 : absent_value) : Json());
+    if (!given)  // the default made explicit as a constant law
       n.commit = [v](ProjectDocument& doc, const Json& x, QString* e) {
         Json law = edits::defaultLaw("constant");
         law["value"] = x;
@@ -384,11 +382,29 @@ void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d
       };
     out.push_back(n);
   }
-  if (law == "table") {
-    const Project* pr = d.project();
-    const bool loaded = pr && i < static_cast<int>(pr->model.constraints.size());
-    tableFields(out, v, loaded ? &pr->model.constraints[static_cast<std::size_t>(i)].value : nullptr, f);
-  }
+  if (law == "table") tableFields(out, v, loaded, f);
+}
+
+// The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
+void constraintValueFields(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, const QString& p) {
+  const Json* terms = d.value(p + ".terms");
+  const Project* pr = d.project();
+  const bool loaded = pr && i < static_cast<int>(pr->model.constraints.size());
+  optionalLawFields(out, d, p + ".value", "value law f(t)", terms ? edits::termsUnit(d, *terms) : QString(), 0.0,
+                    loaded ? &pr->model.constraints[static_cast<std::size_t>(i)].value : nullptr);
+}
+
+// A load: where it acts, what it applies, in which axes, and its scale in time (absent: 1).
+void loadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
+  const QString p = at("loads", i);
+  out.push_back(nameField(p + ".name", {ModelItem::Kind::Load, i}));
+  out.push_back(choice(p + ".link", "link", linkNames(d), {}));
+  for (const char* key : {"point", "force", "torque", "axes"})
+    out.push_back(keyField(p + "." + key, std::string("loads[].") + key));
+  out.push_back(heading("Scale in time"));
+  const Project* pr = d.project();
+  const bool loaded = pr && i < static_cast<int>(pr->model.loads.size());
+  optionalLawFields(out, d, p + ".law", "law", "-", 1.0, loaded ? &pr->model.loads[static_cast<std::size_t>(i)].law : nullptr);
 }
 
 void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
@@ -517,6 +533,9 @@ std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item
       break;
     case ModelItem::Kind::Payload:
       if (doc.value(at("payloads", item.index))) payloadForm(out, doc, item.index);
+      break;
+    case ModelItem::Kind::Load:
+      if (doc.value(at("loads", item.index))) loadForm(out, doc, item.index);
       break;
     case ModelItem::Kind::Constraint:
       if (doc.value(at("constraints", item.index))) constraintForm(out, doc, item.index);

@@ -1,6 +1,7 @@
 #include "ui/view/ArmView.hpp"
 
 #include <vtkActor.h>
+#include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <vector>
 
+#include "dynamics/ExternalLoads.hpp"
 #include "dynamics/Centreline.hpp"
 #include "ui/document/ProjectDocument.hpp"
 #include "ui/view/ColourBar.hpp"
@@ -118,6 +120,7 @@ struct ArmView::Scene {
   vtkNew<vtkLookupTable> lut;
   std::vector<LinkTube> links, ghosts;
   std::vector<vtkSmartPointer<vtkActor>> joints, payloads;
+  std::vector<vtkSmartPointer<vtkActor>> loads;  // an arrow per load: its force (else its torque), tip on its point
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
   std::vector<vtkSmartPointer<vtkActor>> supports;  // sliding supports, fixed in their joint's frame
   vtkSmartPointer<vtkActor> grid, base;
@@ -228,6 +231,7 @@ void ArmView::rebuildScene() {
   for (auto& t : s.ghosts) s.renderer->RemoveActor(t.actor);
   for (auto& a : s.joints) s.renderer->RemoveActor(a);
   for (auto& a : s.payloads) s.renderer->RemoveActor(a);
+  for (auto& a : s.loads) s.renderer->RemoveActor(a);
   for (auto& a : s.frames) s.renderer->RemoveActor(a);
   for (auto& a : s.supports) s.renderer->RemoveActor(a);
   if (s.grid) s.renderer->RemoveActor(s.grid);
@@ -236,6 +240,7 @@ void ArmView::rebuildScene() {
   s.ghosts.clear();
   s.joints.clear();
   s.payloads.clear();
+  s.loads.clear();
   s.frames.clear();
   s.supports.clear();
   const double radius = 0.008 * reach_;
@@ -304,6 +309,16 @@ void ArmView::rebuildScene() {
     axes->SetVisibility(frames_);
     s.renderer->AddActor(axes);
     s.frames.push_back(axes);
+  }
+  for (const LoadPoint& lp : system_->loads) {
+    vtkNew<vtkArrowSource> arrow;  // along +x from 0 to 1
+    arrow->SetTipResolution(16);
+    arrow->SetShaftResolution(12);
+    const bool force = !lp.force.isZero(0.0);
+    auto a = force ? sourceActor(arrow, 0.10, 0.60, 0.25) : sourceActor(arrow, 0.60, 0.20, 0.70);
+    a->SetScale(0.15 * reach_);
+    s.renderer->AddActor(a);
+    s.loads.push_back(a);
   }
   vtkNew<vtkCubeSource> base;
   base->SetXLength(6 * radius);
@@ -376,6 +391,19 @@ void ArmView::updateGeometry() {
     for (std::size_t k = 0; k < supports_.size(); ++k)
       if (supports_[k].body == static_cast<int>(i))
         s.supports[k]->SetUserMatrix(toVtk(X_joint * Eigen::Translation3d(supports_[k].position * b.axis)));
+  }
+  // Each load's arrow ends on its point (a force pushes there); a torque's starts there, along its axis.
+  for (std::size_t k = 0; k < s.loads.size() && k < sys.loads.size(); ++k) {
+    const LoadState st = loadState(sys, *data_, LoadFrames::Equations, static_cast<int>(k), 0.0, shown);
+    const bool force = !st.force.isZero(0.0);
+    const Eigen::Vector3d v = force ? st.force : st.torque;
+    s.loads[k]->SetVisibility(!v.isZero(0.0));
+    if (v.isZero(0.0)) continue;
+    const Eigen::Vector3d d = v.normalized();
+    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+    X.linear() = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), d).toRotationMatrix();
+    X.translation() = force ? Eigen::Vector3d(st.position - 0.15 * reach_ * d) : st.position;
+    s.loads[k]->SetUserMatrix(toVtk(X));
   }
   requestRender();
 }

@@ -42,6 +42,7 @@
 #include "ui/editor/PropertyEditor.hpp"
 #include "ui/editor/WheelGuard.hpp"
 #include "ui/analysis/CampbellDialog.hpp"
+#include "ui/analysis/StaticDialog.hpp"
 #include "ui/export/ExportReactions.hpp"
 #include "ui/run/RunAdvice.hpp"
 #include "ui/run/RunSession.hpp"
@@ -279,6 +280,11 @@ void MainWindow::buildActions() {
   });
 
   QMenu* analysis = menuBar()->addMenu("&Analysis");
+  QAction* statics = analysis->addAction("&Static equilibrium...", this, [this] { showStaticDialog(); });
+  statics->setObjectName("action.staticEquilibrium");
+  statics->setToolTip(
+      "Where the arm comes to rest under gravity, its loads and its drives: joint positions and efforts, "
+      "tip deflections; shown in the 3D view");
   analysis->addAction("Natural &modes...", this, [this] { showModePreview(); })
       ->setToolTip("Natural frequencies at the current configuration; animate a mode shape in the 3D view");
   analysis->addAction("&Campbell diagram...", this, [this] { showCampbellDialog(); })
@@ -733,6 +739,19 @@ std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
   req.runs = {{"", results()}};
   req.command = "FlexArm workbench";
   return req;
+}
+
+StaticDialog* MainWindow::showStaticDialog() {
+  if (!static_) {
+    static_ = new StaticDialog([this] { return project(); }, this);
+    connect(static_, &StaticDialog::stateFound, this, [this](const Eigen::VectorXd& q) {
+      if (project() && session_->sharedSystem() && q.size() == session_->sharedSystem()->nq) view_->showState(q);
+    });
+  }
+  static_->show();
+  static_->raise();
+  static_->activateWindow();
+  return static_;
 }
 
 CampbellDialog* MainWindow::showCampbellDialog() {

@@ -37,6 +37,7 @@ namespace flexarm {
 
 class ArmView;
 class CampbellDialog;
+class StaticDialog;
 class CompareWindow;
 class AutoSave;
 class ModelTree;
@@ -140,6 +141,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::string exportParaViewTo(const QString& dir, bool* cancelled = nullptr);
   // Analysis > Campbell diagram: the dialog (made on first use), shown and raised.
   CampbellDialog* showCampbellDialog();
+  StaticDialog* showStaticDialog();
 
   // Where Save As starts: the project's file, else a file named after the project in the last folder
   // saved to or the documents folder.
@@ -203,6 +205,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   PropertyEditor* properties_;
   ModePreview* modes_;
   QPointer<CampbellDialog> campbell_;
+  QPointer<StaticDialog> static_;
   std::function<int(const QString&, const QString&, int)> question_handler_;
   QPlainTextEdit* log_;
   QLabel* banner_;
