@@ -151,6 +151,8 @@ void MultibodySystem::initialState(const Model& model, Eigen::VectorXd& q, Eigen
     if (b.isFlexible() && model.links[i].flex) {
       const auto& e0 = model.links[i].flex->e0;
       for (int k = 0; k < b.e_count && k < static_cast<int>(e0.size()); ++k) q(b.e_index + k) = e0[k];
+      const auto& ed0 = model.links[i].flex->ed0;
+      for (int k = 0; k < b.e_count && k < static_cast<int>(ed0.size()); ++k) qd(b.e_index + k) = ed0[k];
     }
   }
 }

@@ -127,6 +127,34 @@ void readLaw(JsonObjectReader& r, TimeFunction& f, const std::filesystem::path& 
       r.number(p.key, f.*p.number, p.need, p.range);
   }
   switch (f.law) {  // what is more than numbers
+    case TimeFunction::Law::Piecewise: {
+      const Json* pieces = r.array("pieces", Need::Required);
+      if (!pieces) break;
+      const std::string ppath = r.pathOf("pieces");
+      if (pieces->empty()) r.diagnostics().error(ppath, "needs at least one piece {\"from\": t, \"law\": {...}}");
+      for (std::size_t k = 0; k < pieces->size(); ++k) {
+        JsonObjectReader piece(&(*pieces)[k], at(ppath, k), r.diagnostics());
+        if (!piece.valid()) continue;
+        double from = 0.0;
+        piece.number("from", from, Need::Required);
+        if (!f.piece_from.empty() && !(from > f.piece_from.back()))
+          r.diagnostics().error(piece.pathOf("from"), "the pieces' start times must increase: " + formatNumber(from) + " after " +
+                                                          formatNumber(f.piece_from.back()));
+        TimeFunction law;
+        JsonObjectReader inner = piece.object("law", Need::Required);
+        if (inner.valid()) {
+          if (const Json* name = inner.raw("law", Need::Optional); name && *name == "piecewise")
+            r.diagnostics().error(inner.pathOf("law"), "a piece cannot itself be piecewise: list its pieces here");
+          else
+            readLaw(inner, law, base_dir);
+        }
+        inner.finish();
+        piece.finish();
+        f.piece_from.push_back(from);
+        f.pieces.push_back(std::move(law));
+      }
+      break;
+    }
     case TimeFunction::Law::Table: {
       const int interp = r.choice("interpolation", {"linear", "cubic"}, Need::Optional, 0);
       if (interp >= 0) f.interpolation = static_cast<TableInterpolation>(interp);
@@ -359,13 +387,15 @@ void readFlexLink(JsonObjectReader& r, FlexibleLink& f, double length) {
     for (double z : f.damping.modal_ratios)
       if (z < 0) diag.error(r.pathOf(modal.name()), "damping ratios must be >= 0");
   }
-  const schema::Key& e0 = key("links[].flex.e0");
-  if (r.numbers(e0.name(), f.e0, e0.need, 0) && basis >= 0) {
+  for (auto [k, values] : {std::pair<const schema::Key*, std::vector<double>*>{&key("links[].flex.e0"), &f.e0},
+                           {&key("links[].flex.ed0"), &f.ed0}}) {
+    if (!r.numbers(k->name(), *values, k->need, 0) || basis < 0) continue;
     const int m = elasticCount(d);
-    if (static_cast<int>(f.e0.size()) != m)
-      diag.error(r.pathOf(e0.name()),
-                 "must have one value per elastic coordinate (" + std::to_string(m) + "), got " + std::to_string(f.e0.size()));
+    if (static_cast<int>(values->size()) != m)
+      diag.error(r.pathOf(k->name()),
+                 "must have one value per elastic coordinate (" + std::to_string(m) + "), got " + std::to_string(values->size()));
   }
+  const schema::Key& e0 = key("links[].flex.e0");
   Eigen::Vector3d load;
   const schema::Key& initial_load = key("links[].flex.initial_load");
   if (read(r, initial_load, load)) {

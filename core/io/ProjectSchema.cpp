@@ -30,7 +30,7 @@ const std::vector<LawSpec>& laws() {
        {number("amplitude", "f", &TF::amplitude, 1.0),
         number("frequency", "Hz", &TF::frequency, 1.0, Need::Required, Range::NonNegative),
         number("phase", "rad", &TF::phase, 0.0, Need::Optional), number("offset", "f", &TF::offset, 0.0, Need::Optional)}},
-      {L::Table, lawName(L::Table), 7, {}},
+      {L::Table, lawName(L::Table), 8, {}},
       {L::Polynomial,
        lawName(L::Polynomial),
        3,
@@ -48,6 +48,7 @@ const std::vector<LawSpec>& laws() {
        6,
        {number("before", "f", &TF::before, 0.0), number("after", "f", &TF::after, 1.0),
         number("T", "s", &TF::T, 1.0, Need::Required, Range::Positive), number("t_step", "s", &TF::t_step, 0.0, Need::Optional)}},
+      {L::Piecewise, lawName(L::Piecewise), 7, {}},  // its pieces are read apart
   };
   return table;
 }
@@ -84,6 +85,8 @@ Json newLaw(const std::string& name) {
     j["interpolation"] = "linear";
     j["points"] = Json::array({Json::array({0.0, 0.0}), Json::array({1.0, 1.0})});
   }
+  if (s->law == L::Piecewise)  // on, then off at 1 s
+    j["pieces"] = Json::array({{{"from", 0.0}, {"law", newLaw("constant")}}, {{"from", 1.0}, {"law", newLaw("constant")}}});
   return j;
 }
 

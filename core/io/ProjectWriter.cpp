@@ -44,6 +44,16 @@ void writeLaw(Json& j, const TimeFunction& f) {
         j["points"] = pts;
       }
       break;
+    case TimeFunction::Law::Piecewise: {
+      Json pieces = Json::array();
+      for (std::size_t k = 0; k < f.pieces.size(); ++k) {
+        Json law;
+        writeLaw(law, f.pieces[k]);
+        pieces.push_back({{"from", k < f.piece_from.size() ? f.piece_from[k] : 0.0}, {"law", law}});
+      }
+      j["pieces"] = pieces;
+      break;
+    }
     default: break;  // the other laws are their parameters, written above
   }
 }
@@ -81,6 +91,7 @@ Json flexToJson(const FlexibleLink& f) {
   fj[name("links[].flex.rayleigh")] = Json::array({f.damping.rayleigh_alpha, f.damping.rayleigh_beta});
   fj[name("links[].flex.modal_damping")] = f.damping.modal_ratios;
   if (!f.e0.empty()) fj[name("links[].flex.e0")] = f.e0;
+  if (!f.ed0.empty()) fj[name("links[].flex.ed0")] = f.ed0;
   if (f.initial_load) fj[name("links[].flex.initial_load")] = vec3Json(*f.initial_load);
   return fj;
 }

@@ -71,7 +71,8 @@ struct FlexibleLink {
   std::string material_preset;  // when not empty, material follows from it
   LinkDiscretization discretization;
   StructuralDamping damping;
-  std::vector<double> e0;  // initial elastic coordinates (empty: undeformed)
+  std::vector<double> e0;   // initial elastic coordinates (empty: undeformed)
+  std::vector<double> ed0;  // initial elastic rates (empty: at rest)
   // Initial deflection: the static shape under this uniform load per length [N/m] (y and z of the
   // body frame; x is ignored), with the joints at their initial values and the constraints held.
   std::optional<Eigen::Vector3d> initial_load;

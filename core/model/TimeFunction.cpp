@@ -34,6 +34,7 @@ TimeSample evalTable(const TimeFunction& f, double t) {
 }  // namespace
 
 void TimeFunction::prepare() {
+  for (TimeFunction& piece : pieces) piece.prepare();
   spline_m.clear();
   if (law != Law::Table || interpolation != TableInterpolation::Cubic) return;
   const std::size_t n = table_t.size();
@@ -74,6 +75,12 @@ TimeSample TimeFunction::evaluate(double t) const {
       return {offset + amplitude * std::sin(arg), amplitude * w * std::cos(arg), -amplitude * w * w * std::sin(arg)};
     }
     case Law::Table: return evalTable(*this, t);
+    case Law::Piecewise: {
+      if (pieces.empty()) return {};
+      std::size_t k = 0;
+      while (k + 1 < pieces.size() && k + 1 < piece_from.size() && t >= piece_from[k + 1]) ++k;
+      return pieces[k].evaluate(t);
+    }
     case Law::Polynomial: {
       // Horner for value and both derivatives.
       double p = 0.0, dp = 0.0, ddp = 0.0;
@@ -122,6 +129,7 @@ const char* lawName(TimeFunction::Law law) {
     case TimeFunction::Law::SpinUp: return "spinup";
     case TimeFunction::Law::OutAndBack: return "out_and_back";
     case TimeFunction::Law::Cycloidal: return "cycloidal";
+    case TimeFunction::Law::Piecewise: return "piecewise";
   }
   return "?";
 }

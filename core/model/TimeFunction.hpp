@@ -25,6 +25,8 @@ struct TimeFunction {
     OutAndBack,  // Zhang et al. eq. (13): 0 -> amplitude -> 0 over t0, held at 0 afterwards
     Cycloidal,   // before -> after over T from t_step: zero rate and acceleration at both ends
                  // (Pan et al. 1990 eq. (57): W = C1 - (C2/T)[t - (T/2 pi) sin(2 pi t/T)])
+    Piecewise,   // pieces[k] from piece_from[k] until the next piece's start (the first also before it),
+                 // each evaluated at t itself, not at t - piece_from[k]
   };
   Law law = Law::Constant;
 
@@ -43,7 +45,11 @@ struct TimeFunction {
   TableInterpolation interpolation = TableInterpolation::Linear;
   std::vector<double> spline_m;  // natural cubic spline second derivatives (computed by prepare())
 
-  // Precompute what evaluation needs (spline coefficients). Call after editing a table.
+  // Piecewise: the pieces' laws (none of them piecewise) and their start times, increasing.
+  std::vector<TimeFunction> pieces;
+  std::vector<double> piece_from;
+
+  // Precompute what evaluation needs (spline coefficients, of the pieces too). Call after editing a table.
   void prepare();
   // Evaluate f, f', f'' at time t. No heap allocation.
   TimeSample evaluate(double t) const;

@@ -296,3 +296,53 @@ TEST(ProjectFile, LoadsAreReadCheckedAndWrittenBack) {
                        Diagnostic::Severity::Error))
       << q.diagnostics.text();
 }
+
+TEST(ProjectFile, InitialElasticRatesNeedOneValuePerCoordinateAndAreWrittenBack) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "beam", "length": 1, "flex": {"section": {"preset": "rectangle", "width": 0.01, "height": 0.03},
+               "material": {"preset": "aluminium"}, "basis": "modes", "modes": {"bending_y": 3}, "ed0": [0.1, 0, 0]}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1]}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->model.links[0].flex->ed0, std::vector<double>({0.1, 0.0, 0.0}));
+  EXPECT_EQ(projectToJson(*p.project)["links"][0]["flex"]["ed0"], Json::array({0.1, 0.0, 0.0}));
+  std::string bad = text;
+  bad.replace(bad.find("[0.1, 0, 0]"), 11, "[0.1, 0]");
+  const LoadedProject q = parseProjectText(bad, ".");
+  EXPECT_FALSE(q.project);
+  EXPECT_TRUE(mentions(q.diagnostics, "links[0].flex.ed0: must have one value per elastic coordinate (3), got 2",
+                       Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+}
+
+TEST(ProjectFile, PiecewiseLawsAreReadCheckedAndWrittenBack) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "rod", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1], "drive": {"type": "effort", "law": "piecewise",
+      "pieces": [{"from": 0, "law": {"law": "constant", "value": 2}},
+                 {"from": 1.5, "law": {"law": "table", "points": [[1.5, 1], [3, 0]]}}]}}]})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  const TimeFunction& law = p.project->model.joints[0].drive.law;
+  EXPECT_EQ(law.law, TimeFunction::Law::Piecewise);
+  EXPECT_EQ(law.evaluate(1.0).value, 2.0);
+  EXPECT_NEAR(law.evaluate(2.25).value, 0.5, 1e-15);
+  const Json saved = projectToJson(*p.project);
+  EXPECT_EQ(saved["joints"][0]["drive"]["pieces"][1]["from"], 1.5);
+  EXPECT_EQ(saved["joints"][0]["drive"]["pieces"][1]["law"]["law"], "table");
+  const LoadedProject again = parseProjectText(saved.dump(), ".");
+  ASSERT_TRUE(again.project) << again.diagnostics.text();
+  EXPECT_EQ(projectToJson(*again.project), saved);
+
+  std::string bad = text;
+  bad.replace(bad.find("\"from\": 1.5"), 11, "\"from\": 0.0");
+  bad.replace(bad.find("{\"law\": \"constant\", \"value\": 2}"), 31, "{\"law\": \"piecewise\", \"pieces\": []}");
+  const LoadedProject q = parseProjectText(bad, ".");
+  EXPECT_FALSE(q.project);
+  EXPECT_TRUE(mentions(q.diagnostics, "joints[0].drive.pieces[1].from: the pieces' start times must increase: 0 after 0",
+                       Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+  EXPECT_TRUE(mentions(q.diagnostics, "joints[0].drive.pieces[0].law.law: a piece cannot itself be piecewise",
+                       Diagnostic::Severity::Error))
+      << q.diagnostics.text();
+}

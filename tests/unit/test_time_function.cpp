@@ -167,6 +167,34 @@ TEST(TimeFunction, TableLinearAndCubic) {
   EXPECT_NEAR(line.evaluate(1.234).accel, 0.0, 1e-10);
 }
 
+TEST(TimeFunction, PiecewiseIsBeamsTipForceSwitchedOffAtPi) {
+  // The BEAM problem's load 1.5 sin^2 t until t = pi, then 0: sin^2 t = 0.75 - 0.75 sin(2t + pi/2) / 1.5 * 1.5.
+  TimeFunction on;
+  on.law = TimeFunction::Law::Sine;
+  on.offset = 0.75;
+  on.amplitude = -0.75;
+  on.frequency = 1.0 / kPi;  // 2 pi f t = 2 t
+  on.phase = kPi / 2;
+  TimeFunction off;
+  off.law = TimeFunction::Law::Constant;
+  TimeFunction f;
+  f.law = TimeFunction::Law::Piecewise;
+  f.pieces = {on, off};
+  f.piece_from = {0.0, kPi};
+  f.prepare();
+  for (double t : {0.0, 0.4, 1.3, 2.9, 3.1, 3.2, 5.0, 40.0}) {
+    const TimeSample s = f.evaluate(t);
+    const bool before = t < kPi;
+    EXPECT_NEAR(s.value, before ? 1.5 * std::sin(t) * std::sin(t) : 0.0, 1e-14) << t;
+    EXPECT_NEAR(s.rate, before ? 1.5 * std::sin(2 * t) : 0.0, 1e-13) << t;
+    EXPECT_NEAR(s.accel, before ? 3.0 * std::cos(2 * t) : 0.0, 1e-12) << t;
+    if (std::abs(t - kPi) > 1e-3) expectDerivativesConsistent(f, t);
+  }
+  // The first piece also applies before its start; a single piece is that law.
+  f.piece_from = {1.0, kPi};
+  EXPECT_NEAR(f.evaluate(0.5).value, 1.5 * std::sin(0.5) * std::sin(0.5), 1e-14);
+}
+
 TEST(JointDrive, EffortAndPD) {
   JointDrive d;
   d.kind = JointDrive::Kind::PD;

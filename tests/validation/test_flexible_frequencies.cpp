@@ -9,6 +9,7 @@
 #include "base/Constants.hpp"
 #include "discretization/FlexibleBody.hpp"
 #include "discretization/LowestModes.hpp"
+#include "solvers/Simulation.hpp"
 
 using namespace flexarm;
 using flexarm::test::cantilever;
@@ -141,4 +142,26 @@ TEST(ClampedFreeFrequencies, TwoHundredElementLinkHasTheClosedFormFirstFrequency
   EXPECT_NEAR(body->frequencies(0) / bendingOmega(0, E * Iy), 1.0, 2e-6);
   EXPECT_NEAR(body->frequencies(1) / bendingOmega(0, E * Iz), 1.0, 2e-6);
   EXPECT_NEAR(body->frequencies(2) / bendingOmega(1, E * Iy), 1.0, 2e-6);
+}
+
+TEST(FreeVibration, InitialElasticRateInTheFirstModeGivesItsSineAtTheClosedFormFrequency) {
+  // Clamped-free assumed modes are the beam's eigenfunctions: with the joint held, zero coupling and no
+  // gravity, a rate ed0 of the first bending mode alone starts e_1(t) = (ed0 / omega_1) sin(omega_1 t),
+  // omega_1 = 1.8751^2 / L^2 sqrt(E I / (rho A)) (the same I about y and z).
+  const double A = 5.76e-4, I = 1.2595e-7, len = 1.2, rate = 0.05;
+  const double w1 = kBetaL[0] * kBetaL[0] / (len * len) * std::sqrt(E * I / (rho * A));
+  Project p =
+      cantilever(R"({"section": {"A": 5.76e-4, "Iy": 1.2595e-7, "Iz": 1.2595e-7, "J": 1e-7}, "material": {"preset": "steel"},
+    "basis": "modes", "modes": {"bending_y": 3}, "ed0": [0.05, 0, 0]})",
+                 len, R"("coupling": "zero",)");
+  p.simulation.t_end = 0.5;
+  p.simulation.accuracy = 1e-6;
+  const Results r = simulate(p);
+  ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
+  const auto e1 = r.column("e.beam.1"), e2 = r.column("e.beam.2"), t = r.column("t");
+  ASSERT_FALSE(t.empty());
+  for (std::size_t k = 0; k < t.size(); k += 7) {
+    EXPECT_NEAR(e1[k], rate / w1 * std::sin(w1 * t[k]), 1e-4 * rate / w1) << t[k];
+    EXPECT_NEAR(e2[k], 0.0, 1e-6 * rate / w1) << t[k];  // the other modes stay still
+  }
 }

@@ -215,3 +215,51 @@ TEST(ExternalLoads, DynamicTipForceOnAFlexibleLinkSettlesAtTheStaticDeflection) 
   const double v_static = channel(solve(p), "tip.beam.v");
   EXPECT_NEAR(r.column("tip.beam.v").back() / v_static, 1.0, 2e-3);
 }
+
+TEST(StaticEquilibrium, TwoLinkArmOnFlexibleJointsTwistsEachSpringByItsGravityTorque) {
+  // Two rods on flexible joints (spring k, gear ratio N) whose motors a PD holds at 0, gravity along -y.
+  // At rest each spring carries the gravity torque of what is beyond its joint, G_i(q):
+  //   G_2 = m2 g (L2/2) cos(q1 + q2),  G_1 = m1 g (L1/2) cos q1 + m2 g (L1 cos q1 + (L2/2) cos(q1 + q2)),
+  // so the torsion q_m/N - q is G_i / k_i, the motor drive supplies G_i / N, and its PD (on q_m / N)
+  // stands at q_m / N = -G_i / (N kp).
+  const double m1 = 4.0, L1 = 0.8, m2 = 2.5, L2 = 0.6, g = 9.81, k1 = 900.0, k2 = 400.0, N = 2.0, kp = 300.0;
+  const Project p = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, -9.81, 0],
+    "links": [{"name": "upper", "length": 0.8, "mass": 4.0, "shape": {"type": "rod"}},
+              {"name": "fore", "length": 0.6, "mass": 2.5, "shape": {"type": "rod"}}],
+    "joints": [{"name": "shoulder", "type": "revolute", "axis": [0, 0, 1],
+                "flex": {"stiffness": 900, "damping": 1, "rotor_inertia": 0.02, "gear_ratio": 2},
+                "drive": {"type": "pd", "kp": 300, "kd": 10, "setpoint": {"law": "constant", "value": 0}}},
+               {"name": "elbow", "type": "revolute", "axis": [0, 0, 1],
+                "flex": {"stiffness": 400, "damping": 1, "rotor_inertia": 0.02, "gear_ratio": 2},
+                "drive": {"type": "pd", "kp": 300, "kd": 10, "setpoint": {"law": "constant", "value": 0}}}]})");
+  const StaticSolution s = solve(p);
+  const double q1 = channel(s, "q.shoulder"), q2 = channel(s, "q.elbow");
+  const double G2 = m2 * g * L2 / 2 * std::cos(q1 + q2);
+  const double G1 = m1 * g * L1 / 2 * std::cos(q1) + m2 * g * (L1 * std::cos(q1) + L2 / 2 * std::cos(q1 + q2));
+  EXPECT_LT(q1, -0.05);  // it sags
+  EXPECT_NEAR(channel(s, "torsion.shoulder"), G1 / k1, 1e-9);
+  EXPECT_NEAR(channel(s, "torsion.elbow"), G2 / k2, 1e-9);
+  EXPECT_NEAR(s.effort(0), G1 / N, 1e-8);
+  EXPECT_NEAR(s.effort(1), G2 / N, 1e-8);
+  EXPECT_NEAR(channel(s, "qm.shoulder") / N, -G1 / (N * kp), 1e-9);
+  EXPECT_NEAR(channel(s, "qm.elbow") / N, -G2 / (N * kp), 1e-9);
+}
+
+TEST(ExternalLoads, APiecewiseLawSwitchesTheForceOff) {
+  // 10 N on a 4 kg slider until t = 1 s, then nothing: x = F t^2 / (2 m), then x(1) + v(1) (t - 1).
+  const Project p = parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "gravity": [0, 0, -9.81],
+    "links": [{"name": "block", "length": 0.2, "mass": 4.0, "shape": {"type": "rod"}}],
+    "joints": [{"name": "rail", "type": "prismatic", "axis": [1, 0, 0], "drive": {"type": "free"}}],
+    "loads": [{"name": "push", "link": "block", "point": [0.1, 0, 0], "force": [10, 0, 0],
+               "law": {"law": "piecewise", "pieces": [{"from": 0, "law": {"law": "constant", "value": 1}},
+                                                      {"from": 1, "law": {"law": "constant", "value": 0}}]}}],
+    "simulation": {"t_end": 2.0, "accuracy": 1e-6}})");
+  const Results r = simulate(p);
+  ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
+  const auto x = r.column("q.rail"), t = r.column("t");
+  const double a = 10.0 / 4.0;
+  for (std::size_t k = 0; k < x.size(); k += 13) {
+    const double expected = t[k] <= 1.0 ? 0.5 * a * t[k] * t[k] : 0.5 * a + a * (t[k] - 1.0);
+    EXPECT_NEAR(x[k], expected, 1e-5) << t[k];
+  }
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/NumberFormat.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectSchema.hpp"
 #include "model/SolverMethods.hpp"
@@ -216,6 +217,12 @@ void flexibleLinkFields(std::vector<FieldSpec>& out, const ProjectDocument& d, c
     return edits::setListOrDefault(doc, f + ".e0", v, false, {"initial_load"}, e);
   };
   out.push_back(e0);
+  FieldSpec ed0 = flexKey("ed0");
+  ed0.label += " (empty: at rest" + count + ")";
+  ed0.commit = [f](ProjectDocument& doc, const Json& v, QString* e) {
+    return edits::setListOrDefault(doc, f + ".ed0", v, false, {}, e);
+  };
+  out.push_back(ed0);
   out.push_back(heading("Damping"));
   out.push_back(flexKey("rayleigh"));
   out.push_back(flexKey("modal_damping"));
@@ -301,6 +308,22 @@ void limitFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QS
 
 }  // namespace
 
+// A piecewise law's pieces, listed (they are edited in the project file).
+void pieceFields(std::vector<FieldSpec>& out, const ProjectDocument& d, const QString& law) {
+  if (stringAt(d, law + ".law", "") != "piecewise") return;
+  const Json* pieces = d.value(law + ".pieces");
+  QStringList lines;
+  for (std::size_t k = 0; pieces && pieces->is_array() && k < pieces->size(); ++k) {
+    const Json& p = (*pieces)[k];
+    const bool ok = p.is_object() && p.contains("from") && p["from"].is_number() && p.contains("law") && p["law"].is_object();
+    lines << (ok ? QString("from %1 s: %2")
+                       .arg(QString::fromStdString(formatNumber(p["from"].get<double>())),
+                            QString::fromStdString(p["law"].value("law", std::string("?"))))
+                 : QString("piece %1: not valid").arg(k + 1));
+  }
+  out.push_back(info("pieces", lines.join("\n") + "\n(edit them in the project file: docs/project-format.md, time laws)"));
+}
+
 void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("joints", i);
   const bool revolute = stringAt(d, p + ".type", "revolute") == "revolute";
@@ -346,6 +369,7 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   }
   if (stringAt(d, law + ".law", "") == "table")
     tableFields(out, law, d.project() ? &d.project()->model.joints[static_cast<std::size_t>(i)].drive.law : nullptr, f);
+  pieceFields(out, d, law);
 }
 
 void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
@@ -383,6 +407,7 @@ void optionalLawFields(std::vector<FieldSpec>& out, const ProjectDocument& d, co
     out.push_back(n);
   }
   if (law == "table") tableFields(out, v, loaded, f);
+  pieceFields(out, d, v);
 }
 
 // The time law f(t) of a coordinates constraint (sum c_k q_k = f(t)); absent means 0.
