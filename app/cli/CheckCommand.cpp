@@ -7,6 +7,7 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "dynamics/Centreline.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "base/NumberFormat.hpp"
 #include "io/ProjectFile.hpp"
@@ -89,6 +90,14 @@ int check(const ProjectInput& in) {
   std::cout << "coupling: " << couplingName(project->coupling) << "\n";
   std::cout << "gravity: [" << formatNumber(m.gravity.x()) << ", " << formatNumber(m.gravity.y()) << ", "
             << formatNumber(m.gravity.z()) << "] m/s^2\n";
+  // Where each link lies at the initial configuration (undeformed): a flexible link's beam runs along
+  // this world direction, from its joint to its distal frame.
+  Eigen::VectorXd q0, qd0;
+  sys.initialState(m, q0, qd0);
+  for (int k = 0; k < sys.nq; ++k)
+    if (sys.coordinate_kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic) q0(k) = 0.0;
+  DynamicsData data(sys);
+  const auto lines = deformedCentrelines(sys, data, q0, 2);
   std::cout << "joints:\n";
   for (std::size_t i = 0; i < m.joints.size(); ++i) {
     const Joint& j = m.joints[i];
@@ -97,8 +106,14 @@ int check(const ProjectInput& in) {
     if (m.links[i].flex) {
       const Body& b = sys.bodies[i];
       const double f1 = b.flexible->frequencies.size() ? b.flexible->frequencies(0) / (2 * kPi) : 0.0;
+      const Eigen::Vector3d from = lines[i].front(), to = lines[i].back();
+      const Eigen::Vector3d axis =
+          (to - from).norm() > 0.0 ? Eigen::Vector3d((to - from).normalized()) : Eigen::Vector3d::UnitX();
+      auto round = [](double v) { return formatShort(std::abs(v) < 1e-15 ? 0.0 : v, 6); };
       std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatNumber(f1)
-                << " Hz)";
+                << " Hz; at q0 its " << formatNumber(m.links[i].length) << " m beam runs from [" << round(from.x()) << ", "
+                << round(from.y()) << ", " << round(from.z()) << "] along [" << round(axis.x()) << ", " << round(axis.y()) << ", "
+                << round(axis.z()) << "] in the world)";
     }
     std::cout << ", drive " << driveKindName(j.drive.kind);
     if (j.drive.kind != JointDrive::Kind::Free) std::cout << " (" << lawName(j.drive.law.law) << ")";

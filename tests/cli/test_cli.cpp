@@ -1618,3 +1618,20 @@ TEST(Cli, AFailedWriteNamesItsReasonAndLeavesNoHalfResult) {
   EXPECT_NE(r.output.find("1 of 2 cases without a result; running them"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
+
+TEST(Cli, CheckSaysWhereEachImportedFlexibleLinkRuns) {
+  // The UR-like arm's forearm runs along its frame's z axis in the URDF; imported flexible, its beam must
+  // run from the elbow (0.425 m out along world x at the zero pose) along world x, 0.39225 m long.
+  const fs::path out = fs::temp_directory_path() / ("flexarm-ur-" + std::to_string(::getpid()) + ".flexarm.json");
+  const std::string arm = std::string(FLEXARM_TEST_DATA_DIR) + "/urdf/ur5-like.urdf";
+  ASSERT_EQ(runCli("import-urdf " + quote(arm) + " --flexible forearm_link=section=tube:0.08:0.072,material=aluminium --out " +
+                   quote(out.string()))
+                .exit_code,
+            0);
+  const CliRun r = runCli("check " + quote(out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("link forearm_link (flexible"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("at q0 its 0.39225 m beam runs from [0.425, "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("] along [1, 0, "), std::string::npos) << r.output;
+  fs::remove(out);
+}
