@@ -14,6 +14,8 @@
 #include <random>
 #include <sstream>
 
+#include "analysis/StaticEquilibrium.hpp"
+#include "base/Constants.hpp"
 #include "dynamics/Centreline.hpp"
 #include "dynamics/Crba.hpp"
 #include "dynamics/Rnea.hpp"
@@ -377,6 +379,32 @@ TEST(UrdfImport, UrArmWithZRunningLinksStandsWhereItsUrdfPutsItRigidOrWithAFlexi
   // A rigid offset where the URDF has one only: the wrist joint sits at the beam's end.
   const Placement wrist = interpret(flexible).model.joints[3].placement;
   EXPECT_LT(wrist.xyz.norm(), 1e-14) << wrist.xyz.transpose();
+
+  // Every joint held, no gravity, 150 N across the forearm's tip (world -z: the beam runs along world x
+  // at the zero pose): the static tip deflection is the cantilever's P L^3 / (3 E I) along the real axis.
+  Json held = flexible;
+  held["gravity"] = Json::array({0.0, 0.0, 0.0});
+  for (Json& j : held["joints"]) j["drive"] = {{"type", "prescribed"}, {"law", "constant"}, {"value", 0.0}};
+  held["loads"] = Json::array({{{"name", "push"},
+                                {"link", "forearm_link"},
+                                {"point", Json::array({0.39225, 0.0, 0.0})},
+                                {"force", Json::array({0.0, 0.0, -150.0})}}});
+  const Project loaded = interpret(held);
+  const StaticSolution s = staticEquilibrium(loaded, MultibodySystem::fromModel(loaded.model, loaded.coupling));
+  ASSERT_TRUE(s.converged) << s.message;
+  const double L = 0.39225, I = flexarm::kPi * (std::pow(0.063, 4) - std::pow(0.055, 4)) / 64, E = 68.9e9;
+  auto at = [&s](const std::string& name) { return s.results.value(0, static_cast<std::size_t>(s.results.channelIndex(name))); };
+  const double deflection = std::hypot(at("tip.forearm_link.v"), at("tip.forearm_link.w"));
+  EXPECT_NEAR(deflection / (150.0 * L * L * L / (3 * E * I)), 1.0, 0.01);
+  // ... and the beam's end, where the wrist joint sits, moves along world -z by that much.
+  const MultibodySystem sys = MultibodySystem::fromModel(loaded.model, loaded.coupling);
+  DynamicsData data(sys);
+  const Eigen::Vector3d end_loaded = deformedCentrelines(sys, data, s.q, 2)[2].back();
+  Eigen::VectorXd q_rest = s.q;
+  q_rest.setZero();
+  const Eigen::Vector3d moved = end_loaded - deformedCentrelines(sys, data, q_rest, 2)[2].back();
+  EXPECT_NEAR(moved.z(), -deflection, 1e-6 * deflection) << moved.transpose();
+  EXPECT_NEAR(std::hypot(moved.x(), moved.y()), 0.0, 0.01 * deflection) << moved.transpose();
 }
 
 TEST(UrdfImport, AFlexibleLinkLengthThatDisagreesWithTheUrdfOrHasNothingToFollowIsWarnedWithTheNumbers) {
