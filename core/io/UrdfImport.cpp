@@ -326,6 +326,25 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     diag.error(linkPath(link), "is the child of several joints (" + names +
                                    "): the robot has a closed loop, and URDF (and FlexArm) describe trees");
   }
+  // A loop of joints that does not pass through the root (each of its links with one parent) is
+  // taken by urdfdom; the way up from its links to the root would never end. Every link must be
+  // reached from the root.
+  std::set<const urdf::Link*> reached{impl->model->root_link_.get()};
+  for (std::vector<const urdf::Link*> todo{impl->model->root_link_.get()}; !todo.empty();) {
+    const urdf::Link* link = todo.back();
+    todo.pop_back();
+    for (const urdf::LinkSharedPtr& child : link->child_links)
+      if (child && reached.insert(child.get()).second) todo.push_back(child.get());
+  }
+  if (reached.size() < impl->model->links_.size()) {
+    for (const auto& [name, link] : impl->model->links_) {
+      if (reached.count(link.get())) continue;
+      diag.error(linkPath(name), "is not reached from the root link " + inQuotes(impl->model->root_link_->name) + " (" +
+                                     std::to_string(impl->model->links_.size() - reached.size()) +
+                                     " links are not): its joints form a closed loop, and URDF (and FlexArm) describe trees");
+      break;
+    }
+  }
   for (const auto& [name, joint] : impl->model->joints_) {
     if (joint->type == urdf::Joint::FLOATING || joint->type == urdf::Joint::PLANAR)
       diag.error(jointPath(name),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -241,33 +242,199 @@ std::string Mutator::duplicateLine(std::string s) {
   return s;
 }
 
-std::string Mutator::mutate(const std::string& input, const std::vector<std::string>& others) {
+std::string Mutator::stack(const std::string& input, const std::vector<std::string>& others,
+                           const std::function<std::string(std::string, const std::string&)>& one) {
   std::string s = input;
   const std::size_t stacked = 1 + (rng_.chance(30) ? rng_.below(4) : 0);
   for (std::size_t k = 0; k < stacked; ++k) {
     const std::string& other = others.empty() ? input : others[rng_.below(others.size())];
-    switch (rng_.below(20)) {
-      case 0:
-      case 1:
-      case 2: s = flipBytes(std::move(s)); break;
-      case 3:
-      case 4: s = insertBytes(std::move(s)); break;
-      case 5:
-      case 6: s = deleteBytes(std::move(s)); break;
-      case 7: s = splice(s, other); break;
-      case 8:
-      case 9:
-      case 10:
-      case 11: s = replaceNumber(std::move(s)); break;
-      case 12:
-      case 13: s = replaceString(std::move(s)); break;
-      case 14: s = nest(std::move(s)); break;
-      case 15: s = duplicateLine(std::move(s)); break;
-      default: s = swapJsonValue(s, other); break;
-    }
+    s = one(std::move(s), other);
     if (s.size() > kMaxSize) s.resize(kMaxSize);
   }
   return s;
+}
+
+std::string Mutator::mutate(const std::string& input, const std::vector<std::string>& others) {
+  return stack(input, others, [this](std::string s, const std::string& other) {
+    switch (rng_.below(20)) {
+      case 0:
+      case 1:
+      case 2: return flipBytes(std::move(s));
+      case 3:
+      case 4: return insertBytes(std::move(s));
+      case 5:
+      case 6: return deleteBytes(std::move(s));
+      case 7: return splice(s, other);
+      case 8:
+      case 9:
+      case 10:
+      case 11: return replaceNumber(std::move(s));
+      case 12:
+      case 13: return replaceString(std::move(s));
+      case 14: return nest(std::move(s));
+      case 15: return duplicateLine(std::move(s));
+      default: return swapJsonValue(s, other);
+    }
+  });
+}
+
+std::string Mutator::insertXmlToken(std::string s) {
+  static const char* const kTokens[] = {"<",
+                                        ">",
+                                        "/>",
+                                        "</",
+                                        "</robot>",
+                                        "<robot name=\"r\">",
+                                        "<link name=\"a\"/>",
+                                        "<joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"a\"/></joint>",
+                                        "<inertial><mass value=\"1\"/></inertial>",
+                                        "&amp;",
+                                        "&#0;",
+                                        "&#x110000;",
+                                        "&#99999999999;",
+                                        "&undefined;",
+                                        "&",
+                                        "<!--",
+                                        "-->",
+                                        "<![CDATA[",
+                                        "]]>",
+                                        "<?xml version=\"1.0\"?>",
+                                        "<?",
+                                        "<!DOCTYPE robot>",
+                                        "<!DOCTYPE robot [<!ENTITY e \"x\">]>",
+                                        "<!DOCTYPE robot [",
+                                        "=\"",
+                                        "'",
+                                        " type=\"floating\"",
+                                        " type=\"planar\"",
+                                        " xyz=\"nan 0 0\"",
+                                        " rpy=\"0 1e308 0\"",
+                                        "\xef\xbb\xbf",
+                                        "\xff\xfe"};
+  const std::size_t at = s.empty() ? 0 : rng_.below(s.size() + 1);
+  s.insert(at, kTokens[rng_.below(sizeof(kTokens) / sizeof(kTokens[0]))]);
+  return s;
+}
+
+std::string Mutator::nestXml(std::string s) {
+  const std::size_t depth = rng_.chance(70) ? 1 + rng_.below(300) : 1 + rng_.below(100000);
+  const bool close = rng_.chance(70);
+  const bool self_closing = rng_.chance(20);  // <a/> at the bottom: nesting that is no deeper
+  std::string open, end;
+  for (std::size_t i = 0; i < depth; ++i) open += "<a>";
+  if (close)
+    for (std::size_t i = 0; i < depth; ++i) end += "</a>";
+  std::vector<std::size_t> tags;  // before an element
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '<') tags.push_back(i);
+  const std::size_t at = !tags.empty() ? tags[rng_.below(tags.size())] : (s.empty() ? 0 : rng_.below(s.size() + 1));
+  s.insert(at, open + (self_closing ? "<a/>" : "") + end);
+  return s;
+}
+
+namespace {
+
+// The [begin, end) of each "quoted" attribute value of an XML text (either quote).
+std::vector<std::pair<std::size_t, std::size_t>> attributeValues(const std::string& s) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i] != '=' || (s[i + 1] != '"' && s[i + 1] != '\'')) continue;
+    const std::size_t end = s.find(s[i + 1], i + 2);
+    if (end == std::string::npos) break;
+    out.emplace_back(i + 2, end);
+    i = end;
+  }
+  return out;
+}
+
+// The [begin, end) of the element whose start tag begins at `at` ('<' of "<name"): to its "/>" or
+// to its matching "</name>" (no nesting of the same name assumed, as in URDF); npos when unclosed.
+std::size_t elementEnd(const std::string& s, std::size_t at) {
+  std::size_t n = at + 1;
+  while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_' || s[n] == ':')) ++n;
+  const std::string name = s.substr(at + 1, n - at - 1);
+  const std::size_t gt = s.find('>', n);
+  if (name.empty() || gt == std::string::npos) return std::string::npos;
+  if (s[gt - 1] == '/') return gt + 1;
+  const std::size_t close = s.find("</" + name + ">", gt);
+  return close == std::string::npos ? std::string::npos : close + name.size() + 3;
+}
+
+std::vector<std::size_t> elementStarts(const std::string& s) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i + 1 < s.size(); ++i)
+    if (s[i] == '<' && std::isalpha(static_cast<unsigned char>(s[i + 1]))) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+std::string Mutator::swapXmlString(const std::string& s, const std::string& other) {
+  const auto mine = attributeValues(s);
+  if (mine.empty()) return insertXmlToken(s);
+  const auto theirs = attributeValues(other);
+  const auto [b, e] = mine[rng_.below(mine.size())];
+  std::string value;
+  if (rng_.chance(50) || theirs.empty()) {
+    const auto [vb, ve] = mine[rng_.below(mine.size())];  // a name of this robot: loops, two parents, ...
+    value = s.substr(vb, ve - vb);
+  } else {
+    const auto [vb, ve] = theirs[rng_.below(theirs.size())];
+    value = other.substr(vb, ve - vb);
+  }
+  return s.substr(0, b) + value + s.substr(e);
+}
+
+std::string Mutator::xmlElement(const std::string& s, const std::string& other) {
+  const std::vector<std::size_t> starts = elementStarts(s);
+  if (starts.empty()) return insertXmlToken(s);
+  const std::size_t at = starts[rng_.below(starts.size())];
+  const std::size_t end = elementEnd(s, at);
+  switch (rng_.below(3)) {
+    case 0:  // deleted
+      return end == std::string::npos ? s.substr(0, at) : s.substr(0, at) + s.substr(end);
+    case 1: {  // doubled (a link or joint named twice, two <inertial>s, ...)
+      if (end == std::string::npos) return s;
+      const std::string element = s.substr(at, end - at);
+      std::string out = s;
+      const std::size_t copies = rng_.chance(95) ? 1 : 1 + rng_.below(2000);
+      std::string rep;
+      for (std::size_t c = 0; c < copies && rep.size() < (std::size_t{1} << 20); ++c) rep += element;
+      return out.insert(at, rep);
+    }
+    default: {  // one of the other document's elements inserted before it
+      const std::vector<std::size_t> theirs = elementStarts(other);
+      if (theirs.empty()) return s;
+      const std::size_t ob = theirs[rng_.below(theirs.size())];
+      const std::size_t oe = elementEnd(other, ob);
+      if (oe == std::string::npos) return s;
+      return s.substr(0, at) + other.substr(ob, oe - ob) + s.substr(at);
+    }
+  }
+}
+
+std::string Mutator::mutateXml(const std::string& input, const std::vector<std::string>& others) {
+  return stack(input, others, [this](std::string s, const std::string& other) {
+    switch (rng_.below(20)) {
+      case 0:
+      case 1: return flipBytes(std::move(s));
+      case 2: return insertBytes(std::move(s));
+      case 3:
+      case 4: return insertXmlToken(std::move(s));
+      case 5: return deleteBytes(std::move(s));
+      case 6: return splice(s, other);
+      case 7:
+      case 8:
+      case 9:
+      case 10: return replaceNumber(std::move(s));
+      case 11: return replaceString(std::move(s));
+      case 12:
+      case 13: return swapXmlString(s, other);
+      case 14: return nestXml(std::move(s));
+      case 15: return duplicateLine(std::move(s));
+      default: return xmlElement(s, other);
+    }
+  });
 }
 
 }  // namespace fuzz

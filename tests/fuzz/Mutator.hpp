@@ -1,8 +1,10 @@
 #pragma once
 // Deterministic mutations of text inputs for the fuzz program: byte flips, inserts, deletions,
 // splices between seeds, number-ish replacements (nan, inf, 1e308, -0, 1e-320, 20-digit integers),
-// huge strings, deep nesting and, for JSON seeds, swaps of whole values between documents.
+// huge strings, deep nesting and, for JSON seeds, swaps of whole values between documents; for XML
+// seeds (URDF) also XML's tokens, deep elements, attribute values and whole elements moved about.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,18 @@ class Mutator {
   std::string swapJsonValue(const std::string& s, const std::string& other);  // a value of `other` in place of one of `s`
   std::string duplicateLine(std::string s);
 
+  // The same for XML (URDF): the byte-level mutations above, plus XML's own.
+  std::string mutateXml(const std::string& input, const std::vector<std::string>& others);
+  std::string insertXmlToken(std::string s);  // "<", "/>", "&amp;", "<![CDATA[", a DOCTYPE, ...
+  std::string nestXml(std::string s);         // <a><a>...</a></a>, deeply, closed or not
+  std::string swapXmlString(const std::string& s,
+                            const std::string& other);                     // an attribute value of either in place of one of `s`
+  std::string xmlElement(const std::string& s, const std::string& other);  // an element deleted, doubled or taken from `other`
+
  private:
+  // One to a few mutations stacked, each by `one` (given the text and a seed to splice from).
+  std::string stack(const std::string& input, const std::vector<std::string>& others,
+                    const std::function<std::string(std::string, const std::string&)>& one);
   Rng& rng_;
 };
 

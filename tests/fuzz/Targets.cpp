@@ -1,5 +1,6 @@
 #include "fuzz/Targets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -12,10 +13,13 @@
 #include "fuzz/FiniteProject.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
+#include "io/FlexibleLinkSpec.hpp"
 #include "io/TableFile.hpp"
+#include "io/UrdfImport.hpp"
 #include "results/CsvReader.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Study.hpp"
+#include "solvers/StudyFolder.hpp"
 
 namespace fuzz {
 
@@ -219,6 +223,165 @@ Outcome Targets::csv(const std::string& text) {
   const Result<Results> again = readCsv(back);
   if (!again) return {true, "what readCsv accepted is written as a CSV it refuses: " + again.error().text().substr(0, 300)};
   if (std::string diff = compareResults(*r, *again); !diff.empty()) return {true, "write -> read changes the " + diff};
+  return out;
+}
+
+}  // namespace fuzz
+
+namespace fuzz {
+
+namespace {
+
+// The first number of an imported document that is not finite, by its JSON path.
+std::string firstNonFiniteJson(const Json& j, const std::string& at) {
+  if (j.is_number_float() && !std::isfinite(j.get<double>())) return at.empty() ? "the document" : at;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (std::string bad = firstNonFiniteJson(it.value(), at.empty() ? it.key() : at + "." + it.key()); !bad.empty()) return bad;
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (std::string bad = firstNonFiniteJson(j[i], at + "[" + std::to_string(i) + "]"); !bad.empty()) return bad;
+  }
+  return {};
+}
+
+// A refusal's message: there is one, and no line of it is longer than a user reads.
+std::string checkMessage(const std::string& what, const std::string& text) {
+  if (text.empty()) return what + " refused without a message";
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() > kMaxMessage) return what + " refused with a line of " + std::to_string(line.size()) + " characters";
+  return {};
+}
+
+}  // namespace
+
+Outcome Targets::urdf(const std::string& text) {
+  Outcome out;
+  Diagnostics diag;
+  const std::optional<UrdfRobot> robot = UrdfRobot::parse(text, diag);
+  if (std::string bad = checkDiagnostics(diag); !bad.empty()) return {false, bad};
+  if (!robot) {
+    if (!diag.hasErrors()) out.finding = "a URDF refused without an error";
+    return out;
+  }
+  if (diag.hasErrors()) return {false, "a URDF read with errors: " + diag.text().substr(0, 300)};
+  (void)robot->name();
+  (void)robot->root();
+  (void)robot->branchingLink();
+  const std::vector<std::string> leaves = robot->leaves();
+  std::vector<std::string> tips{""};
+  if (!leaves.empty()) tips.push_back(leaves.front());
+  if (leaves.size() > 1) tips.push_back(leaves.back());
+  const bool flexible = (accepted_robots_++ % 2) == 1;
+  for (std::size_t k = 0; k < tips.size(); ++k) {
+    const std::string& tip = tips[k];
+    const std::string which = tip.empty() ? "the chain found" : "the chain to " + inQuotes(tip);
+    Diagnostics d;
+    const std::optional<std::vector<UrdfChainLink>> chain = robot->chain(tip, d);
+    if (std::string bad = checkDiagnostics(d); !bad.empty()) return {out.accepted, which + ": " + bad};
+    if (!chain && !d.hasErrors()) return {out.accepted, which + " refused without an error"};
+    UrdfImportOptions options;
+    options.tip = tip;
+    if (flexible && chain && !chain->empty()) {
+      // The spec of the import's tests with this link's name (which may hold '=' or ',').
+      Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec("link=section=tube:0.08:0.072,material=aluminium,basis=modes:1");
+      if (!spec) return {out.accepted, "the fuzz program's flexible-link spec is refused: " + spec.error().text()};
+      spec->link = chain->front().link;
+      options.flexible.push_back(*spec);
+    }
+    Diagnostics di;
+    const std::optional<Json> doc = robot->toProject(options, di);
+    if (std::string bad = checkDiagnostics(di); !bad.empty()) return {out.accepted, which + ": " + bad};
+    if (!doc) {
+      if (!di.hasErrors()) return {out.accepted, which + ": the import refused without an error"};
+      continue;
+    }
+    if (di.hasErrors()) return {out.accepted, which + ": imported with errors: " + di.text().substr(0, 300)};
+    if (k == 0) out.accepted = true;
+    if (std::string bad = firstNonFiniteJson(*doc, ""); !bad.empty())
+      return {out.accepted, which + ": imported with a number that is not finite at " + bad};
+    const LoadedProject loaded = parseProjectText(doc->dump(2), scratch_);
+    if (!loaded.project)
+      return {out.accepted,
+              which + ": the imported project is refused by the loader: " + loaded.diagnostics.text().substr(0, 300)};
+    const bool evaluate = evaluate_every_ > 0 && (accepted_projects_++ % evaluate_every_) == 0;
+    Outcome judged = judge(loaded, scratch_, evaluate, evaluations_);
+    if (!judged.finding.empty()) return {out.accepted, which + ": " + judged.finding};
+  }
+  return out;
+}
+
+std::string Targets::prepareStudy(const fs::path& project_file, const std::vector<std::string>& overrides, double t_end) {
+  const std::string name = project_file.filename().string();
+  auto known = std::find_if(study_dirs_.begin(), study_dirs_.end(), [&name](const auto& d) { return d.first == name; });
+  const fs::path dir = known != study_dirs_.end() ? known->second : scratch_ / ("study-" + std::to_string(study_dirs_.size()));
+  const Result<StudyFolder> s = studyFolderFor(project_file, overrides, t_end, dir);
+  if (!s || !writeStudyFolder(*s)) return {};
+  if (known == study_dirs_.end()) study_dirs_.emplace_back(name, dir);
+  std::ifstream in(dir / "study.json", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Outcome Targets::study(const std::string& manifest) {
+  Outcome out;
+  if (study_dirs_.empty()) return {false, "no study folder was prepared"};
+  // The folder of the project whose file name the manifest holds (its "source"), else the first.
+  fs::path dir = study_dirs_.front().second;
+  for (const auto& [name, folder] : study_dirs_)
+    if (manifest.find(name) != std::string::npos) {
+      dir = folder;
+      break;
+    }
+  {
+    std::ofstream f(dir / "study.json", std::ios::binary | std::ios::trunc);
+    f.write(manifest.data(), static_cast<std::streamsize>(manifest.size()));
+  }
+  const Result<StudyFolder> s = openStudyFolder(dir);
+  if (!s) {
+    out.finding = checkMessage("a study.json", s.error().text());
+    return out;
+  }
+  out.accepted = true;
+  if (!std::isfinite(s->t_end) || s->t_end < 0.0) return {true, "a study accepted with t_end " + std::to_string(s->t_end)};
+  const std::vector<StudyCase> expected = studyCases(s->base);
+  bool same = expected.size() == s->cases.size();
+  for (std::size_t k = 0; same && k < expected.size(); ++k)
+    same = expected[k].name == s->cases[k].name && expected[k].overrides == s->cases[k].overrides;
+  if (!same) return {true, "a study accepted whose cases are not the frozen project's study"};
+  if (std::string bad = firstNonFinite(s->base); !bad.empty())
+    return {true, "a study accepted whose base project has a number that is not finite: " + bad};
+  // The first cases and the last, built as runStudyCase builds a case's project before it runs.
+  std::vector<std::size_t> numbers;
+  for (std::size_t k = 0; k < s->cases.size() && k < 2; ++k) numbers.push_back(k);
+  if (s->cases.size() > 2) numbers.push_back(s->cases.size() - 1);
+  for (std::size_t k : numbers) {
+    const StudyCase& c = s->cases[k];
+    std::vector<std::string> all = s->overrides;
+    all.insert(all.end(), c.overrides.begin(), c.overrides.end());
+    const LoadedProject p = parseProjectText(s->project_text, s->base_dir, all);
+    if (std::string bad = checkDiagnostics(p.diagnostics); !bad.empty()) return {true, "case " + c.name + ": " + bad};
+    if (!p.project) {
+      if (!p.diagnostics.hasErrors()) return {true, "case " + c.name + " refused without an error"};
+      continue;  // the case runs as "invalid", with the loader's messages
+    }
+    Project project = *p.project;
+    if (s->t_end > 0.0) project.simulation.t_end = s->t_end;
+    if (const Status length = checkRunLength(project.simulation); !length) {
+      if (std::string bad = checkMessage("case " + c.name, length.error().text()); !bad.empty()) return {true, bad};
+      continue;
+    }
+    if (std::string bad = firstNonFinite(project); !bad.empty())
+      return {true, "case " + c.name + " built with a number that is not finite: " + bad};
+    if (evaluate_every_ > 0 && (accepted_projects_++ % evaluate_every_) == 0) {
+      ++evaluations_;
+      if (std::string bad = evaluateOnce(project); !bad.empty()) return {true, "case " + c.name + ": " + bad};
+    }
+  }
+  // No case has a result yet: every one is pending, none has a problem.
+  if (pendingCases(*s).size() != s->cases.size()) return {true, "a fresh study folder has cases that are not pending"};
   return out;
 }
 

@@ -6,6 +6,7 @@
 // Crashes, sanitizer reports and hangs are caught by the driver (flexarm_fuzz.cpp).
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fuzz {
@@ -30,6 +31,20 @@ class Targets {
   // A results CSV (readCsv on text); what it accepts must write and read back the same.
   Outcome csv(const std::string& text);
 
+  // A URDF robot (UrdfRobot::parse), then its chain and the project it imports as (to the tip found,
+  // and to the first and last leaves; every other robot with its first moving link made flexible),
+  // which the project loader must accept and which is judged as a loaded project.
+  Outcome urdf(const std::string& text);
+  // A prepared study's study.json (openStudyFolder, as `flexarm-cli study DIR --case K` reads it)
+  // beside the frozen copy of the shipped project whose file name its "source" holds (see
+  // prepareStudy); what it accepts must be the frozen project's study with a run length the loader
+  // allows, and its first cases, built as a case's run builds them, finite.
+  Outcome study(const std::string& manifest);
+  // Prepares a study folder in the scratch folder for `project_file` (with a study), as `flexarm-cli
+  // study PROJECT --out DIR --slurm` does, and returns its study.json: a seed of the study target.
+  // Empty when the project defines no study.
+  std::string prepareStudy(const std::filesystem::path& project_file, const std::vector<std::string>& overrides, double t_end);
+
   // The name of the table file the table target writes, relative to the scratch folder.
   static constexpr const char* kFuzzTable = "fuzz-table.csv";
   // A project (JSON text) whose first joint's drive is a table law read from kFuzzTable.
@@ -42,6 +57,9 @@ class Targets {
   int evaluate_every_;
   long accepted_projects_ = 0;
   long evaluations_ = 0;
+  long accepted_robots_ = 0;
+  // The prepared study folders: the project file's name, the folder holding its frozen copy.
+  std::vector<std::pair<std::string, std::filesystem::path>> study_dirs_;
 };
 
 }  // namespace fuzz

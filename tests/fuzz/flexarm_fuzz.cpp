@@ -1,10 +1,11 @@
 // flexarm_fuzz: a mutation fuzzer over the engine's readers (issue 21, item 3). It mutates seed
 // inputs - the shipped projects, the broken files of tests/data/bad, table files and results CSVs
-// it makes itself - and feeds them to the project loader, --set overrides, the table-file reader and
-// the results-CSV reader. An input is a finding when an exception escapes, the engine accepts a
-// number that is not finite or refuses without a message, what it accepted does not save and read
-// back the same, one input takes longer than --timeout, or the process crashes (a sanitizer report
-// in the FLEXARM_SANITIZE build). Findings are saved under --findings and make the exit status 1.
+// it makes itself, the URDFs of tests/data/urdf, the study.json of study folders it prepares - and
+// feeds them to the project loader, --set overrides, the table-file reader, the results-CSV reader,
+// the URDF import and a prepared study's reader. An input is a finding when an exception escapes,
+// the engine accepts a number that is not finite or refuses without a message, what it accepted
+// does not save and read back the same, one input takes longer than --timeout, or the process
+// crashes (a sanitizer report in the FLEXARM_SANITIZE build). Findings are saved under --findings and make the exit status 1.
 // Deterministic for a given --seed and --iterations. See README.md, "Fuzzing".
 #include <signal.h>
 #include <unistd.h>
@@ -45,8 +46,14 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-enum Target { kProject, kOverrides, kTable, kCsv, kTargets };
-const char* const kTargetNames[kTargets] = {"project", "overrides", "table", "csv"};
+enum Target { kProject, kOverrides, kTable, kCsv, kUrdf, kStudy, kTargets };
+const char* const kTargetNames[kTargets] = {"project", "overrides", "table", "csv", "urdf", "study"};
+
+int targetNumber(const std::string& name) {
+  int t = 0;
+  while (t < kTargets && name != kTargetNames[t]) ++t;
+  return t;
+}
 
 struct Options {
   std::uint64_t seed = 1;
@@ -60,7 +67,9 @@ struct Options {
   int evaluate_every = 8;
   fs::path projects = FLEXARM_PROJECTS_DIR;
   fs::path bad = fs::path(FLEXARM_TEST_DATA_DIR) / "bad";
-  fs::path corpus;  // extra seeds in corpus/<target>/
+  fs::path urdf = fs::path(FLEXARM_TEST_DATA_DIR) / "urdf";
+  std::vector<int> targets;  // in turn; empty: all
+  fs::path corpus;           // extra seeds in corpus/<target>/
   fs::path findings = "flexarm-fuzz-findings";
   std::string replay_target;  // --replay TARGET FILE: one input, no mutation
   fs::path replay_file;
@@ -69,10 +78,13 @@ struct Options {
 
 void usage() {
   std::cout << "usage: flexarm_fuzz [--seed N] [--iterations N] [--seconds S] [--timeout S] [--evaluate-every N]\n"
-               "                    [--projects DIR] [--bad DIR] [--corpus DIR] [--findings DIR] [--verbose]\n"
-               "       flexarm_fuzz --replay project|overrides|table|csv FILE\n"
-               "Mutates seed inputs and feeds them to the project loader, --set overrides, the table-file\n"
-               "reader and the results-CSV reader. Without --iterations or --seconds it runs 10000 inputs.\n"
+               "                    [--targets T,T,...] [--projects DIR] [--bad DIR] [--urdf DIR] [--corpus DIR]\n"
+               "                    [--findings DIR] [--verbose]\n"
+               "       flexarm_fuzz --replay project|overrides|table|csv|urdf|study FILE\n"
+               "Mutates seed inputs and feeds them in turn to the targets (all when --targets is not given):\n"
+               "project (the project loader), overrides (--set), table (table files), csv (results CSVs),\n"
+               "urdf (the URDF import) and study (a prepared study's study.json). Without --iterations or\n"
+               "--seconds it runs 10000 inputs.\n"
                "Exit status 1 when there is a finding (saved under --findings), 2 for bad options.\n";
 }
 
@@ -97,7 +109,16 @@ bool parseOptions(int argc, char** argv, Options& o) {
       o.projects = value("a folder");
     else if (a == "--bad")
       o.bad = value("a folder");
-    else if (a == "--corpus")
+    else if (a == "--urdf")
+      o.urdf = value("a folder");
+    else if (a == "--targets") {
+      std::istringstream list(value("a list of targets"));
+      for (std::string name; std::getline(list, name, ',');) {
+        const int t = targetNumber(name);
+        if (t == kTargets) throw std::invalid_argument("unknown target " + name);
+        o.targets.push_back(t);
+      }
+    } else if (a == "--corpus")
       o.corpus = value("a folder");
     else if (a == "--findings")
       o.findings = value("a folder");
@@ -116,6 +137,8 @@ bool parseOptions(int argc, char** argv, Options& o) {
   if (o.iterations < 0 || o.seconds < 0 || o.timeout <= 0 || o.evaluate_every < 0)
     throw std::invalid_argument("--iterations, --seconds, --evaluate-every must be >= 0 and --timeout > 0");
   if (o.iterations == 0 && o.seconds == 0) o.iterations = 10000;
+  if (o.targets.empty())
+    for (int t = 0; t < kTargets; ++t) o.targets.push_back(t);
   return true;
 }
 
@@ -249,7 +272,26 @@ struct Seeds {
   std::vector<std::string> all_paths;
 };
 
-Seeds makeSeeds(const Options& o) {
+// A small robot of each kind the import handles: a prismatic joint, a fixed tool, a branch off the chain.
+const char* const kSmallRobots[] = {
+    R"(<robot name="slider"><link name="base"/>
+<joint name="slide" type="prismatic"><parent link="base"/><child link="carriage"/><axis xyz="1 0 0"/>
+<limit lower="0" upper="1" effort="10" velocity="1"/></joint>
+<link name="carriage"><inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+<joint name="tool" type="fixed"><parent link="carriage"/><child link="tool0"/><origin xyz="0.3 0 0"/></joint>
+<link name="tool0"/></robot>
+)",
+    R"(<robot name="branching"><link name="base"/>
+<joint name="a" type="continuous"><parent link="base"/><child link="l1"/><axis xyz="0 0 1"/><dynamics damping="0.1" friction="0.2"/></joint>
+<link name="l1"><inertial><origin xyz="0.2 0 0" rpy="0 0 0.5"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
+<joint name="b" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0.4 0 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+<link name="l2"><inertial><mass value="0.5"/></inertial></link>
+<joint name="c" type="revolute"><parent link="l1"/><child link="camera"/><origin xyz="0.1 0.1 0"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="5" velocity="2"/></joint>
+<link name="camera"><inertial><mass value="0.2"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+</robot>
+)"};
+
+Seeds makeSeeds(const Options& o, fuzz::Targets& targets) {
   Seeds s;
   for (const fs::path& f : filesIn(o.projects, ".flexarm.json")) {
     const std::string text = readFile(f);
@@ -274,6 +316,17 @@ Seeds makeSeeds(const Options& o) {
   s.inputs[kTable].push_back(sine);
   s.inputs[kCsv] = {syntheticCsv(), "t,q.a\n0,1\n0.1,2\n", "t\n0\n"};
   if (std::string real = realRunCsv(o.projects); !real.empty()) s.inputs[kCsv].push_back(real);
+  for (const fs::path& f : filesIn(o.urdf, ".urdf")) s.inputs[kUrdf].push_back(readFile(f));
+  for (const char* robot : kSmallRobots) s.inputs[kUrdf].push_back(robot);
+  // Study folders (each shipped project with a study), prepared only for the study target: their
+  // study.json as written, and one with overrides and an end time.
+  if (std::find(o.targets.begin(), o.targets.end(), kStudy) != o.targets.end())
+    for (const fs::path& f : filesIn(o.projects, ".flexarm.json"))
+      if (std::string manifest = targets.prepareStudy(f, {}, 0.0); !manifest.empty()) {
+        s.inputs[kStudy].push_back(manifest);
+        if (std::string other = targets.prepareStudy(f, {"simulation.output_rate=50"}, 0.25); !other.empty())
+          s.inputs[kStudy].push_back(other);
+      }
   if (!o.corpus.empty())
     for (int t = 0; t < kTargets; ++t)
       for (const fs::path& f : filesIn(o.corpus / kTargetNames[t], "")) s.inputs[t].push_back(readFile(f));
@@ -362,11 +415,15 @@ class Runner {
 int replay(const Options& o, const fs::path& scratch) {
   Runner runner(o, scratch);
   const std::string input = readFile(o.replay_file);
-  int t = 0;
-  while (t < kTargets && o.replay_target != kTargetNames[t]) ++t;
+  const int t = targetNumber(o.replay_target);
   if (t == kTargets) {
-    std::cerr << "flexarm_fuzz: --replay takes project, overrides, table or csv\n";
+    std::cerr << "flexarm_fuzz: --replay takes project, overrides, table, csv, urdf or study\n";
     return 2;
+  }
+  if (t == kStudy) {  // the study folders the input's "source" may name
+    Options study = o;
+    study.targets = {kStudy};
+    (void)makeSeeds(study, runner.targets());
   }
   // An overrides finding: "--set <assignment>" lines, an empty line, then the project (an
   // assignment with a newline in it is read as far as that newline).
@@ -386,7 +443,9 @@ int replay(const Options& o, const fs::path& scratch) {
           case kProject: return tg.project(input);
           case kOverrides: return tg.overrides(project, sets);
           case kTable: return tg.table(input);
-          default: return tg.csv(input);
+          case kCsv: return tg.csv(input);
+          case kUrdf: return tg.urdf(input);
+          default: return tg.study(input);
         }
       },
       0);
@@ -418,17 +477,24 @@ int main(int argc, char** argv) {
   if (!o.replay_target.empty()) {
     rc = replay(o, scratch);
   } else {
-    const Seeds seeds = makeSeeds(o);
+    Runner runner(o, scratch);
+    fuzz::Targets& tg = runner.targets();
+    const Seeds seeds = makeSeeds(o, tg);
     if (seeds.valid_projects.empty()) {
       std::cerr << "flexarm_fuzz: no valid project in " << o.projects.string() << "\n";
       done = true;
       dog.join();
       return 2;
     }
+    for (int t : o.targets)
+      if (t != kOverrides && seeds.inputs[t].empty()) {
+        std::cerr << "flexarm_fuzz: no seed for the " << kTargetNames[t] << " target\n";
+        done = true;
+        dog.join();
+        return 2;
+      }
     fuzz::Rng rng(o.seed);
     fuzz::Mutator mutator(rng);
-    Runner runner(o, scratch);
-    fuzz::Targets& tg = runner.targets();
     // Inputs that were accepted join the seeds they came from (up to a bound), so that mutations
     // reach past the first refusal.
     std::vector<std::string> pool[kTargets];
@@ -439,7 +505,7 @@ int main(int argc, char** argv) {
     for (;; ++i) {
       if (o.iterations > 0 && i >= o.iterations) break;
       if (o.seconds > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= o.seconds) break;
-      const int target = static_cast<int>(i % kTargets);
+      const int target = o.targets[static_cast<std::size_t>(i) % o.targets.size()];
       if (target == kOverrides) {
         const std::size_t base = rng.below(seeds.valid_projects.size());
         const std::vector<std::string> sets = makeAssignments(rng, mutator, seeds, base);
@@ -450,12 +516,20 @@ int main(int argc, char** argv) {
             target, saved, [&]() { return tg.overrides(seeds.valid_projects[base], sets); }, i);
       } else {
         std::vector<std::string>& p = pool[target];
-        const std::string input = mutator.mutate(p[rng.below(p.size())], p);
+        const std::string& from = p[rng.below(p.size())];
+        const std::string input = target == kUrdf ? mutator.mutateXml(from, p) : mutator.mutate(from, p);
         runner.run(
             target, input,
-            [&]() { return target == kProject ? tg.project(input)
-                           : target == kTable ? tg.table(input)
-                                              : tg.csv(input); }, i);
+            [&]() {
+              switch (target) {
+                case kProject: return tg.project(input);
+                case kTable: return tg.table(input);
+                case kCsv: return tg.csv(input);
+                case kUrdf: return tg.urdf(input);
+                default: return tg.study(input);
+              }
+            },
+            i);
         if (runner.last_accepted && input.size() < (std::size_t{256} << 10)) {
           if (p.size() < kPoolLimit)
             p.push_back(input);
@@ -468,10 +542,13 @@ int main(int argc, char** argv) {
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
     std::ostringstream line;
     line << "flexarm_fuzz: seed " << o.seed << ", " << i << " inputs in " << static_cast<long>(wall * 10) / 10.0 << " s:";
+    const char* separator = " ";
     for (int t = 0; t < kTargets; ++t) {
       const Tally& tl = runner.tally[t];
-      line << (t ? "; " : " ") << kTargetNames[t] << " " << tl.inputs << " (accepted " << tl.accepted << ", refused "
-           << tl.refused << ", slowest " << static_cast<long>(tl.slowest * 1000) << " ms)";
+      if (std::find(o.targets.begin(), o.targets.end(), t) == o.targets.end()) continue;
+      line << separator << kTargetNames[t] << " " << tl.inputs << " (accepted " << tl.accepted << ", refused " << tl.refused
+           << ", slowest " << static_cast<long>(tl.slowest * 1000) << " ms)";
+      separator = "; ";
     }
     line << "; " << tg.evaluations() << " equation evaluations; " << runner.findings.size() << " findings";
     std::cout << line.str() << std::endl;

@@ -18,6 +18,7 @@
 
 #include "base/NumberFormat.hpp"
 #include "ui/export/ExportDialogs.hpp"
+#include "ui/plots/PlotFigure.hpp"
 
 namespace flexarm {
 
@@ -264,6 +265,7 @@ void CampbellDialog::redraw() {
   // A new plot each time: drawCampbell lays out its frames on QCustomPlot's default layout.
   delete plot_;
   plot_ = new QCustomPlot(this);
+  useCNumbers(plot_);
   plot_->setObjectName("campbell.plot");
   plot_->setWindowTitle(title_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -15,6 +15,7 @@ namespace flexarm {
 
 ComparePlot::ComparePlot(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  useCNumbers(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->legend->setFont(QFont(font().family(), 8));
   plot_->setMinimumSize(320, 200);

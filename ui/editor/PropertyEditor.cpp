@@ -126,6 +126,8 @@ PropertyEditor::PropertyEditor(ProjectDocument* doc, QWidget* parent) : QWidget(
   scroll_->setFrameShape(QFrame::NoFrame);
   scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   preview_ = new QCustomPlot(this);
+  // Tick labels with '.', as every plot's (ui/plots' useCNumbers; editor/ does not include ui/plots).
+  preview_->setLocale(QLocale::c());
   preview_->setObjectName("lawPreview");
   preview_->setMinimumHeight(140);
   preview_->addGraph();

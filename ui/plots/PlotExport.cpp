@@ -51,6 +51,7 @@ std::string exportPlot(QCustomPlot* plot, const QString& file, const ExportSize&
 
 std::string exportFigure(const Figure& figure, const QString& file, const ExportSize& size) {
   QCustomPlot plot;
+  useCNumbers(&plot);
   plot.resize(size.width, size.height);
   plot.setWindowTitle(figure.title);
   drawFigure(&plot, figure);

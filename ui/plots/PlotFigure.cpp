@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,6 +23,12 @@ QColor seriesColour(std::size_t i) {
   static const QColor colours[] = {QColor(31, 119, 180),  QColor(214, 39, 40), QColor(44, 160, 44), QColor(255, 127, 14),
                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(23, 190, 207)};
   return colours[i % (sizeof colours / sizeof colours[0])];
+}
+
+void useCNumbers(QCustomPlot* plot) {
+  QLocale c = QLocale::c();
+  c.setNumberOptions(QLocale::OmitGroupSeparator);
+  plot->setLocale(c);
 }
 
 std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channels) {

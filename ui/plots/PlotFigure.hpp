@@ -75,6 +75,11 @@ void drawMarker(QCustomPlot* plot, const PlotMarker& marker, int slot);
 // The colour of the i-th curve (a qualitative palette shared by every plot).
 QColor seriesColour(std::size_t i);
 
+// Tick labels with '.' as the decimal point and no group separator, as the program writes every
+// number (CSV, JSON, messages): QCustomPlot takes them from its widget's locale, by default
+// QLocale's default, which is the user's (de_DE: "0,5"). Called on every plot when it is made.
+void useCNumbers(QCustomPlot* plot);
+
 // The channels worth plotting by default: tip deflections, joint torsions, else joint angles.
 std::vector<std::string> defaultPlotChannels(const std::vector<Channel>& channels);
 

@@ -18,6 +18,7 @@ namespace flexarm {
 
 PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  useCNumbers(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
   plot_->xAxis->setLabel("t [s]");

@@ -21,6 +21,7 @@
 #include "analysis/StateSpaceFile.hpp"
 #include "ui/export/ExportDialogs.hpp"
 #include "ui/plots/BodePlot.hpp"
+#include "ui/plots/PlotFigure.hpp"
 
 namespace flexarm {
 
@@ -88,6 +89,7 @@ FrequencyResponseDialog::FrequencyResponseDialog(const Project& project, std::op
   layout->addWidget(status_);
 
   plot_ = new QCustomPlot(this);
+  useCNumbers(plot_);
   plot_->setMinimumHeight(380);
   plot_->setWindowTitle("Frequency response");
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
