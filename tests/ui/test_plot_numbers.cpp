@@ -117,8 +117,8 @@ class PlotNumbersTest : public QObject {
 
   void workbenchPlotsAndTheLawPreviewWritePoints() {
     MainWindow w;
-    QVERIFY(test::openShown(w, project("double-pendulum.flexarm.json")));
-    w.modelTree()->select({ModelItem::Kind::Joint, 0});  // its drive's law preview
+    QVERIFY(test::openShown(w, project("spin-up-beam.flexarm.json")));
+    w.modelTree()->select({ModelItem::Kind::Joint, 0});  // the preview of its spin-up law
     QVERIFY(w.propertyEditor()->previewPoints() > 0);
     const QList<QCustomPlot*> plots = w.findChildren<QCustomPlot*>();
     QVERIFY(plots.size() >= 2);  // the live plot and the preview
