@@ -233,6 +233,8 @@ void readDrive(JsonObjectReader& r, JointDrive& d, const std::filesystem::path& 
   }
 }
 
+constexpr long kMaxCoordinates = 5000;
+
 int elasticCount(const LinkDiscretization& d) {
   if (d.kind == LinkDiscretization::Kind::AssumedModes) return d.axial + d.bending_y + d.bending_z + d.torsion;
   const int elements = d.nodes.empty() ? d.elements : static_cast<int>(d.nodes.size()) + 1;
@@ -906,6 +908,18 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   if (links && joints && joints->size() != links->size())
     diag.error("joints", "there must be one joint per link (joint i drives link i): " + std::to_string(links->size()) +
                              " links, " + std::to_string(joints->size()) + " joints");
+  // The equations hold a dense mass matrix: n^2 numbers, factorized in n^3 / 3. A 60 000-link chain asked
+  // for 20 GB; 5 000 coordinates (a 200 MB matrix) is far beyond the largest model meant (a 200-element
+  // spatial link has 1 200).
+  long coordinates = 0;
+  for (std::size_t i = 0; i < model.links.size(); ++i) {
+    coordinates += 1 + (i < model.joints.size() && model.joints[i].flex ? 1 : 0);
+    if (model.links[i].flex) coordinates += elasticCount(model.links[i].flex->discretization);
+  }
+  if (coordinates > kMaxCoordinates)
+    diag.error("links", "the arm has " + std::to_string(coordinates) + " generalized coordinates (joints, motors and elastic); " +
+                            "FlexArm takes at most " + std::to_string(kMaxCoordinates) +
+                            " (its mass matrix is dense): use fewer links, elements or modes");
   readArray(root, key("payloads"), model.payloads,
             [&](JsonObjectReader& r, Payload& p, std::size_t i) { readPayload(r, p, i, model); });
   readArray(root, key("loads"), model.loads,
