@@ -6,6 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include "Bindings.hpp"
@@ -18,16 +23,63 @@ namespace flexarm::python {
 
 namespace {
 
-py::dict modes(const PyProject& p, std::optional<double> spin, bool lock_joints, double time) {
+// Runs work(cancel) on a worker thread with the GIL released, where `cancel` is the engine's cancel
+// flag; every 50 ms (or when the work is done) the calling thread takes the GIL back to let Python
+// handle signals. Ctrl-C sets the flag, and its KeyboardInterrupt is raised once the work has returned.
+// An exception of the work is raised again here.
+void runInterruptibly(const std::function<void(const std::atomic<bool>*)>& work) {
+  std::atomic<bool> cancel{false};
+  std::optional<py::error_already_set> raised;
+  std::exception_ptr failure;
+  {
+    py::gil_scoped_release release;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool finished = false;
+    std::thread worker([&] {
+      try {
+        work(&cancel);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+      changed.notify_all();
+    });
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!changed.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) {
+      lock.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        if (!raised && PyErr_CheckSignals() != 0) {
+          raised.emplace();
+          cancel = true;
+        }
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (raised) {
+    raised->restore();
+    throw py::error_already_set();
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+py::dict modes(const PyProject& p, std::optional<double> spin, bool lock_joints, double time, int count) {
+  if (count < 0) throw ProjectRefused("count must be 0 (the default number) or more, got " + std::to_string(count));
   LinearizationOptions options;
   options.lock_joints = lock_joints;
   options.spin_rate = spin;
   options.time = time;
+  options.modes = count;
   LinearizationResult r;
-  {
-    py::gil_scoped_release release;
+  runInterruptibly([&](const std::atomic<bool>* cancel) {
+    options.cancel = cancel;
     r = linearize(p.project, options);
-  }
+  });
   if (!r.message.empty()) throw std::runtime_error(r.message);
   const auto n = static_cast<py::ssize_t>(r.modes.size());
   const auto nf = static_cast<py::ssize_t>(r.free_coordinates.size());
@@ -51,36 +103,17 @@ py::dict modes(const PyProject& p, std::optional<double> spin, bool lock_joints,
                   py::arg("equilibrium_residual") = r.equilibrium_residual);
 }
 
-// The static equilibrium, solved on a thread with the GIL released; every 50 ms the calling thread
-// takes the GIL back to let Python handle Ctrl-C, which stops the solver (KeyboardInterrupt).
+// The static equilibrium, solved with the GIL released; Ctrl-C stops the solver (KeyboardInterrupt).
 py::dict staticPy(const PyProject& p, double time) {
   if (!std::isfinite(time) || time < 0.0) throw py::value_error("time must be a finite time >= 0 in seconds");
-  std::atomic<bool> cancel{false}, finished{false};
   StaticSolution s;
-  {
-    py::gil_scoped_release release;
-    std::thread worker([&] {
-      const MultibodySystem sys = MultibodySystem::fromModel(p.project.model, p.project.coupling);
-      StaticOptions options;
-      options.t = time;
-      options.cancel = &cancel;
-      s = staticEquilibrium(p.project, sys, options);
-      finished = true;
-    });
-    while (!finished) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        cancel = true;
-      }
-    }
-    worker.join();
-  }
-  if (s.interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
+  runInterruptibly([&](const std::atomic<bool>* cancel) {
+    const MultibodySystem sys = MultibodySystem::fromModel(p.project.model, p.project.coupling);
+    StaticOptions options;
+    options.t = time;
+    options.cancel = cancel;
+    s = staticEquilibrium(p.project, sys, options);
+  });
   if (!s.converged) throw std::runtime_error(s.message);
   py::dict joints, efforts;
   const Model& m = p.project.model;
@@ -107,34 +140,27 @@ py::dict runCasesPy(const PyProject& p, const std::vector<StudyCase>& cases, uns
     slots[k].project = caseProject(p.project, p.base_dir, cases[k]);
     if (slots[k].project && t_end) slots[k].project.value().simulation.t_end = *t_end;
   }
-  std::atomic<bool> cancel{false};
-  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<std::size_t> next{0};
   RunControl control;
-  control.cancel = &cancel;
   const unsigned n = std::max(
       1u, std::min<unsigned>(workers ? workers : std::thread::hardware_concurrency(), static_cast<unsigned>(cases.size())));
-  bool interrupted = false;
-  {
-    py::gil_scoped_release release;
-    std::vector<std::thread> pool;
-    for (unsigned w = 0; w < n; ++w)
-      pool.emplace_back([&] {
-        for (std::size_t k; (k = next++) < slots.size(); ++done)
-          if (slots[k].project) {
-            slots[k].results = simulate(slots[k].project.value(), control);
-            labelCaseResults(slots[k].results, p.project.name, cases[k].name);
-          }
-      });
-    while (done < slots.size()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        interrupted = true;
-        cancel = true;
-      }
-    }
-    for (std::thread& t : pool) t.join();
+  std::optional<py::error_already_set> interrupted;
+  try {
+    runInterruptibly([&](const std::atomic<bool>* cancel) {
+      control.cancel = cancel;
+      std::vector<std::thread> pool;
+      for (unsigned w = 0; w < n; ++w)
+        pool.emplace_back([&] {
+          for (std::size_t k; (k = next++) < slots.size();)
+            if (slots[k].project) {
+              slots[k].results = simulate(slots[k].project.value(), control);
+              labelCaseResults(slots[k].results, p.project.name, cases[k].name);
+            }
+        });
+      for (std::thread& t : pool) t.join();
+    });
+  } catch (py::error_already_set& e) {
+    interrupted.emplace(std::move(e));  // raised after the cases are gathered, as before
   }
   py::list out_cases, summary;
   for (std::size_t k = 0; k < slots.size(); ++k) {
@@ -159,7 +185,7 @@ py::dict runCasesPy(const PyProject& p, const std::vector<StudyCase>& cases, uns
     summary.append(row);
   }
   if (interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    interrupted->restore();
     throw py::error_already_set();
   }
   return py::dict(py::arg("cases") = out_cases, py::arg("summary") = summary);
@@ -169,11 +195,13 @@ py::dict runCasesPy(const PyProject& p, const std::vector<StudyCase>& cases, uns
 
 void bindAnalyses(py::module_& m) {
   m.def("modes", &modes, py::arg("project"), py::kw_only(), py::arg("spin") = py::none(), py::arg("lock_joints") = false,
-        py::arg("time") = 0.0,
+        py::arg("time") = 0.0, py::arg("count") = 0,
         "Natural modes of the arm linearized about its initial configuration (elastic coordinates at their static\n"
         "equilibrium), as flexarm-cli modes computes them: with every joint held (lock_joints), or about a steady\n"
         "spin of joint 1 at `spin` rad/s. Returns a dict of NumPy arrays: frequency_hz, omega, damping_ratio,\n"
-        "unstable, growth_rate, shapes (modes x free coordinates, largest component 1), and the coordinates' names.");
+        "unstable, growth_rate, shapes (modes x free coordinates, largest component 1), and the coordinates' names.\n"
+        "Every mode of a model of up to 150 free coordinates; of a larger one the lowest `count` (0: 20).\n"
+        "Ctrl-C stops it (KeyboardInterrupt).");
   m.def("static", &staticPy, py::arg("project"), py::kw_only(), py::arg("time") = 0.0,
         "The static equilibrium of the arm held still at `time` (s), as flexarm-cli static solves it: gravity and the\n"
         "loads balanced by the drives and the links' and joints' stiffness. Returns a dict: joints and efforts (by joint\n"

@@ -52,6 +52,7 @@ Result<std::vector<double>> spinRates(const std::string& text) {
 }
 
 int campbell(const CampbellOptions& o) {
+  stopOnSignals();  // Ctrl-C stops the sweep: exit 130
   std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   const Result<std::vector<double>> rates = spinRates(o.spin);
@@ -78,7 +79,8 @@ int campbell(const CampbellOptions& o) {
   for (CouplingOrder order : orders) {
     Project p = *project;
     p.coupling = order;
-    const Result<CampbellResult> r = campbellDiagram(p, rates.value(), o.count);
+    const Result<CampbellResult> r = campbellDiagram(p, rates.value(), o.count, {}, &cancelFlag());
+    if (!r && cancelFlag()) return fail("interrupted", kExitInterrupted);
     if (!r) return fail(std::string(couplingName(order)) + "-order coupling: " + r.error().text(), kExitSolverFailure);
     if (const std::string bad = nonFiniteCampbell(r.value()); !bad.empty())
       return failNonFinite(std::string(couplingName(order)) + "-order coupling, " + bad);

@@ -22,10 +22,12 @@ struct ImportUrdfOptions {
 };
 
 int importUrdf(const ImportUrdfOptions& o) {
+  stopOnSignals();  // Ctrl-C during the import: exit 130, nothing written
   if (!checkOutputFile(o.out)) return kExitBadInput;
   Diagnostics diag;
   std::optional<Json> doc;
   if (const std::optional<UrdfRobot> robot = UrdfRobot::read(o.urdf, diag)) doc = robot->toProject(o.import, diag);
+  if (cancelFlag()) return fail("interrupted: nothing was written", kExitInterrupted);
   for (const Diagnostic& d : diag.all()) std::cerr << o.urdf << ": " << d.text() << "\n";
   if (!doc) return fail("nothing was written");
   if (const Status written = writeFileAtomically(o.out, [&doc](std::ostream& f) { f << doc->dump(2) << "\n"; }); !written)

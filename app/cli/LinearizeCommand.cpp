@@ -46,6 +46,7 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 int linearizeModel(const LinearizeOptions& o) {
+  stopOnSignals();  // Ctrl-C stops the linearization: exit 130
   const std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   const std::string ext = fs::path(o.out).extension().string();
@@ -57,7 +58,9 @@ int linearizeModel(const LinearizeOptions& o) {
   LinearizationOptions options;
   options.lock_joints = o.lock_joints;
   options.spin_rate = o.spin;
+  options.cancel = &cancelFlag();
   const Result<StateSpaceModel> model = stateSpaceModel(*project, selection.value(), options);
+  if (!model && cancelFlag()) return fail("interrupted", kExitInterrupted);
   if (!model) return fail("the linearization failed: " + model.error().text(), kExitSolverFailure);
   const StateSpaceModel& m = model.value();
   for (const auto& [matrix, name] :

@@ -35,12 +35,16 @@ std::string largestComponents(const LinearMode& m, const std::vector<std::string
 }
 
 int modes(const ModesOptions& o) {
+  stopOnSignals();  // Ctrl-C stops the linearization: exit 130
   const std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   LinearizationOptions options;
   options.lock_joints = o.lock_joints;
   options.spin_rate = o.spin;
+  options.modes = o.count;
+  options.cancel = &cancelFlag();
   const LinearizationResult r = linearize(*project, options);
+  if (r.cancelled) return fail("interrupted", kExitInterrupted);
   if (!r.message.empty()) return fail(r.message, kExitSolverFailure);
   if (const std::string bad = nonFiniteMode(r); !bad.empty()) return failNonFinite(bad);
   std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";
@@ -51,6 +55,9 @@ int modes(const ModesOptions& o) {
   if (r.joint_residual > 1e-6)
     std::cout << "note: the configuration is not an equilibrium of the free joints (unbalanced generalized force "
               << formatNumber(r.joint_residual) << "); the modes are those of the instantaneous linearization\n";
+  if (!r.every_mode)
+    std::cout << "the lowest " << r.modes.size() << " modes of " << r.free_coordinates.size()
+              << " free coordinates (found by a shift-invert Arnoldi iteration)\n";
   if (r.rigid_body_modes > 0) std::cout << "rigid-body modes (zero frequency): " << r.rigid_body_modes << "\n";
   std::printf("%4s %14s %14s %10s  %s\n", "mode", "frequency [Hz]", "omega [rad/s]", "damping", "largest components");
   const int shown = std::min<int>(o.count, static_cast<int>(r.modes.size()));

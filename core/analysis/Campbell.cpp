@@ -31,17 +31,20 @@ CampbellPoint pointOf(double spin, const LinearMode& m, double match) {
 }  // namespace
 
 Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count,
-                                       const CampbellProgress& progress) {
+                                       const CampbellProgress& progress, const std::atomic<bool>* cancel) {
   if (spins.empty()) return error("no spin rates to sweep");
   if (count < 1) return error("the number of modes to follow must be at least 1, got " + std::to_string(count));
   CampbellResult out;
   out.spins = spins;
   std::vector<Eigen::VectorXd> last_shapes;
   for (std::size_t k = 0; k < spins.size(); ++k) {
-    if (progress && !progress(k, spins.size())) return error("cancelled");
+    if ((progress && !progress(k, spins.size())) || (cancel && *cancel)) return error("cancelled");
     LinearizationOptions options;
     options.spin_rate = spins[k];
+    options.modes = 2 * count + 10;  // candidates for the curves, which may cross
+    options.cancel = cancel;
     const LinearizationResult r = linearize(project, options);
+    if (r.cancelled) return error("cancelled");
     if (!r.message.empty()) return errorAt("spin " + formatNumber(spins[k]) + " rad/s", r.message);
     if (k == 0) {
       const int n = std::min<int>(count, static_cast<int>(r.modes.size()));

@@ -3,6 +3,7 @@
 // (Linearization.hpp) over a sweep of spin rates, each mode followed through the sweep by its shape
 // (modal assurance criterion against the previous rate), not by its place in the frequency order,
 // so that crossing curves stay themselves and a mode that turns unstable keeps its curve.
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -38,9 +39,11 @@ struct CampbellResult {
 using CampbellProgress = std::function<bool(std::size_t, std::size_t)>;
 
 // Linearizes the project about each spin rate (ascending or not) and follows its lowest `count`
-// modes. An error names the rate where the linearization failed.
+// modes (of a large model, among the lowest 2 count + 10 at each rate). An error names the rate where
+// the linearization failed. `cancel` (checked inside each linearization too) stops the sweep with the
+// error "cancelled".
 Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count,
-                                       const CampbellProgress& progress = {});
+                                       const CampbellProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // Where a curve turns unstable: the index of its first unstable point (-1: it stays stable), and the
 // onset estimated between that point and the one before, without a further linearization. A pair of

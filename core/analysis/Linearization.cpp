@@ -5,9 +5,13 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "analysis/LinearizedEquations.hpp"
+#include "analysis/StateEigenvalues.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 
 namespace flexarm {
@@ -32,6 +36,16 @@ Project operatingPointProject(const Project& original, const LinearizationOption
   return project;
 }
 
+namespace {
+
+LinearizationResult failed(LinearizationResult out, const std::string& message, bool cancelled = false) {
+  out.message = message;
+  out.cancelled = cancelled;
+  return out;
+}
+
+}  // namespace
+
 LinearizationResult linearize(const Project& original, const LinearizationOptions& options) {
   LinearizationResult out;
   const Project project = operatingPointProject(original, options);
@@ -45,117 +59,117 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     out.coordinate_names.push_back(sys.coordinate_names[k]);
     out.coordinate_descriptions.push_back(sys.describeCoordinate(k));
   }
-  if (nf == 0) {
-    out.message = "every coordinate is prescribed: nothing can vibrate";
-    return out;
+  if (nf == 0) return failed(out, "every coordinate is prescribed: nothing can vibrate");
+  // `geometric` coupling takes M(q) a from the zero-coupling equations (LinearizedEquations.hpp).
+  std::optional<MultibodySystem> zero_sys;
+  std::optional<ForwardDynamics> zero_fd;
+  if (project.coupling == CouplingOrder::Geometric) {
+    zero_sys.emplace(MultibodySystem::fromModel(model, CouplingOrder::Zero));
+    zero_fd.emplace(*zero_sys);
   }
+  LinearizedEquations equations(fd, zero_fd ? &*zero_fd : nullptr);
+  const auto stopped = [&] {
+    return failed(out, equations.cancelled() ? "cancelled" : equations.error(), equations.cancelled());
+  };
   Eigen::VectorXd q0, qd0;
   sys.initialState(model, q0, qd0);
   Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nf), ydot(2 * nf);
   fd.initialState(q0, qd0, y.data());
   y.tail(nf).setZero();  // linearize about a state of rest in the moving frame
 
-  // Equilibrium of the elastic and motor coordinates (Newton, finite-difference tangent).
+  // Equilibrium of the elastic and motor coordinates: Newton on R(q) = b - Q (free accelerations zero),
+  // starting with the integrators' analytic tangent stiffness, which leaves out the inertial and gravity
+  // terms; while a Jacobian's steps shrink by half or more it is kept, else one by difference quotients
+  // (LinearizedEquations) takes its place.
   std::vector<int> eq;  // positions in the free list
   for (int k = 0; k < nf; ++k)
     if (sys.coordinate_kinds[free[k]] != CoordinateKind::Joint) eq.push_back(k);
-  auto residual = [&](const Eigen::VectorXd& state, Eigen::VectorXd& r) -> bool {
-    Eigen::VectorXd tmp(2 * nf);
-    if (!fd.evaluate(0.0, state.data(), tmp.data())) return false;
-    r.resize(static_cast<int>(eq.size()));
-    for (std::size_t j = 0; j < eq.size(); ++j) r(static_cast<int>(j)) = fd.residualForce()(eq[j]);
+  const int ne = static_cast<int>(eq.size());
+  const Eigen::VectorXd at_rest = Eigen::VectorXd::Zero(nf);
+  Eigen::VectorXd R, r(ne);
+  auto residual = [&]() -> bool {
+    if (!equations.residual(0.0, y, at_rest, R)) return false;
+    for (int j = 0; j < ne; ++j) r(j) = R(eq[j]);
     return true;
   };
-  const int ne = static_cast<int>(eq.size());
-  Eigen::VectorXd r;
-  if (!residual(y, r)) {
-    out.message = "the equations cannot be evaluated at the configuration: " + fd.error();
-    return out;
-  }
-  for (int it = 0; it < 30 && ne > 0; ++it) {
-    Eigen::MatrixXd Jr(ne, ne);
-    for (int c = 0; c < ne; ++c) {
-      const double h = 1e-7 * std::max(1.0, std::abs(y(eq[c])));
-      Eigen::VectorXd yp = y, ym = y, rp, rm;
-      yp(eq[c]) += h;
-      ym(eq[c]) -= h;
-      // A residual that cannot be evaluated leaves rp or rm empty: stop, never difference them.
-      if (!residual(yp, rp) || !residual(ym, rm)) {
-        out.message =
-            "no equilibrium of the elastic and motor coordinates was found: the equations cannot be evaluated "
-            "near the configuration: " +
-            fd.error();
-        return out;
+  if (!residual())
+    return failed(
+        out, "the equations cannot be evaluated at the configuration: " + (fd.error().empty() ? equations.error() : fd.error()));
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  Eigen::MatrixXd J, Jr(ne, ne);
+  double last_step = std::numeric_limits<double>::infinity();
+  bool have_jacobian = false, analytic = true;
+  for (int it = 0; it < 50 && ne > 0; ++it) {
+    if (!have_jacobian) {
+      if (analytic ? !equations.analyticStiffness(0.0, y, J)
+                   : !equations.jacobianColumns(0.0, y, at_rest, eq, J, options.cancel)) {
+        if (equations.cancelled()) return stopped();
+        return failed(out,
+                      "no equilibrium of the elastic and motor coordinates was found: the equations cannot be "
+                      "evaluated near the configuration: " +
+                          equations.error());
       }
-      Jr.col(c) = (rp - rm) / (2 * h);
+      for (int i = 0; i < ne; ++i)
+        for (int j = 0; j < ne; ++j) Jr(i, j) = J(eq[i], analytic ? eq[j] : j);
+      if (!Jr.allFinite() || !r.allFinite())
+        return failed(out, "no equilibrium of the elastic and motor coordinates was found: the residual is not finite");
+      lu.compute(Jr);
+      have_jacobian = true;
     }
-    if (!Jr.allFinite() || !r.allFinite()) {
-      out.message = "no equilibrium of the elastic and motor coordinates was found: the residual is not finite";
-      return out;
-    }
-    const Eigen::VectorXd step = Jr.colPivHouseholderQr().solve(r);
+    if (options.cancel && *options.cancel) return failed(out, "cancelled", true);
+    const Eigen::VectorXd step = lu.solve(r);
     for (int c = 0; c < ne; ++c) y(eq[c]) -= step(c);
-    if (!residual(y, r) || !step.allFinite()) {
-      out.message = "no equilibrium of the elastic and motor coordinates was found: " +
-                    (fd.error().empty() ? std::string("the Newton iteration left the finite numbers") : fd.error());
-      return out;
+    if (!residual() || !step.allFinite())
+      return failed(
+          out, "no equilibrium of the elastic and motor coordinates was found: " +
+                   (equations.error().empty() ? std::string("the Newton iteration left the finite numbers") : equations.error()));
+    const double size = step.cwiseAbs().maxCoeff();
+    if (size < 1e-13 * std::max(1.0, y.head(nf).cwiseAbs().maxCoeff())) break;
+    if (size > 0.5 * last_step) {
+      have_jacobian = false;
+      analytic = false;
     }
-    if (step.cwiseAbs().maxCoeff() < 1e-13 * std::max(1.0, y.head(nf).cwiseAbs().maxCoeff())) break;
+    last_step = size;
   }
   out.equilibrium_residual = ne > 0 ? r.cwiseAbs().maxCoeff() : 0.0;
-  if (!fd.evaluate(0.0, y.data(), ydot.data()) || !std::isfinite(out.equilibrium_residual)) {
-    out.message = "no equilibrium of the elastic and motor coordinates was found: " +
-                  (fd.error().empty() ? std::string("the residual is not finite") : fd.error());
-    return out;
-  }
+  if (!fd.evaluate(0.0, y.data(), ydot.data()) || !std::isfinite(out.equilibrium_residual))
+    return failed(out, "no equilibrium of the elastic and motor coordinates was found: " +
+                           (fd.error().empty() ? std::string("the residual is not finite") : fd.error()));
   out.equilibrium_q = fd.q();  // assembled from y: free coordinates at equilibrium, prescribed ones at their frozen value
   for (int k = 0; k < nf; ++k)
     if (sys.coordinate_kinds[free[k]] == CoordinateKind::Joint)
       out.joint_residual = std::max(out.joint_residual, std::abs(fd.residualForce()(k)));
 
-  // State matrix by central differences.
-  Eigen::MatrixXd A(2 * nf, 2 * nf);
-  Eigen::VectorXd fp(2 * nf), fm(2 * nf);
-  for (int c = 0; c < 2 * nf; ++c) {
-    const double h = 1e-6 * std::max(1.0, std::abs(y(c)));
-    Eigen::VectorXd yp = y, ym = y;
-    yp(c) += h;
-    ym(c) -= h;
-    if (!fd.evaluate(0.0, yp.data(), fp.data()) || !fd.evaluate(0.0, ym.data(), fm.data())) {
-      out.message = "the linearized equations cannot be evaluated near the equilibrium: " + fd.error();
-      return out;
-    }
-    A.col(c) = (fp - fm) / (2 * h);
+  // M, K and C about the equilibrium, and the state matrix.
+  if (!equations.linearize(0.0, y, options.cancel)) {
+    if (equations.cancelled()) return stopped();
+    return failed(out, "the linearized equations cannot be evaluated near the equilibrium: " + equations.error());
   }
-  if (!A.allFinite()) {
-    out.message = "the linearized equations are not finite near the equilibrium: " + fd.error();
-    return out;
-  }
+  Eigen::MatrixXd A;
+  if (!equations.stateMatrix(A, options.cancel)) return stopped();
+  if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
   out.state_matrix = A;
-  Eigen::EigenSolver<Eigen::MatrixXd> eig(A);
-  if (eig.info() != Eigen::Success) {
-    out.message = "the eigenvalue problem did not converge";
-    return out;
-  }
-  const Eigen::VectorXcd lambda = eig.eigenvalues();
-  const double scale = std::max(1e-12, lambda.cwiseAbs().maxCoeff());
-  std::vector<bool> used(lambda.size(), false);
+  out.every_mode = nf <= LinearizationOptions::kEveryModeUpTo;
+  const StateEigenpairs eig =
+      out.every_mode
+          ? everyEigenvalue(A)
+          : eigenvaluesNearZero(equations.mass(), equations.stiffness(), equations.damping(),
+                                options.modes > 0 ? options.modes : LinearizationOptions::kDefaultModes, options.cancel);
+  if (!eig.error.empty()) return failed(out, eig.error, eig.cancelled);
+  const Eigen::VectorXcd& lambda = eig.values;
   for (int k = 0; k < lambda.size(); ++k) {
     const std::complex<double> l = lambda(k);
+    const EigenvalueKind kind = eigenvalueKind(l, eig.scale);
+    if (kind == EigenvalueKind::Zero) ++out.rigid_body_modes;
+    if (kind != EigenvalueKind::Mode) continue;
     const double mag = std::abs(l);
-    if (mag < 1e-7 * scale) {
-      ++out.rigid_body_modes;
-      continue;
-    }
-    if (l.imag() < -1e-9 * mag) continue;                            // the conjugate of an oscillatory pair
-    if (std::abs(l.imag()) <= 1e-9 * mag && l.real() < 0) continue;  // overdamped decay
     LinearMode mode;
     mode.omega = mag;
     mode.frequency_hz = std::abs(l.imag()) / (2 * kPi);
     mode.damping_ratio = -l.real() / mag;
-    mode.unstable = l.real() > 1e-9 * scale;
+    mode.unstable = l.real() > 1e-9 * eig.scale;
     mode.growth_rate = mode.unstable ? l.real() : 0.0;
-    Eigen::VectorXcd v = eig.eigenvectors().col(k).head(nf);
+    Eigen::VectorXcd v = eig.shapes.col(k);
     int imax = 0;
     v.cwiseAbs().maxCoeff(&imax);
     v /= v(imax);

@@ -1,9 +1,12 @@
 #pragma once
 // Natural frequencies and mode shapes of an arm linearized about a configuration, or about a
 // steady spin of joint 1. The elastic (and motor) coordinates are first brought to their
-// equilibrium under gravity and the steady motion; the first-order equations are then
-// differentiated numerically (central differences) and their eigenvalues give the modes:
-// that is M^-1 times the tangent stiffness and the tangent damping/gyroscopic matrix.
+// equilibrium under gravity and the steady motion; the equations are then linearized about it
+// (LinearizedEquations.hpp: the mass matrix, and the tangent stiffness and damping/gyroscopic matrices
+// by difference quotients of a pass linear in the mesh) and the eigenvalues of the state matrix
+// [0 I; -M^-1 K, -M^-1 C] give the modes (StateEigenvalues.hpp): all of them up to kEveryModeUpTo free
+// coordinates, else the lowest ones by a shift-invert Arnoldi iteration.
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +20,14 @@ struct LinearizationOptions {
   bool lock_joints = false;         // hold every joint at q0 (clamped links)
   std::optional<double> spin_rate;  // [rad/s] joint 1 turns at this constant rate
   double time = 0.0;                // [s] the instant of a prescribed (unlocked) joint's motion that is frozen
+  // Of a model with more than kEveryModeUpTo free coordinates, at least this many of the lowest
+  // modes (kDefaultModes when 0); a smaller model gives every mode.
+  int modes = 0;
+  // Checked between the columns of the linearization and the steps of the iterations: when it turns
+  // true, linearize() stops with cancelled set and the message "cancelled".
+  const std::atomic<bool>* cancel = nullptr;
+  static constexpr int kEveryModeUpTo = 150;
+  static constexpr int kDefaultModes = 20;
 };
 
 struct LinearMode {
@@ -45,6 +56,9 @@ struct LinearizationResult {
   double equilibrium_residual = 0.0;  // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
   double joint_residual = 0.0;        // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
   std::string message;                // empty on success
+  bool cancelled = false;             // stopped by LinearizationOptions::cancel
+  // Every mode of the linearized equations is in `modes` (else the lowest ones: a large model).
+  bool every_mode = true;
 };
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/LinearizedEquations.hpp"
 #include "base/NumberFormat.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "model/Names.hpp"
@@ -109,7 +110,7 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
   m.operating_point = describeOperatingPoint(options);
   m.linearization = linearize(project, options);
   const LinearizationResult& lin = m.linearization;
-  if (!lin.message.empty()) return error(lin.message);
+  if (!lin.message.empty()) return error(lin.message);  // "cancelled" when options.cancel stopped it
   const Project held = operatingPointProject(project, options);
   const MultibodySystem sys = MultibodySystem::fromModel(held.model, held.coupling);
   ForwardDynamics fd(sys);
@@ -165,10 +166,16 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
     if (it == channels.end() || !isStateChannel(name)) return error("\"" + name + "\" is not an output of this model");
     columns.push_back(static_cast<int>(it - channels.begin()));
   }
+  // The outputs are positions and rates: of a flexible system a pass of the equations with the
+  // equilibrium's accelerations gives them (linear in the mesh), no mass matrix or its factorization.
+  const Eigen::VectorXd accelerations = ydot.tail(nf);
+  const bool kinematics_only = !sys.isRigid();
   Results rows;
-  rows.setChannels(channels);
   auto outputsAt = [&](const Eigen::VectorXd& state, Eigen::VectorXd& out) -> bool {
-    if (!fd.evaluate(0.0, state.data(), ydot.data())) return false;
+    if (kinematics_only ? !fd.evaluateWithAccelerations(0.0, state.data(), accelerations.data())
+                        : !fd.evaluate(0.0, state.data(), ydot.data()))
+      return false;
+    if (rows.rows() % 256 == 0) rows.setChannels(channels);  // only the last row is read
     recorder.record(0.0, fd, rows);
     const std::size_t row = rows.rows() - 1;
     out.resize(static_cast<int>(columns.size()));
@@ -179,7 +186,8 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
   Eigen::MatrixXd C(static_cast<int>(columns.size()), 2 * nf);
   Eigen::VectorXd op, om;
   for (int c = 0; c < 2 * nf; ++c) {
-    const double h = 1e-6 * std::max(1.0, std::abs(y(c)));
+    if (options.cancel && *options.cancel) return error("cancelled");
+    const double h = differenceStep(y(c));
     Eigen::VectorXd yp = y, ym = y;
     yp(c) += h;
     ym(c) -= h;

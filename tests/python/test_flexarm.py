@@ -264,9 +264,21 @@ def test_centreline_of_a_straight_link_at_rest():
     assert np.linalg.norm(pts[-1] - pts[0]) == pytest.approx(length, rel=1e-3)
 
 
-def test_ctrl_c_stops_a_run_within_200_ms_and_keeps_its_rows():
+def interrupted_after(script, project, delay=0.5):
+    """Runs `script` (which prints 'started' first) on `project` in a new interpreter, sends it SIGINT `delay`
+    seconds after it started, and returns its output and the seconds from the signal to its end."""
     import signal
     import sys
+    proc = subprocess.Popen([sys.executable, "-c", script, project], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(delay)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=20)
+    return out, time.monotonic() - sent
+
+
+def test_ctrl_c_stops_a_run_within_200_ms_and_keeps_its_rows():
     script = (
         "import sys, flexarm\n"
         "p = flexarm.load(sys.argv[1]); p.set('simulation.t_end', 50)\n"
@@ -275,18 +287,41 @@ def test_ctrl_c_stops_a_run_within_200_ms_and_keeps_its_rows():
         "    flexarm.simulate(p)\n"
         "except KeyboardInterrupt as e:\n"
         "    print('interrupted', e.result.status, len(e.result), flush=True)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script, shipped("spatial-rrr-flexible-seed004")], stdout=subprocess.PIPE,
-                            text=True, env=os.environ)
-    assert proc.stdout.readline().strip() == "started"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=10)
-    elapsed = time.monotonic() - sent
+    out, elapsed = interrupted_after(script, shipped("spatial-rrr-flexible-seed004"))
     words = out.split()
     assert words[:2] == ["interrupted", "cancelled"], out
     assert int(words[2]) > 1
     assert elapsed < 0.2 + 0.1  # the run stops within 200 ms (plus the interpreter's exit)
+
+
+def test_ctrl_c_stops_the_modes_of_a_fine_mesh_within_500_ms():
+    script = (
+        "import sys, flexarm\n"
+        "p = flexarm.load(sys.argv[1]); p.set('links[0].flex.elements', 200)\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    flexarm.modes(p)\n"
+        "    print('finished', flush=True)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n")
+    out, elapsed = interrupted_after(script, shipped("cantilever"))
+    assert out.strip() == "interrupted"
+    assert elapsed < 0.5 + 0.1  # within 500 ms (plus the interpreter's exit)
+
+
+def test_modes_of_a_fine_mesh_are_the_lowest_ones():
+    p = flexarm.load(shipped("cantilever"))
+    p.set("links[0].flex.elements", 200)
+    m = flexarm.modes(p, lock_joints=True, count=4)
+    assert 4 <= len(m["omega"]) < 1200
+    assert m["shapes"].shape == (len(m["omega"]), 1200)
+    # Euler-Bernoulli: the first bending frequency of the tube, in both planes.
+    E, rho, D, d, L = 68.9e9, 2700.0, 0.05, 0.044, 2.0  # the aluminium preset
+    A, I = math.pi / 4 * (D**2 - d**2), math.pi / 64 * (D**4 - d**4)
+    omega = 1.87510407**2 / L**2 * math.sqrt(E * I / (rho * A))
+    assert m["omega"][:2] == pytest.approx([omega, omega], rel=2e-3)
+    with pytest.raises(flexarm.ProjectError):
+        flexarm.modes(p, count=-1)
 
 
 @pytest.mark.parametrize("script, png", [("spin_up_zero_vs_high.py", "spin_up_zero_vs_high.png"),

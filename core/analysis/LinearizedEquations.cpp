@@ -1,0 +1,124 @@
+#include "analysis/LinearizedEquations.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+
+namespace flexarm {
+
+namespace {
+bool stopped(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+}  // namespace
+
+LinearizedEquations::LinearizedEquations(ForwardDynamics& fd, ForwardDynamics* zero_coupling) : fd_(fd), zero_(zero_coupling) {}
+
+bool LinearizedEquations::residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a, Eigen::VectorXd& r) {
+  const int nf = static_cast<int>(fd_.freeCoordinates().size());
+  r.resize(nf);
+  if (fd_.residualWithoutMass() || a.cwiseAbs().maxCoeff() == 0.0) {
+    fd_.massFreeResidual(t, y.data(), a.data(), r.data());
+  } else {
+    // `geometric` coupling: b - Q with the axial force of the motion without the free accelerations,
+    // plus M(q) a from the zero-coupling equations (the same mass matrix), which are linear in a.
+    if (!zero_) {
+      error_ = "the linearization of geometric coupling with free accelerations needs the zero-coupling equations";
+      return false;
+    }
+    const Eigen::VectorXd none = Eigen::VectorXd::Zero(nf);
+    fd_.massFreeResidual(t, y.data(), none.data(), r.data());
+    work_.resize(nf);
+    zero_->massFreeResidual(t, y.data(), a.data(), work_.data());
+    r += work_;
+    zero_->massFreeResidual(t, y.data(), none.data(), work_.data());
+    r -= work_;
+  }
+  if (r.allFinite()) return true;
+  error_ = "the equations are not finite near the state linearized about";
+  return false;
+}
+
+bool LinearizedEquations::jacobianColumns(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a,
+                                          const std::vector<int>& columns, Eigen::MatrixXd& J, const std::atomic<bool>* cancel) {
+  const int nf = static_cast<int>(fd_.freeCoordinates().size());
+  J.resize(nf, static_cast<int>(columns.size()));
+  Eigen::VectorXd yp = y, rp, rm;
+  for (std::size_t j = 0; j < columns.size(); ++j) {
+    if (stopped(cancel)) {
+      cancelled_ = true;
+      error_ = "cancelled";
+      return false;
+    }
+    const int c = columns[j];
+    const double h = differenceStep(y(c));
+    yp(c) = y(c) + h;
+    if (!residual(t, yp, a, rp)) return false;
+    yp(c) = y(c) - h;
+    if (!residual(t, yp, a, rm)) return false;
+    yp(c) = y(c);
+    J.col(static_cast<int>(j)) = (rp - rm) / (2 * h);
+  }
+  return true;
+}
+
+bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel) {
+  const int nf = static_cast<int>(fd_.freeCoordinates().size());
+  Eigen::VectorXd ydot(2 * nf);
+  if (!fd_.evaluate(t, y.data(), ydot.data())) {
+    error_ = fd_.error();
+    return false;
+  }
+  M_ = fd_.massMatrix();
+  a_ = ydot.tail(nf);
+  // At rest (no velocity at all, not even a prescribed one), the velocity terms of the inertia are
+  // quadratic and drop out of C: it is the integrators' analytic tangent damping.
+  const bool at_rest = fd_.qd().cwiseAbs().maxCoeff() == 0.0;
+  Eigen::MatrixXd K_t;
+  if (at_rest) fd_.tangent(K_t, C_);
+  std::vector<int> columns;
+  for (int c = 0; c < (at_rest ? nf : 2 * nf); ++c) columns.push_back(c);
+  Eigen::MatrixXd J;
+  if (!jacobianColumns(t, y, a_, columns, J, cancel)) return false;
+  K_ = J.leftCols(nf);
+  if (!at_rest) C_ = J.rightCols(nf);
+  return true;
+}
+
+bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K) {
+  const int nf = static_cast<int>(fd_.freeCoordinates().size());
+  Eigen::VectorXd ydot(2 * nf);
+  if (!fd_.evaluate(t, y.data(), ydot.data())) {
+    error_ = fd_.error();
+    return false;
+  }
+  Eigen::MatrixXd C;
+  fd_.tangent(K, C);
+  return true;
+}
+
+bool LinearizedEquations::stateMatrix(Eigen::MatrixXd& A, const std::atomic<bool>* cancel) {
+  const int nf = static_cast<int>(M_.rows());
+  const Eigen::LLT<Eigen::MatrixXd> mass(M_);
+  if (mass.info() != Eigen::Success) {
+    error_ = "the mass matrix of the free coordinates is not positive definite at the state linearized about";
+    return false;
+  }
+  A.setZero(2 * nf, 2 * nf);
+  A.topRightCorner(nf, nf).setIdentity();
+  // In blocks of columns, so that a large model answers `cancel` between them.
+  constexpr int kBlock = 64;
+  for (int part = 0; part < 2; ++part) {
+    const Eigen::MatrixXd& source = part == 0 ? K_ : C_;
+    for (int c = 0; c < nf; c += kBlock) {
+      if (stopped(cancel)) {
+        cancelled_ = true;
+        error_ = "cancelled";
+        return false;
+      }
+      const int w = std::min(kBlock, nf - c);
+      A.block(nf, part * nf + c, nf, w) = -mass.solve(source.middleCols(c, w));
+    }
+  }
+  return true;
+}
+
+}  // namespace flexarm

@@ -1,0 +1,73 @@
+#pragma once
+// The equations of motion linearized about a state (q, qd) with accelerations a of the free coordinates:
+//   M dqdd + C dqd + K dq = 0,   M = M_ff(q),   K = dR/dq,   C = dR/dqd,
+// with R(q, qd) = M(q) a + b(q, qd) - Q(q, qd) at a held fixed, so that -M^-1 K and -M^-1 C are the
+// derivatives of the accelerations M^-1 (Q - b): the state matrix A = [0 I; -M^-1 K, -M^-1 C].
+//
+// M is the analytic mass matrix of one evaluation. K (and C where anything moves) are central difference quotients of R
+// column by column, each from one pass of the equations with the accelerations known
+// (ForwardDynamics::massFreeResidual: linear in the mesh, no mass matrix, no factorization), so all
+// of them cost O(n^2), not the O(n^4) of a dense factorization per column: they hold every term the
+// integrators' analytic tangent (TangentStiffness.hpp) leaves out, the inertial and gyroscopic
+// derivatives, the gravity torques and the foreshortening terms of `high` coupling.
+#include <Eigen/Dense>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dynamics/ForwardDynamics.hpp"
+
+namespace flexarm {
+
+class LinearizedEquations {
+ public:
+  // `fd` must eliminate prescribed coordinates (its free coordinates are those linearized). With
+  // `geometric` coupling and free accelerations that are not zero, `zero_coupling` (the same model with
+  // `zero` coupling, whose mass matrix is the same) gives M(q) a: the geometric axial force of the
+  // equations is that of the motion without the free accelerations.
+  explicit LinearizedEquations(ForwardDynamics& fd, ForwardDynamics* zero_coupling = nullptr);
+
+  // R at state y = [q_f; qd_f] and free accelerations a, time t; false when it is not finite.
+  bool residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a, Eigen::VectorXd& r);
+
+  // Columns `columns` of dR/dy (y = [q_f; qd_f]: K for c < n_f, C for c >= n_f) by central differences,
+  // into J (n_f x columns.size()). Checks `cancel` every column. False when cancelled or not finite
+  // (error() says which).
+  bool jacobianColumns(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a, const std::vector<int>& columns,
+                       Eigen::MatrixXd& J, const std::atomic<bool>* cancel);
+
+  // The integrators' analytic tangent stiffness K_t at y (TangentStiffness.hpp): structural, geometric,
+  // joint springs and PD gains, without the inertial and gravity terms. False when y cannot be evaluated.
+  bool analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K);
+
+  // M, K and C at y: the accelerations from one evaluation there; C is the analytic tangent damping
+  // when nothing moves (every velocity zero), else by difference quotients too. False when cancelled, not finite or
+  // the mass matrix is not positive definite (error()).
+  bool linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel);
+  const Eigen::MatrixXd& mass() const { return M_; }
+  const Eigen::MatrixXd& stiffness() const { return K_; }
+  const Eigen::MatrixXd& damping() const { return C_; }
+  const Eigen::VectorXd& accelerations() const { return a_; }
+
+  // A = [0 I; -M^-1 K, -M^-1 C] from the last linearize(); false when cancelled (checked between
+  // blocks of columns) or M is not positive definite.
+  bool stateMatrix(Eigen::MatrixXd& A, const std::atomic<bool>* cancel);
+
+  bool cancelled() const { return cancelled_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  ForwardDynamics& fd_;
+  ForwardDynamics* zero_;
+  Eigen::MatrixXd M_, K_, C_;
+  Eigen::VectorXd a_, work_;
+  bool cancelled_ = false;
+  std::string error_;
+};
+
+// How far a difference quotient of y_c steps, as the linearization has always done.
+inline double differenceStep(double y) { return 1e-6 * std::max(1.0, std::abs(y)); }
+
+}  // namespace flexarm
