@@ -24,6 +24,17 @@ namespace flexarm {
 
 struct UrdfRobot::Impl {
   urdf::ModelInterfaceSharedPtr model;
+  // urdfdom's links own their children (shared pointers): a loop of joints, which it accepts and the
+  // import refuses, is a cycle that would never be freed. The links' links are cut first.
+  ~Impl() {
+    if (!model) return;
+    for (auto& entry : model->links_) {
+      if (!entry.second) continue;
+      entry.second->child_links.clear();
+      entry.second->child_joints.clear();
+      entry.second->parent_joint.reset();
+    }
+  }
 };
 
 namespace {

@@ -16,6 +16,12 @@
 
 namespace fs = std::filesystem;
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 namespace {
 
 struct Interrupted {
@@ -82,7 +88,9 @@ TEST(Cli, LongAnalysesAnswerCtrlCWithExit130) {
     ASSERT_FALSE(r.finished_before_signal) << line << ": done within 0.5 s, nothing to interrupt";
     EXPECT_TRUE(r.exited) << line;
     EXPECT_EQ(r.exit_code, 130) << line;
-    EXPECT_LT(r.seconds_after_signal, 0.5) << line;
+    // The latency is a claim of the Release build: under the sanitizers the dense factorization that
+    // cannot be interrupted takes seconds, and that pass checks the exit code and the files only.
+    if (!kSanitized) EXPECT_LT(r.seconds_after_signal, 0.5) << line;
   }
   EXPECT_FALSE(fs::exists(model));
   EXPECT_FALSE(fs::exists(sweep));
