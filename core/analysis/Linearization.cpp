@@ -97,7 +97,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
         out, "the equations cannot be evaluated at the configuration: " + (fd.error().empty() ? equations.error() : fd.error()));
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   Eigen::MatrixXd J, Jr(ne, ne);
-  double last_step = std::numeric_limits<double>::infinity();
+  double last_step = std::numeric_limits<double>::infinity(), first_step = 0.0;
   bool have_jacobian = false, analytic = true;
   for (int it = 0; it < 50 && ne > 0; ++it) {
     if (!have_jacobian) {
@@ -124,8 +124,14 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
           out, "no equilibrium of the elastic and motor coordinates was found: " +
                    (equations.error().empty() ? std::string("the Newton iteration left the finite numbers") : equations.error()));
     const double size = step.cwiseAbs().maxCoeff();
+    if (it == 0) first_step = size;
     if (size < 1e-13 * std::max(1.0, y.head(nf).cwiseAbs().maxCoeff())) break;
     if (size > 0.5 * last_step) {
+      // Not contracting. Steps a millionth of the first are the residual's round-off (a fine mesh's
+      // residual is a sum of terms far larger than what is left): the equilibrium is found. Otherwise
+      // the analytic tangent leaves out too much (inertial, gravity terms): difference quotients take
+      // over, once; a second stall with them is round-off too.
+      if (size < 1e-6 * first_step || !analytic) break;
       have_jacobian = false;
       analytic = false;
     }
@@ -149,6 +155,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   if (!equations.stateMatrix(A, options.cancel)) return stopped();
   if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
   out.state_matrix = A;
+  out.residual_evaluations = equations.residualEvaluations();
   out.every_mode = nf <= LinearizationOptions::kEveryModeUpTo;
   const StateEigenpairs eig =
       out.every_mode

@@ -57,6 +57,7 @@ struct LinearizationResult {
   double joint_residual = 0.0;        // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)
   std::string message;                // empty on success
   bool cancelled = false;             // stopped by LinearizationOptions::cancel
+  long residual_evaluations = 0;      // of the equations (the cost of the equilibrium and the difference quotients)
   // Every mode of the linearized equations is in `modes` (else the lowest ones: a large model).
   bool every_mode = true;
 };

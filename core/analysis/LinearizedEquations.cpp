@@ -15,6 +15,7 @@ LinearizedEquations::LinearizedEquations(ForwardDynamics& fd, ForwardDynamics* z
 bool LinearizedEquations::residual(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a, Eigen::VectorXd& r) {
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
   r.resize(nf);
+  ++evaluations_;
   if (fd_.residualWithoutMass() || a.cwiseAbs().maxCoeff() == 0.0) {
     fd_.massFreeResidual(t, y.data(), a.data(), r.data());
   } else {

@@ -56,6 +56,8 @@ class LinearizedEquations {
   bool stateMatrix(Eigen::MatrixXd& A, const std::atomic<bool>* cancel);
 
   bool cancelled() const { return cancelled_; }
+  // Evaluations of the residual so far: the cost of a linearization, as an operation count.
+  long residualEvaluations() const { return evaluations_; }
   const std::string& error() const { return error_; }
 
  private:
@@ -64,6 +66,7 @@ class LinearizedEquations {
   Eigen::MatrixXd M_, K_, C_;
   Eigen::VectorXd a_, work_;
   bool cancelled_ = false;
+  long evaluations_ = 0;
   std::string error_;
 };
 
