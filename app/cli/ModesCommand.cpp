@@ -58,6 +58,7 @@ int modes(const ModesOptions& o) {
   if (!r.every_mode)
     std::cout << "the lowest " << r.modes.size() << " modes of " << r.free_coordinates.size()
               << " free coordinates (found by a shift-invert Arnoldi iteration)\n";
+  if (!r.note.empty()) std::cout << "note: " << r.note << "\n";
   if (r.rigid_body_modes > 0) std::cout << "rigid-body modes (zero frequency): " << r.rigid_body_modes << "\n";
   std::printf("%4s %14s %14s %10s  %s\n", "mode", "frequency [Hz]", "omega [rad/s]", "damping", "largest components");
   const int shown = std::min<int>(o.count, static_cast<int>(r.modes.size()));

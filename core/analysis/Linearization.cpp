@@ -163,6 +163,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
           : eigenvaluesNearZero(equations.mass(), equations.stiffness(), equations.damping(),
                                 options.modes > 0 ? options.modes : LinearizationOptions::kDefaultModes, options.cancel);
   if (!eig.error.empty()) return failed(out, eig.error, eig.cancelled);
+  out.note = eig.note;
   const Eigen::VectorXcd& lambda = eig.values;
   for (int k = 0; k < lambda.size(); ++k) {
     const std::complex<double> l = lambda(k);

@@ -60,6 +60,7 @@ struct LinearizationResult {
   long residual_evaluations = 0;      // of the equations (the cost of the equilibrium and the difference quotients)
   // Every mode of the linearized equations is in `modes` (else the lowest ones: a large model).
   bool every_mode = true;
+  std::string note;  // when fewer modes than asked were found (StateEigenpairs::note)
 };
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);

@@ -1,5 +1,7 @@
 #include "analysis/StateEigenvalues.hpp"
 
+#include "base/NumberFormat.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <algorithm>
@@ -87,6 +89,11 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
   for (int i = 0; i < N; ++i) start(i) = 1.0 + 0.5 * std::sin(1.0 + i);  // generic, and the same every time
   V.col(0) = start.normalized();
   int m = 0, target = std::min(N, std::max(2 * modes + 40, 80));
+  // Rayleigh damping sends the high modes of a fine mesh to overdamped decays that crowd at -1/beta
+  // (hundreds of eigenvalues at one point): modes beyond that cluster would take a Krylov space of
+  // nearly every coordinate and its dense eigenproblem, minutes for 1 200 coordinates. The space stops
+  // growing here; the modes below the cluster have converged by then.
+  const int limit = std::min(N, std::max(6 * modes + 120, 300));
   Eigen::VectorXd w(N), h;
   while (true) {
     if (target > V.cols() - 1) {
@@ -125,6 +132,7 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
       return out;
     }
     const Eigen::VectorXcd theta = ritz.eigenvalues();
+    const Eigen::MatrixXcd Y = ritz.eigenvectors();  // assembled on each call: once per restart
     const double beta = m < N ? std::abs(H(m, m - 1)) : 0.0;
     std::vector<int> order(static_cast<std::size_t>(m));
     std::iota(order.begin(), order.end(), 0);
@@ -134,7 +142,7 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
     std::size_t converged = 0;
     for (; converged < order.size(); ++converged) {
       const int i = order[converged];
-      const double residual = beta * std::abs(ritz.eigenvectors()(m - 1, i));
+      const double residual = beta * std::abs(Y(m - 1, i));
       if (!(residual <= 1e-10 * std::abs(theta(i)))) break;
       radius = 1.0 / std::abs(theta(i));
     }
@@ -152,18 +160,23 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
     int found = 0;
     for (int i : kept)
       if (eigenvalueKind(sigma + 1.0 / theta(i), out.scale) == EigenvalueKind::Mode) ++found;
-    if (found >= modes || m == N) {
+    if (found >= modes || m == N || m >= limit) {
+      if (found < modes && m < N)
+        out.note = "only the lowest " + std::to_string(found) + " of the " + std::to_string(modes) +
+                   " modes asked were found: above |lambda| = " + formatShort(radius - std::abs(sigma), 3) +
+                   " rad/s the eigenvalues crowd (the overdamped decays of the damping), which a Krylov space of " +
+                   std::to_string(m) + " vectors does not separate";
       out.values.resize(static_cast<int>(kept.size()));
       out.shapes.resize(n, static_cast<int>(kept.size()));
       for (std::size_t k = 0; k < kept.size(); ++k) {
         const int i = kept[k];
         out.values(static_cast<int>(k)) = sigma + 1.0 / theta(i);
-        const Eigen::VectorXcd s = ritz.eigenvectors().col(i);
+        const Eigen::VectorXcd s = Y.col(i);
         out.shapes.col(static_cast<int>(k)) = V.topLeftCorner(n, m).cast<std::complex<double>>() * s;
       }
       return out;
     }
-    target = std::min(N, m + std::max(40, m / 2));
+    target = std::min(limit, m + std::max(40, m / 2));
   }
 }
 

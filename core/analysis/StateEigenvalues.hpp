@@ -23,6 +23,8 @@ struct StateEigenpairs {
   double scale = 0.0;       // |lambda| below 1e-7 scale counts as zero
   bool cancelled = false;
   std::string error;  // empty on success
+  // Set when fewer vibration modes than asked converged within the Krylov space's limit: says why.
+  std::string note;
 };
 
 enum class EigenvalueKind { Zero, Mode, Conjugate, Decay };
@@ -32,7 +34,8 @@ EigenvalueKind eigenvalueKind(std::complex<double> lambda, double scale);
 StateEigenpairs everyEigenvalue(const Eigen::MatrixXd& A);
 
 // The eigenvalues nearest zero, at least `modes` vibration modes among them (all of them when there are
-// fewer). `cancel` is checked every Krylov vector. scale = the largest |lambda| of those returned.
+// fewer, and those found when the Krylov space reaches max(6 modes + 120, 300) vectors first: `note`
+// says so). `cancel` is checked every Krylov vector. scale = the largest |lambda| of those returned.
 StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, const Eigen::MatrixXd& C, int modes,
                                     const std::atomic<bool>* cancel);
 
