@@ -20,6 +20,33 @@ QString lastDir(const QString& key) { return QSettings().value("export/" + key, 
 void rememberDir(const QString& key, const QString& path) {
   QSettings().setValue("export/" + key, QFileInfo(path).isDir() ? path : QFileInfo(path).absolutePath());
 }
+
+// A folder's path, typed (a folder that does not exist yet is made by the export) or browsed for.
+// Qt's folder chooser alone refuses a new folder ("Directory not found").
+QLineEdit* addFolderRow(QDialog& d, QFormLayout* form, const QString& label, const QString& initial, const QString& caption) {
+  auto* folder = new QLineEdit(initial, &d);
+  folder->setObjectName("export.folder");
+  folder->setMinimumWidth(360);
+  folder->setToolTip("Type a new folder's path to have it made, or browse for an existing one");
+  auto* browse = new QPushButton("Browse...", &d);
+  auto* row = new QHBoxLayout;
+  row->addWidget(folder, 1);
+  row->addWidget(browse);
+  QObject::connect(browse, &QPushButton::clicked, &d, [&d, folder, caption] {
+    const QString chosen = QFileDialog::getExistingDirectory(&d, caption, folder->text());
+    if (!chosen.isEmpty()) folder->setText(chosen);
+  });
+  form->addRow(label, row);
+  return folder;
+}
+
+QDialogButtonBox* addOkCancel(QDialog& d, QFormLayout* form) {
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+  form->addRow(buttons);
+  return buttons;
+}
 }  // namespace
 
 QString askSaveFile(QWidget* parent, const QString& key, const QString& caption, const QString& name, const QString& filter) {
@@ -28,9 +55,15 @@ QString askSaveFile(QWidget* parent, const QString& key, const QString& caption,
   return file;
 }
 
-QString askDirectory(QWidget* parent, const QString& key, const QString& caption) {
-  const QString dir = QFileDialog::getExistingDirectory(parent, caption, lastDir(key));
-  if (!dir.isEmpty()) rememberDir(key, dir);
+QString askDirectory(QWidget* parent, const QString& key, const QString& caption, const QString& name) {
+  QDialog d(parent);
+  d.setWindowTitle(caption);
+  auto* form = new QFormLayout(&d);
+  QLineEdit* folder = addFolderRow(d, form, "folder", QDir(lastDir(key)).filePath(name), caption);
+  addOkCancel(d, form);
+  if (d.exec() != QDialog::Accepted || folder->text().trimmed().isEmpty()) return {};
+  const QString dir = QDir::cleanPath(folder->text().trimmed());
+  QSettings().setValue("export/" + key, QFileInfo(dir).absolutePath());
   return dir;
 }
 
@@ -56,10 +89,7 @@ bool askPlotExport(QWidget* parent, const QString& key, QString& file, ExportSiz
   form->addRow("width", w);
   form->addRow("height", h);
   form->addRow("resolution (PNG)", dpi);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
-  QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
-  QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
-  form->addRow(buttons);
+  addOkCancel(d, form);
   if (d.exec() != QDialog::Accepted) return false;
   size = {w->value(), h->value(), dpi->value()};
   return true;
@@ -69,15 +99,8 @@ bool askAnimationExport(QWidget* parent, QString& dir, AnimationSettings& settin
   QDialog d(parent);
   d.setWindowTitle("Export animation");
   auto* form = new QFormLayout(&d);
-  auto* folder = new QLineEdit(QDir(lastDir("animation")).filePath("flexarm-animation"), &d);
-  auto* browse = new QPushButton("Browse...", &d);
-  auto* row = new QHBoxLayout;
-  row->addWidget(folder, 1);
-  row->addWidget(browse);
-  QObject::connect(browse, &QPushButton::clicked, &d, [&] {
-    const QString chosen = QFileDialog::getExistingDirectory(&d, "Folder for the frames", folder->text());
-    if (!chosen.isEmpty()) folder->setText(chosen);
-  });
+  QLineEdit* folder = addFolderRow(d, form, "folder (PNG frames)", QDir(lastDir("animation")).filePath("flexarm-animation"),
+                                   "Folder for the frames");
   auto* fps = new QDoubleSpinBox(&d);
   fps->setRange(1, 240);
   fps->setValue(settings.fps);
@@ -90,14 +113,10 @@ bool askAnimationExport(QWidget* parent, QString& dir, AnimationSettings& settin
       new QCheckBox(ffmpegProgram().isEmpty() ? "MP4 (needs ffmpeg, not found)" : "also encode animation.mp4 (ffmpeg)", &d);
   mp4->setChecked(settings.mp4 && !ffmpegProgram().isEmpty());
   mp4->setEnabled(!ffmpegProgram().isEmpty());
-  form->addRow("folder (PNG frames)", row);
   form->addRow("frame rate", fps);
   form->addRow("speed", speed);
   form->addRow(mp4);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
-  QObject::connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
-  QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
-  form->addRow(buttons);
+  addOkCancel(d, form);
   if (d.exec() != QDialog::Accepted || folder->text().isEmpty()) return false;
   dir = folder->text();
   rememberDir("animation", QFileInfo(dir).absolutePath());

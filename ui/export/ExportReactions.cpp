@@ -93,7 +93,7 @@ BundleExportReaction::BundleExportReaction(ExportSource& source, QString key, QO
 
 void BundleExportReaction::trigger() {
   if (!source_.exportReady()) return;
-  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the report bundle");
+  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the report bundle", "flexarm-report");
   if (!dir.isEmpty()) exportTo(dir);
 }
 
@@ -113,7 +113,7 @@ ParaViewExportReaction::ParaViewExportReaction(ExportSource& source, QString key
 
 void ParaViewExportReaction::trigger() {
   if (!source_.exportReady()) return;
-  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the ParaView series");
+  const QString dir = askDirectory(source_.exportWindow(), key_, "Folder for the ParaView series", "flexarm-paraview");
   if (!dir.isEmpty()) exportTo(dir);
 }
 
