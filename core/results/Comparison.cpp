@@ -94,6 +94,19 @@ Results compareRuns(const std::vector<NamedRun>& runs, std::vector<std::string> 
                     : r.results->message);
   }
   out.message = outcome;
+  for (const NamedRun& r : runs) {
+    const Results& run = *r.results;
+    out.variants.push_back({r.name, run.status, run.end_time, run.message, run.solver_description, run.stats});
+    SolverStats& sum = out.stats;
+    sum.steps += run.stats.steps;
+    sum.rhs_evaluations += run.stats.rhs_evaluations;
+    sum.jacobian_evaluations += run.stats.jacobian_evaluations;
+    sum.linear_setups += run.stats.linear_setups;
+    sum.error_test_failures += run.stats.error_test_failures;
+    sum.nonlinear_iterations += run.stats.nonlinear_iterations;
+    sum.nonlinear_convergence_failures += run.stats.nonlinear_convergence_failures;
+    sum.wall_time += run.stats.wall_time;
+  }
   std::string solvers;
   for (const NamedRun& r : runs) solvers += (solvers.empty() ? "" : "; ") + r.name + ": " + r.results->solver_description;
   out.solver_description = solvers;

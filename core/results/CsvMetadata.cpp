@@ -79,19 +79,24 @@ std::filesystem::path csvMetadataFile(const std::filesystem::path& csv_file) {
   return csv_file.parent_path() / (stem + ".meta.json");
 }
 
+namespace {
+Json statsJson(const SolverStats& s) {
+  return {{"steps", s.steps},
+          {"rhs_evaluations", s.rhs_evaluations},
+          {"jacobian_evaluations", s.jacobian_evaluations},
+          {"linear_setups", s.linear_setups},
+          {"error_test_failures", s.error_test_failures},
+          {"nonlinear_iterations", s.nonlinear_iterations},
+          {"nonlinear_convergence_failures", s.nonlinear_convergence_failures},
+          {"last_step", s.last_step},
+          {"wall_time", s.wall_time}};
+}
+}  // namespace
+
 void writeCsvMetadata(const Results& r, std::ostream& out) {
-  const SolverStats& s = r.stats;
   Json channels = Json::array();
   for (const Channel& c : r.channels()) channels.push_back(Json{{"name", c.name}, {"unit", c.unit}});
-  const Json stats = {{"steps", s.steps},
-                      {"rhs_evaluations", s.rhs_evaluations},
-                      {"jacobian_evaluations", s.jacobian_evaluations},
-                      {"linear_setups", s.linear_setups},
-                      {"error_test_failures", s.error_test_failures},
-                      {"nonlinear_iterations", s.nonlinear_iterations},
-                      {"nonlinear_convergence_failures", s.nonlinear_convergence_failures},
-                      {"last_step", s.last_step},
-                      {"wall_time", s.wall_time}};
+  const Json stats = statsJson(r.stats);
   Json errors = Json::array();
   for (const ErrorEstimate& e : r.errors) {
     Json j = {
@@ -99,20 +104,31 @@ void writeCsvMetadata(const Results& r, std::ostream& out) {
     if (e.measured >= 0.0) j["measured_relative"] = e.measured;
     errors.push_back(j);
   }
-  const Json doc = {{"format", kFormat},
-                    {"version", kVersionWritten},
-                    {"flexarm", kVersion},
-                    {"project", r.project_name},
-                    {"variant", r.variant},
-                    {"solver", r.solver_description},
-                    {"status", runStatusName(r.status)},
-                    {"end_time", r.end_time},
-                    {"message", r.message},
-                    {"accuracy", r.accuracy},
-                    {"method_choice", r.method_choice},
-                    {"errors", errors},
-                    {"stats", stats},
-                    {"channels", channels}};
+  Json doc = {{"format", kFormat},
+              {"version", kVersionWritten},
+              {"flexarm", kVersion},
+              {"project", r.project_name},
+              {"variant", r.variant},
+              {"solver", r.solver_description},
+              {"status", runStatusName(r.status)},
+              {"end_time", r.end_time},
+              {"message", r.message},
+              {"accuracy", r.accuracy},
+              {"method_choice", r.method_choice},
+              {"errors", errors},
+              {"stats", stats}};
+  if (!r.variants.empty()) {
+    Json variants = Json::array();
+    for (const VariantOutcome& v : r.variants)
+      variants.push_back(Json{{"name", v.name},
+                              {"status", runStatusName(v.status)},
+                              {"end_time", v.end_time},
+                              {"message", v.message},
+                              {"solver", v.solver},
+                              {"stats", statsJson(v.stats)}});
+    doc["variants"] = variants;
+  }
+  doc["channels"] = channels;
   // nlohmann writes numbers with '.' whatever the locale; text that is not UTF-8 becomes U+FFFD.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
@@ -159,6 +175,21 @@ Status readCsvMetadata(const std::string& text, Results& results) {
     }
   }
   readStats(doc.object("stats", Need::Optional), described.stats);
+  if (const Json* variants = doc.array("variants", Need::Optional)) {
+    for (std::size_t k = 0; k < variants->size(); ++k) {
+      JsonObjectReader v(&(*variants)[k], "variants[" + std::to_string(k) + "]", diag);
+      if (!v.valid()) continue;
+      VariantOutcome o;
+      v.string("name", o.name, Need::Required);
+      o.status = static_cast<RunStatus>(v.choice("status", statusNames(), Need::Optional, 0));
+      v.number("end_time", o.end_time, Need::Optional);
+      v.string("message", o.message, Need::Optional);
+      v.string("solver", o.solver, Need::Optional);
+      readStats(v.object("stats", Need::Optional), o.stats);
+      v.finish();
+      described.variants.push_back(o);
+    }
+  }
   const std::vector<std::string> units = readUnits(doc, results);
   if (Status bad = firstError(diag); !bad) return bad;
 

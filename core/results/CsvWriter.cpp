@@ -18,8 +18,9 @@ void writeCsv(const Results& r, std::ostream& out) {
     for (std::size_t c = 0; c < r.channels().size(); ++c) {
       if (c) out << ',';
       if (std::isnan(r.value(row, c))) continue;  // no value (a compared run had ended): an empty cell
-      // to_chars, not printf: the C locale may use ',' for the decimal point (see NumberFormat.cpp)
-      out.write(buf, std::to_chars(buf, buf + sizeof buf, r.value(row, c), std::chars_format::general, 17).ptr - buf);
+      // to_chars, not printf: the C locale may use ',' for the decimal point (see NumberFormat.cpp).
+      // The shortest text that reads back as the same double: 0.05, not 0.050000000000000003.
+      out.write(buf, std::to_chars(buf, buf + sizeof buf, r.value(row, c)).ptr - buf);
     }
     out << '\n';
   }

@@ -38,6 +38,16 @@ struct ErrorEstimate {
 enum class RunStatus { Completed, Failed, Cancelled, Diverged };
 const char* runStatusName(RunStatus status);
 
+// How one run of a comparison ended (Comparison.hpp): the comparison completes whatever its runs did.
+struct VariantOutcome {
+  std::string name;
+  RunStatus status = RunStatus::Completed;
+  double end_time = 0.0;  // [s]
+  std::string message;
+  std::string solver;
+  SolverStats stats;
+};
+
 // Scalars of result columns. Each is 0 for empty columns.
 double peakAbs(const std::vector<double>& x);                                      // largest |x|
 double peakExcursion(const std::vector<double>& x);                                // largest |x - x[0]|
@@ -61,11 +71,12 @@ class Results {
   double end_time = 0.0;  // simulated time reached [s]
   SolverStats stats;
   std::string project_name;
-  std::string variant;                // the compared or studied variant ("" for a plain run)
-  std::string solver_description;     // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
-  double accuracy = 0.0;              // what was asked (SimulationSettings::accuracy); 0 when unknown
-  std::string method_choice;          // the method auto chose and why, in words ("" when the user chose it)
-  std::vector<ErrorEstimate> errors;  // per output group, at the end of the run
+  std::string variant;                   // the compared or studied variant ("" for a plain run)
+  std::string solver_description;        // e.g. "CVODE BDF rtol=1e-08 atol=1e-10"
+  double accuracy = 0.0;                 // what was asked (SimulationSettings::accuracy); 0 when unknown
+  std::string method_choice;             // the method auto chose and why, in words ("" when the user chose it)
+  std::vector<ErrorEstimate> errors;     // per output group, at the end of the run
+  std::vector<VariantOutcome> variants;  // of a comparison: each compared run's outcome (stats: their sum)
   // The largest relative error estimate over the groups (0 without estimates).
   double largestRelativeError() const;
 

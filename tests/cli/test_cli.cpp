@@ -18,6 +18,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "io/JsonReader.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/CsvMetadata.hpp"
 
@@ -383,6 +384,13 @@ std::pair<std::vector<std::string>, std::vector<std::vector<double>>> readCsv(co
   }
   return {header, rows};
 }
+
+std::string readFile(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 }  // namespace
 
 TEST(Cli, CompareZeroAgainstHighOrderAtEightRadPerSecond) {
@@ -439,6 +447,21 @@ TEST(Cli, CompareZeroAgainstHighOrderAtEightRadPerSecond) {
     }
   }
   EXPECT_TRUE(fs::exists(dir / "summary.csv"));
+  // The sidecar says how each variant ended, with its statistics (it said "completed" with zeros), and
+  // the times are written as the decimals they are (0.15, not 0.15000000000000002).
+  const std::string meta = readFile(dir / "compare.meta.json");
+  const flexarm::Json doc = flexarm::Json::parse(meta);
+  ASSERT_EQ(doc["variants"].size(), 2u) << meta;
+  EXPECT_EQ(doc["variants"][0]["name"], "coupling=zero");
+  EXPECT_EQ(doc["variants"][0]["status"], "diverged");
+  EXPECT_EQ(doc["variants"][0]["end_time"].get<double>(), zero.back()[0]);
+  EXPECT_EQ(doc["variants"][1]["status"], "completed");
+  for (int v = 0; v < 2; ++v) EXPECT_GT(doc["variants"][v]["stats"]["steps"].get<long>(), 0) << v;
+  EXPECT_EQ(doc["stats"]["steps"].get<long>(),
+            doc["variants"][0]["stats"]["steps"].get<long>() + doc["variants"][1]["stats"]["steps"].get<long>());
+  const std::string csv = readFile(dir / "compare.csv");
+  EXPECT_NE(csv.find("\n0.15,"), std::string::npos);
+  EXPECT_EQ(csv.find("0.15000000000000002"), std::string::npos);
 #ifdef FLEXARM_CLI_PLOTS
   // The report bundle: the plots of the compared channels, each variant overlaid and the difference.
   for (const char* f : {"summary.md", "project.flexarm.json", "plots/tip.beam.v.png", "plots/tip.beam.v.svg",
@@ -643,13 +666,6 @@ TEST(Cli, EachCommandHasItsOwnOptionsAndHelp) {
 // ---------------------------------------------------------------- issue 21 item 2: the fuzzing findings
 
 namespace {
-
-std::string readFile(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void writeFile(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
