@@ -14,14 +14,13 @@ constexpr int kMaxNewtonIterations = 7;
 constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-evaluated at least this often
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
 // With the matrices of the step's own first iterate (up to kKeepMatricesUpTo coordinates) the iteration
-// contracts by a factor of 100 to 1000 per iteration (Moolam et al.'s spatial RRR arm: rates 0.001-0.006), so that rate x size
+// contracts by a factor of 100 to 1000 per iteration (Moolam et al.'s spatial RRR arm), so that rate x size
 // is a sound estimate of the error left, and the velocities are held to ten times the positions'
 // tolerance: their corrections are gamma / (beta h) times the positions' (in the same weights, a few
-// hundred times at the 4 ms steps of Moolam et al.'s spatial RRR arm) while the error test reads the positions only, so that with
-// the positions' tolerance nearly every step took a second iteration for its velocities alone. Seed 004 at rtol 1e-3, 1 s: 590 ->
-// 308 evaluations for 272 steps instead of 271, its end effector within 5.7e-4 of the reference's excursion instead of 4.8e-4;
-// over 3 s at rtol 3e-4 its joint rates as close to BDF's as before (at a hundredth, a spurious vibration took more steps).
-// Larger systems, whose matrices are older, hold the velocities to the positions' tolerance.
+// hundred times at 4 ms steps) while the error test reads the positions only, so that with the
+// positions' tolerance nearly every step took a second iteration for its velocities alone, at no gain
+// in the joint rates (docs/performance.md has the counts). Larger systems, whose matrices are older,
+// hold the velocities to the positions' tolerance.
 constexpr double kFreshMatricesVelocityWeight = 0.1;
 // Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
 constexpr int kKeepMatricesUpTo = 100;
@@ -33,8 +32,7 @@ constexpr int kKeepMatricesUpTo = 100;
 //  - re-evaluate their matrices every kLargeSystemStepsPerIterationMatrix steps, or after a step that
 //    took more than kIterationsBeforeNewMatrices iterations;
 //  - grow the step only when it can double (the error estimate a tenth of the tolerance): growing
-//    by 20 % at a time refactorized every few steps. The 200-element cantilever with `high`
-//    coupling, 0.3 s: 139 factorizations and 19.6 s with 1.2, 56 and 13.3 s with 2.
+//    by 20 % at a time refactorized every few steps (docs/performance.md).
 constexpr double kStaleFactorization = 0.3;
 constexpr long kLargeSystemStepsPerIterationMatrix = 50;
 constexpr int kIterationsBeforeNewMatrices = 4;
