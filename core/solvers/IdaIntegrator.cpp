@@ -102,7 +102,17 @@ Status IdaIntegrator::init(DaeResidual& res, int n, const double* y0, const doub
   int flag = IDAInit(m.mem, &Impl::resFn, t0, m.y, m.yp);
   if (flag != IDA_SUCCESS) return errorAt("IDAInit", describe(flag));
   IDASetUserData(m.mem, &m);
-  flag = IDASStolerances(m.mem, s.rtol, s.atol);
+  // rtol and atol hold the differential variables. The algebraic ones (the multipliers of an index-2
+  // system) are out of the error test (IDASetSuppressAlg below) and must be out of the Newton
+  // iteration's convergence test too: a step of length h determines them to round-off / h only, which
+  // exceeds atol of the order of the positions' (1e-11) on any step, and any atol on a short one (the
+  // first steps, the one that lands on t_stop), however exact the iteration matrix. Weighted by
+  // 1 / kAlgebraicAtol they converge with the positions and velocities they act on. IDA's difference
+  // quotients step each variable by at least its absolute tolerance: exact for a residual linear in
+  // the multipliers.
+  constexpr double kAlgebraicAtol = 1e6;
+  for (int k = 0; k < n; ++k) N_VGetArrayPointer(m.tmp)[k] = differential[static_cast<std::size_t>(k)] ? s.atol : kAlgebraicAtol;
+  flag = IDASVtolerances(m.mem, s.rtol, m.tmp);
   if (flag != IDA_SUCCESS) return errorAt("tolerances", describe(flag));
   if (Status ls = m.eigenSolver(); !ls) return ls;
   flag = IDASetLinearSolver(m.mem, m.LS, m.A);

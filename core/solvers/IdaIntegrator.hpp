@@ -1,7 +1,7 @@
 #pragma once
 // A thin owner of a SUNDIALS IDA instance for F(t, y, y') = 0 (BDF, Newton with a dense analytic or
-// difference-quotient iteration matrix), with algebraic variables excluded from the error test, every
-// return flag turned into words. Mirrors CvodeIntegrator.
+// difference-quotient iteration matrix), with algebraic variables excluded from the error test and the
+// Newton iteration's convergence test, every return flag turned into words. Mirrors CvodeIntegrator.
 #include <Eigen/Core>
 #include <memory>
 #include <string>

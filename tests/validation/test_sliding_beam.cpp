@@ -105,3 +105,29 @@ TEST(SlidingBeam, ABeamThatLeavesItsSupportStopsTheRunWithAMessage) {
   ASSERT_EQ(expected.size(), r.channels().size());
   for (std::size_t c = 0; c < expected.size(); ++c) EXPECT_EQ(expected[c].name, r.channels()[c].name);
 }
+
+TEST(SlidingBeam, IdaRunsToTheEndTimeAtARelativeToleranceOf1e10) {
+  // rtol 1e-10 with the absolute tolerance the accuracy maps to: short steps from the first to the
+  // last, which lands on t_end; the run ends there with the supports held.
+  for (const char* name :
+       {"sliding-beam-slow-push.flexarm.json", "sliding-beam-fast-push.flexarm.json", "sliding-beam-fast-pull.flexarm.json"}) {
+    const Results r =
+        simulate(shipped(name, {"simulation.solver.rtol=1e-10", "simulation.solver.atol=0", "simulation.t_end=0.0123"}));
+    ASSERT_EQ(r.status, RunStatus::Completed) << name << ": " << r.message;
+    EXPECT_EQ(r.column("t").back(), 0.0123) << name;
+    for (const char* s : {"constraint.support1.pos", "constraint.support2.pos"}) EXPECT_LT(peakAbs(r.column(s)), 1e-9) << name;
+  }
+}
+
+TEST(SlidingBeam, IdaRunsTheShippedBeamsAtAnAbsoluteToleranceOf1e12) {
+  // The multipliers (index 2) are known to round-off / h only; a tight atol must not hold the Newton
+  // iteration to them. Each shipped beam starts and runs, its supports held.
+  for (const char* name :
+       {"sliding-beam-slow-push.flexarm.json", "sliding-beam-fast-push.flexarm.json", "sliding-beam-fast-pull.flexarm.json"}) {
+    const Results r = simulate(shipped(name, {"simulation.solver.atol=1e-12", "simulation.t_end=0.05"}));
+    ASSERT_EQ(r.status, RunStatus::Completed) << name << ": " << r.message;
+    for (const char* s :
+         {"constraint.support1.pos", "constraint.support2.pos", "constraint.support1.vel", "constraint.support2.vel"})
+      EXPECT_LT(peakAbs(r.column(s)), 1e-9) << name << " " << s;
+  }
+}
