@@ -55,6 +55,66 @@ std::string nameList(const std::vector<std::string>& names) {
 // What urdfdom says quotes the names of the file as they are (newlines too): one line, cut.
 std::string fromUrdfdom(const std::string& message) { return excerpt(message, 300); }
 
+// A loop of joints among the links of the file: the joints on it, the last one closing it (empty:
+// none). urdfdom links each joint's child link to its parent link (shared pointers) before it looks
+// for the root; where it gives up after that (a loop through every link leaves no root), the loop is a
+// cycle of links that own each other, which it never frees. So loops are refused before urdfdom reads
+// the file. Joints and links as urdfdom takes them: <robot>'s <joint> and <link> elements.
+std::vector<std::string> jointLoop(const TiXmlElement& robot) {
+  struct Edge {
+    std::string joint, child;
+  };
+  std::set<std::string> links;
+  for (const TiXmlElement* l = robot.FirstChildElement("link"); l; l = l->NextSiblingElement("link"))
+    if (const char* name = l->Attribute("name")) links.insert(name);
+  std::map<std::string, std::vector<Edge>> below;  // by parent link, in the file's order
+  std::vector<std::string> parents;
+  for (const TiXmlElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const TiXmlElement* parent = j->FirstChildElement("parent");
+    const TiXmlElement* child = j->FirstChildElement("child");
+    const char* name = j->Attribute("name");
+    const char* from = parent ? parent->Attribute("link") : nullptr;
+    const char* to = child ? child->Attribute("link") : nullptr;
+    if (!name || !from || !to || !links.count(from) || !links.count(to)) continue;
+    below[from].push_back({name, to});
+    parents.push_back(from);
+  }
+  // Depth first, without recursion: a joint to a link on the current path closes a loop.
+  std::map<std::string, int> state;  // 1: on the path, 2: done
+  for (const std::string& start : parents) {
+    if (state[start] != 0) continue;
+    std::vector<std::pair<const std::string*, std::size_t>> path{{&start, 0}};  // link, next joint below it
+    std::vector<const std::string*> joints;                                     // the joint into each link after the first
+    state[start] = 1;
+    while (!path.empty()) {
+      auto& [link, next] = path.back();
+      const std::vector<Edge>& edges = below[*link];
+      if (next == edges.size()) {
+        state[*link] = 2;
+        path.pop_back();
+        if (!joints.empty() && joints.size() >= path.size()) joints.pop_back();
+        continue;
+      }
+      const Edge& e = edges[next++];
+      const int s = state[e.child];
+      if (s == 1) {
+        std::size_t k = 0;
+        while (*path[k].first != e.child) ++k;
+        std::vector<std::string> loop;
+        for (std::size_t i = k; i < joints.size(); ++i) loop.push_back(*joints[i]);
+        loop.push_back(e.joint);
+        return loop;
+      }
+      if (s == 0) {
+        state[e.child] = 1;
+        joints.push_back(&e.joint);
+        path.push_back({&e.child, 0});
+      }
+    }
+  }
+  return {};
+}
+
 // urdfdom reports through console_bridge: its messages are caught here instead of printed.
 class CapturedLog : public console_bridge::OutputHandler {
  public:
@@ -316,6 +376,9 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     return std::nullopt;
   }
   checkInertialText(*doc.RootElement(), diag);
+  if (const std::vector<std::string> loop = jointLoop(*doc.RootElement()); !loop.empty())
+    diag.error(jointPath(loop.back()), "closes a loop of joints (" + nameList(loop) +
+                                           "): the robot has a closed loop, and URDF (and FlexArm) describe trees");
   if (diag.hasErrors()) return std::nullopt;
   auto impl = std::make_shared<Impl>();
   CapturedLog log;
