@@ -42,6 +42,79 @@ namespace {
 std::string linkPath(const std::string& name) { return "link " + inQuotes(name); }
 std::string jointPath(const std::string& name) { return "joint " + inQuotes(name); }
 
+// Names of the URDF as a message lists them: each an excerpt (one line, cut), the first few of them
+// and how many more, so that a robot of thousands of links still gets a message of one line.
+std::string nameList(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 8;
+  std::string out;
+  for (std::size_t k = 0; k < names.size() && k < kShown; ++k) out += (k > 0 ? ", " : "") + excerpt(names[k]);
+  if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+  return out;
+}
+
+// What urdfdom says quotes the names of the file as they are (newlines too): one line, cut.
+std::string fromUrdfdom(const std::string& message) { return excerpt(message, 300); }
+
+// A loop of joints among the links of the file: the joints on it, the last one closing it (empty:
+// none). urdfdom links each joint's child link to its parent link (shared pointers) before it looks
+// for the root; where it gives up after that (a loop through every link leaves no root), the loop is a
+// cycle of links that own each other, which it never frees. So loops are refused before urdfdom reads
+// the file. Joints and links as urdfdom takes them: <robot>'s <joint> and <link> elements.
+std::vector<std::string> jointLoop(const TiXmlElement& robot) {
+  struct Edge {
+    std::string joint, child;
+  };
+  std::set<std::string> links;
+  for (const TiXmlElement* l = robot.FirstChildElement("link"); l; l = l->NextSiblingElement("link"))
+    if (const char* name = l->Attribute("name")) links.insert(name);
+  std::map<std::string, std::vector<Edge>> below;  // by parent link, in the file's order
+  std::vector<std::string> parents;
+  for (const TiXmlElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const TiXmlElement* parent = j->FirstChildElement("parent");
+    const TiXmlElement* child = j->FirstChildElement("child");
+    const char* name = j->Attribute("name");
+    const char* from = parent ? parent->Attribute("link") : nullptr;
+    const char* to = child ? child->Attribute("link") : nullptr;
+    if (!name || !from || !to || !links.count(from) || !links.count(to)) continue;
+    below[from].push_back({name, to});
+    parents.push_back(from);
+  }
+  // Depth first, without recursion: a joint to a link on the current path closes a loop.
+  std::map<std::string, int> state;  // 1: on the path, 2: done
+  for (const std::string& start : parents) {
+    if (state[start] != 0) continue;
+    std::vector<std::pair<const std::string*, std::size_t>> path{{&start, 0}};  // link, next joint below it
+    std::vector<const std::string*> joints;                                     // the joint into each link after the first
+    state[start] = 1;
+    while (!path.empty()) {
+      auto& [link, next] = path.back();
+      const std::vector<Edge>& edges = below[*link];
+      if (next == edges.size()) {
+        state[*link] = 2;
+        path.pop_back();
+        if (!joints.empty() && joints.size() >= path.size()) joints.pop_back();
+        continue;
+      }
+      const Edge& e = edges[next++];
+      const int s = state[e.child];
+      if (s == 1) {
+        std::size_t k = 0;
+        while (*path[k].first != e.child) ++k;
+        std::vector<std::string> loop;
+        for (std::size_t i = k; i < joints.size(); ++i) loop.push_back(*joints[i]);
+        loop.push_back(e.joint);
+        return loop;
+      }
+      if (s == 0) {
+        state[e.child] = 1;
+        joints.push_back(&e.joint);
+        path.push_back({&e.child, 0});
+      }
+    }
+  }
+  return {};
+}
+
 // urdfdom reports through console_bridge: its messages are caught here instead of printed.
 class CapturedLog : public console_bridge::OutputHandler {
  public:
@@ -133,10 +206,10 @@ void attach(const urdf::Link& link, const Eigen::Isometry3d& X, const std::set<c
 }
 
 std::string leafList(const urdf::ModelInterface& m) {
-  std::string list;
+  std::vector<std::string> leaves;
   for (const auto& [name, link] : m.links_)
-    if (link->child_joints.empty()) list += (list.empty() ? "" : ", ") + name;
-  return list;
+    if (link->child_joints.empty()) leaves.push_back(name);
+  return nameList(leaves);
 }
 
 std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_name, Diagnostics& diag) {
@@ -154,9 +227,9 @@ std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_n
     while (true) {
       const std::vector<const urdf::Joint*> next = leadingJoints(*link, m);
       if (next.size() > 1) {
-        std::string to;
-        for (const urdf::Joint* j : next) to += (to.empty() ? "" : ", ") + j->child_link_name;
-        diag.error(linkPath(link->name), "the tree branches here (to " + to +
+        std::vector<std::string> to;
+        for (const urdf::Joint* j : next) to.push_back(j->child_link_name);
+        diag.error(linkPath(link->name), "the tree branches here (to " + nameList(to) +
                                              "): choose the tip link of the chain to import (--tip; the leaves are " +
                                              leafList(m) + ")");
         return std::nullopt;
@@ -303,6 +376,9 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     return std::nullopt;
   }
   checkInertialText(*doc.RootElement(), diag);
+  if (const std::vector<std::string> loop = jointLoop(*doc.RootElement()); !loop.empty())
+    diag.error(jointPath(loop.back()), "closes a loop of joints (" + nameList(loop) +
+                                           "): the robot has a closed loop, and URDF (and FlexArm) describe trees");
   if (diag.hasErrors()) return std::nullopt;
   auto impl = std::make_shared<Impl>();
   CapturedLog log;
@@ -318,23 +394,22 @@ std::optional<UrdfRobot> UrdfRobot::parse(const std::string& xml, Diagnostics& d
     console_bridge::restorePreviousOutputHandler();
   }
   if (!impl->model) {
-    for (const std::string& e : log.errors) diag.error("", e);
+    for (const std::string& e : log.errors) diag.error("", fromUrdfdom(e));
     if (log.errors.empty()) diag.error("", "urdfdom could not read the robot");
     return std::nullopt;
   }
   // With a model, what urdfdom logged as errors is what it skipped: about <inertial>, already checked
   // (checkInertialText); about visual and collision geometry, which FlexArm ignores.
   for (const std::string& e : log.errors)
-    if (e.rfind("Inertial", 0) != 0 && e.rfind("Could not parse inertial element", 0) != 0) diag.warning("", "urdfdom: " + e);
-  for (const std::string& w : log.warnings) diag.warning("", w);
+    if (e.rfind("Inertial", 0) != 0 && e.rfind("Could not parse inertial element", 0) != 0)
+      diag.warning("", "urdfdom: " + fromUrdfdom(e));
+  for (const std::string& w : log.warnings) diag.warning("", fromUrdfdom(w));
   // urdfdom keeps one parent of a link that several joints name as their child (a closed loop): refused.
   std::map<std::string, std::vector<std::string>> parents;
   for (const auto& [name, joint] : impl->model->joints_) parents[joint->child_link_name].push_back(name);
   for (const auto& [link, joints] : parents) {
     if (joints.size() < 2) continue;
-    std::string names;
-    for (const std::string& j : joints) names += (names.empty() ? "" : ", ") + j;
-    diag.error(linkPath(link), "is the child of several joints (" + names +
+    diag.error(linkPath(link), "is the child of several joints (" + nameList(joints) +
                                    "): the robot has a closed loop, and URDF (and FlexArm) describe trees");
   }
   // A loop of joints that does not pass through the root (each of its links with one parent) is
@@ -422,10 +497,10 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
     const auto it = std::find_if(w->segments.begin(), w->segments.end(),
                                  [&spec](const Segment& s) { return s.joint->child_link_name == spec.link; });
     if (it == w->segments.end()) {
-      std::string moved;
-      for (const Segment& s : w->segments) moved += (moved.empty() ? "" : ", ") + s.joint->child_link_name;
+      std::vector<std::string> moved;
+      for (const Segment& s : w->segments) moved.push_back(s.joint->child_link_name);
       diag.error(linkPath(spec.link),
-                 "cannot be made flexible: it is not a link that a joint of the chain moves (" + moved + ")");
+                 "cannot be made flexible: it is not a link that a joint of the chain moves (" + nameList(moved) + ")");
       continue;
     }
     flexible[static_cast<std::size_t>(it - w->segments.begin())] = &spec;

@@ -1203,11 +1203,15 @@ TEST(Cli, ImportUrdfWritesACheckedProjectAndNamesWhatIsWrong) {
       {robot("<link name=\"c\">" + inertial + "</link>" + j1 +
              R"(<joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
                 <joint name="j3" type="continuous"><parent link="c"/><child link="b"/></joint>)"),
-       "link \"b\": is the child of several joints (j1, j3): the robot has a closed loop"},
+       "joint \"j3\": closes a loop of joints (j2, j3): the robot has a closed loop"},
       {"<robot name=\"r\"><link name=\"b\">" + inertial + "</link><link name=\"c\">" + inertial +
            R"(</link><joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
               <joint name="j3" type="continuous"><parent link="c"/><child link="b"/></joint></robot>)",
-       "not a valid tree"},
+       "joint \"j3\": closes a loop of joints (j2, j3)"},
+      {robot("<link name=\"c\">" + inertial + "</link>" + j1 +
+             R"(<joint name="j2" type="continuous"><parent link="a"/><child link="c"/></joint>
+                <joint name="j3" type="continuous"><parent link="c"/><child link="b"/></joint>)"),
+       "link \"b\": is the child of several joints (j1, j3): the robot has a closed loop"},
       {robot(R"(<joint name="base_float" type="floating"><parent link="a"/><child link="b"/></joint>)"),
        "joint \"base_float\": is a floating joint"},
       {robot(R"(<joint name="plane" type="planar"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/></joint>)"),
