@@ -109,6 +109,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
                       "evaluated near the configuration: " +
                           equations.error());
       }
+      if (options.cancel && *options.cancel) return failed(out, "cancelled", true);
       for (int i = 0; i < ne; ++i)
         for (int j = 0; j < ne; ++j) Jr(i, j) = J(eq[i], analytic ? eq[j] : j);
       if (!Jr.allFinite() || !r.allFinite())

@@ -68,6 +68,11 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
     error_ = fd_.error();
     return false;
   }
+  if (stopped(cancel)) {
+    cancelled_ = true;
+    error_ = "cancelled";
+    return false;
+  }
   M_ = fd_.massMatrix();
   a_ = ydot.tail(nf);
   // At rest (no velocity at all, not even a prescribed one), the velocity terms of the inertia are

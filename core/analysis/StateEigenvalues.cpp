@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace flexarm {
@@ -38,8 +39,9 @@ namespace {
 // x1 = -(K + sigma C + sigma^2 M)^-1 (M v + (C + sigma M) u), the second u + sigma x1.
 class ShiftInverted {
  public:
-  ShiftInverted(const Eigen::MatrixXd& M, const Eigen::MatrixXd& K, const Eigen::MatrixXd& C, double sigma)
-      : M_(M), C_sigma_(C + sigma * M), lu_(K + sigma * C + sigma * sigma * M), sigma_(sigma) {}
+  // `lu` factorizes K + sigma C + sigma^2 M (K itself at sigma = 0).
+  ShiftInverted(const Eigen::MatrixXd& M, const Eigen::MatrixXd& C, double sigma, Eigen::PartialPivLU<Eigen::MatrixXd>&& lu)
+      : M_(M), C_sigma_(C + sigma * M), lu_(std::move(lu)), sigma_(sigma) {}
   void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index n = M_.rows();
     Eigen::VectorXd rhs = M_ * x.tail(n);
@@ -80,9 +82,23 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
   // At zero, unless K is singular (rigid-body modes): then just off it, far below any vibration a
   // zero test would let pass. A shift among the modes would crowd the lowest ones together, and one
   // among the overdamped decays of a fine mesh (-1/beta of Rayleigh damping) would bury them.
+  auto stopped = [&] {
+    if (!cancel || !cancel->load(std::memory_order_relaxed)) return false;
+    out.cancelled = true;
+    out.error = "cancelled";
+    return true;
+  };
+  // Each dense factorization (tenths of a second for a thousand coordinates) is followed by a look at
+  // `cancel`; at sigma = 0 the factorization of K serves the iteration.
   double sigma = 0.0;
-  if (Eigen::PartialPivLU<Eigen::MatrixXd>(K).rcond() < 1e-13) sigma = -1e-6 * omega;
-  const ShiftInverted op(M, K, C, sigma);
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
+  if (stopped()) return out;
+  if (lu.rcond() < 1e-13) {
+    sigma = -1e-6 * omega;
+    lu.compute(K + sigma * C + sigma * sigma * M);
+    if (stopped()) return out;
+  }
+  const ShiftInverted op(M, C, sigma, std::move(lu));
 
   Eigen::MatrixXd V(N, 1), H = Eigen::MatrixXd::Zero(1, 0);
   Eigen::VectorXd start(N);
@@ -101,11 +117,7 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
       H.conservativeResizeLike(Eigen::MatrixXd::Zero(target + 1, target));
     }
     for (; m < target; ++m) {
-      if (cancel && cancel->load(std::memory_order_relaxed)) {
-        out.cancelled = true;
-        out.error = "cancelled";
-        return out;
-      }
+      if (stopped()) return out;
       op.apply(V.col(m), w);
       if (!w.allFinite()) {
         out.error = "the shifted equations K + sigma C + sigma^2 M are singular near zero";

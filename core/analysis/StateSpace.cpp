@@ -183,9 +183,20 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
       out(static_cast<int>(i)) = rows.value(row, static_cast<std::size_t>(columns[i]));
     return true;
   };
-  Eigen::MatrixXd C(static_cast<int>(columns.size()), 2 * nf);
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(static_cast<int>(columns.size()), 2 * nf);
   Eigen::VectorXd op, om;
-  for (int c = 0; c < 2 * nf; ++c) {
+  // Outputs that are positions do not read the rates at all: when every rate moved at once leaves them
+  // exactly as they were, the rate half of C is zero and its difference quotients (half the work on a
+  // fine mesh) are skipped.
+  int columns_needed = 2 * nf;
+  {
+    Eigen::VectorXd moved = y;
+    for (int c = nf; c < 2 * nf; ++c) moved(c) += 1e-3 * (1.0 + std::abs(y(c))) * (1.0 + 0.1 * (c % 7));
+    if (!outputsAt(y, op) || !outputsAt(moved, om))
+      return error("the outputs cannot be evaluated near the equilibrium: " + fd.error());
+    if (op == om) columns_needed = nf;
+  }
+  for (int c = 0; c < columns_needed; ++c) {
     if (options.cancel && *options.cancel) return error("cancelled");
     const double h = differenceStep(y(c));
     Eigen::VectorXd yp = y, ym = y;
