@@ -79,15 +79,15 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
   const double norm_c = C.cwiseAbs().rowwise().sum().maxCoeff();
   double omega = std::max(std::sqrt(norm_k / norm_m), norm_c / norm_m);
   if (!(omega > 0.0) || !std::isfinite(omega)) omega = 1.0;
-  // At zero, unless K is singular (rigid-body modes): then just off it, far below any vibration a
-  // zero test would let pass. A shift among the modes would crowd the lowest ones together, and one
-  // among the overdamped decays of a fine mesh (-1/beta of Rayleigh damping) would bury them.
   auto stopped = [&] {
     if (!cancel || !cancel->load(std::memory_order_relaxed)) return false;
     out.cancelled = true;
     out.error = "cancelled";
     return true;
   };
+  // At zero, unless K is singular (rigid-body modes): then just off it, far below any vibration a
+  // zero test would let pass. A shift among the modes would crowd the lowest ones together, and one
+  // among the overdamped decays of a fine mesh (-1/beta of Rayleigh damping) would bury them.
   // Each dense factorization (tenths of a second for a thousand coordinates) is followed by a look at
   // `cancel`; at sigma = 0 the factorization of K serves the iteration.
   double sigma = 0.0;
