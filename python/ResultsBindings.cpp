@@ -64,7 +64,8 @@ py::dict statsDict(const SolverStats& s) {
 
 PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optional<std::string> solver,
                      std::optional<double> rtol, std::optional<double> atol, std::optional<double> accuracy, bool verify,
-                     const std::optional<py::function>& progress) {
+                     const std::optional<py::function>& progress, const std::optional<PyResults>& start_from,
+                     std::optional<double> start_at) {
   PyProject run = p;
   if (t_end) run.doc["simulation"]["t_end"] = *t_end;
   if (accuracy) run.doc["simulation"]["accuracy"] = *accuracy;
@@ -72,6 +73,15 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
   if (rtol) run.doc["simulation"]["solver"]["rtol"] = *rtol;
   if (atol) run.doc["simulation"]["solver"]["atol"] = *atol;
   if (t_end || solver || rtol || atol || accuracy) run = projectFromDoc(run.doc, run.base_dir);
+  if (start_at && !start_from) throw py::value_error("start_at needs start_from: the results to continue");
+  std::optional<MultibodySystem> continued;
+  if (start_from) {  // the run continues start_from from its row at start_at (or its last row)
+    continued = MultibodySystem::fromModel(run.project.model, run.project.coupling);
+    const Result<std::size_t> row = rowAtTime(*start_from->results, start_at);
+    if (!row) throw py::value_error("start_at: " + row.error().text());
+    if (const Status ok = continueFromRow(run.project, *continued, *start_from->results, *row); !ok)
+      throw py::value_error("start_from: " + ok.error().text());
+  }
 
   // The run goes on this thread with the GIL released; every 50 ms it takes the GIL back to let
   // Python handle signals (Ctrl-C) and call the progress callback. An exception there stops the
@@ -97,7 +107,8 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
   Results results;
   {
     py::gil_scoped_release release;
-    const MultibodySystem sys = MultibodySystem::fromModel(run.project.model, run.project.coupling);
+    const MultibodySystem sys =
+        continued ? std::move(*continued) : MultibodySystem::fromModel(run.project.model, run.project.coupling);
     results = simulate(run.project, sys, control);
     if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(run.project, sys, results, control);
   }
@@ -247,13 +258,15 @@ void bindResults(py::module_& m) {
 
   m.def("simulate", &simulatePy, py::arg("project"), py::kw_only(), py::arg("t_end") = py::none(), py::arg("solver") = py::none(),
         py::arg("rtol") = py::none(), py::arg("atol") = py::none(), py::arg("accuracy") = py::none(), py::arg("verify") = false,
-        py::arg("progress") = py::none(),
+        py::arg("progress") = py::none(), py::arg("start_from") = py::none(), py::arg("start_at") = py::none(),
         "Runs the project on the engine (the GIL is released: other Python threads go on) and returns its Results.\n"
         "accuracy (default the project's, 1e-3: 0.1 % of each output's excursion) is what the automatic method aims\n"
         "for; every result carries its error estimate (Results.errors). verify=True runs again at a tenth of the\n"
         "accuracy and stores the measured error next to the estimate.\n"
         "t_end, solver ('auto', 'galpha', 'bdf', ...), rtol and atol override the project's settings. progress(t, t_end) is\n"
         "called about every 50 ms. A diverged or failed run returns its status and message; it does not raise.\n"
+        "start_from (Results of an earlier run of the same model) continues that run from its row at start_at [s]\n"
+        "(default: its last row): the state there is the initial state and the run starts at that time.\n"
         "Ctrl-C (or an exception from progress) stops the run within a step and is raised again with the results\n"
         "so far as its `result` attribute.");
 }

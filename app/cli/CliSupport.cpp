@@ -22,19 +22,19 @@ std::atomic<bool> g_cancel{false};
 void onSignal(int) { g_cancel.store(true); }
 std::string g_command_line = "flexarm-cli";
 
+}  // namespace
+
+int fail(const std::string& what, int code) {
+  std::cerr << "flexarm-cli: " << what << "\n";
+  return code;
+}
+
 // A number read in full ("2.5x" and "" are not numbers), finite.
 std::optional<double> parseNumber(const std::string& text) {
   char* end = nullptr;
   const double x = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0' || !std::isfinite(x)) return std::nullopt;
   return x;
-}
-
-}  // namespace
-
-int fail(const std::string& what, int code) {
-  std::cerr << "flexarm-cli: " << what << "\n";
-  return code;
 }
 
 std::atomic<bool>& cancelFlag() { return g_cancel; }

@@ -18,6 +18,9 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitSolverFailure = 3;
 constexpr int kExitInterrupted = 130;
 
+// A number read in full ("2.5x" and "" are not numbers), finite.
+std::optional<double> parseNumber(const std::string& text);
+
 // Prints "flexarm-cli: what" on standard error and returns code.
 int fail(const std::string& what, int code = kExitBadInput);
 

@@ -13,6 +13,8 @@
 #include "analysis/InverseDynamics.hpp"
 #include "base/NumberFormat.hpp"
 #include "results/CsvMetadata.hpp"
+#include "results/CsvReader.hpp"
+#include "results/RowCoordinates.hpp"
 #include "results/CsvWriter.hpp"
 #include "solvers/Simulation.hpp"
 
@@ -27,8 +29,21 @@ struct RunOptions {
   std::string out;
   std::string vtk;  // run only: a folder for the ParaView series
   bool quiet = false;
-  bool verify = false;  // run only: a second run at a tenth of the accuracy measures the error
+  bool verify = false;             // run only: a second run at a tenth of the accuracy measures the error
+  std::string start_from;          // run only: a results CSV whose state the run continues
+  std::optional<double> start_at;  // its row's time (default: the last row)
 };
+
+// Makes the project continue the run in `o.start_from` from the row at `o.start_at` (or its last row).
+Status continueRun(const RunOptions& o, Project& project, const MultibodySystem& sys) {
+  Result<Results> earlier = readCsvFile(o.start_from);
+  if (!earlier) return errorAt("--start-from", earlier.error().text());
+  Result<std::size_t> row = rowAtTime(*earlier, o.start_at);
+  if (!row) return errorAt(o.start_at ? "--start-at" : "--start-from", o.start_from + ": " + row.error().text());
+  if (Status continued = continueFromRow(project, sys, *earlier, *row); !continued)
+    return errorAt("--start-from", o.start_from + ": " + continued.error().text());
+  return {};
+}
 
 // "ee 3.1e-04, tip.beam 5.2e-04, joints 1.0e-04": each group's relative error (the estimate, or measured).
 std::string errorList(const Results& r, bool measured) {
@@ -91,6 +106,8 @@ int execute(const RunOptions& o, bool inverse) {
   control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
   // One discretized system for the run and its check.
   const MultibodySystem sys = MultibodySystem::fromModel(project->model, project->coupling);
+  if (!o.start_from.empty())
+    if (const Status continued = continueRun(o, *project, sys); !continued) return fail(continued.error().text(), kExitBadInput);
   Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, sys, control);
   bar.done();
   if (o.verify && !inverse && results.status == RunStatus::Completed) {
@@ -118,8 +135,8 @@ int execute(const RunOptions& o, bool inverse) {
          << " RHS evaluations, " << st.jacobian_evaluations << " Jacobian evaluations, " << st.nonlinear_iterations
          << " Newton iterations, " << st.error_test_failures << " error-test failures, " << st.nonlinear_convergence_failures
          << " convergence failures, " << formatShort(st.wall_time, 3) << " s wall time";
-  if (st.wall_time > 0.0 && results.end_time > 0.0)
-    report << " (" << formatShort(results.end_time / st.wall_time, 3) << " x real time)";
+  const double simulated = results.end_time - project->simulation.t_start;
+  if (st.wall_time > 0.0 && simulated > 0.0) report << " (" << formatShort(simulated / st.wall_time, 3) << " x real time)";
   report << "\n";
   if (!inverse) {
     reportErrors(results, report);
@@ -141,9 +158,10 @@ int execute(const RunOptions& o, bool inverse) {
 }
 
 Command runLike(const std::string& name, const std::string& summary, bool inverse) {
-  const std::string synopsis =
-      inverse ? "PROJECT [--out FILE.csv|-] [--t-end T] [--accuracy A] [--set PATH=VALUE ...] [--quiet]"
-              : "PROJECT [--out FILE.csv|-] [--vtk DIR] [--t-end T] [--accuracy A] [--verify] [--set PATH=VALUE ...] [--quiet]";
+  const std::string synopsis = inverse ? "PROJECT [--out FILE.csv|-] [--t-end T] [--accuracy A] [--set PATH=VALUE ...] [--quiet]"
+                                       : "PROJECT [--out FILE.csv|-] [--vtk DIR] [--t-end T] [--accuracy A] [--verify] "
+                                         "[--start-from RESULT.csv [--start-at T]]\n"
+                                         "        [--set PATH=VALUE ...] [--quiet]";
   return {name, synopsis, summary, [inverse](CLI::App& app) {
             auto o = std::make_shared<RunOptions>();
             addProjectArguments(app, o->project, true);
@@ -159,6 +177,26 @@ Command runLike(const std::string& name, const std::string& summary, bool invers
               app.add_flag("--verify", o->verify,
                            "check the error estimate: run again at a tenth of the accuracy and print the\n"
                            "measured difference of each output next to its estimate (also in the .meta.json)");
+            if (!inverse) {
+              CLI::Option* from =
+                  app.add_option("--start-from", o->start_from,
+                                 "continue the run that wrote RESULT.csv: its state at its last row (or at --start-at)\n"
+                                 "becomes the initial state, and the run starts at that row's time (the laws read\n"
+                                 "the absolute time); RESULT.csv must be a run of the same model")
+                      ->type_name("RESULT.csv")
+                      ->check(nonEmptyPath());
+              app.add_option_function<std::string>(
+                     "--start-at",
+                     [o](const std::string& text) {
+                       const std::optional<double> x = parseNumber(text);
+                       if (!x || !(*x >= 0.0))
+                         throw CLI::ValidationError("--start-at must be a time in seconds, at least 0, got \"" + text + "\"");
+                       o->start_at = *x;
+                     },
+                     "with --start-from: the time of the row to continue from (default: the last row)")
+                  ->type_name("T")
+                  ->needs(from);
+            }
             if (!inverse)
               app.add_option("--vtk", o->vtk,
                              "also write the run as a ParaView series into DIR (created when missing):\n"

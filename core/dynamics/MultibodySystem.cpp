@@ -144,9 +144,10 @@ void MultibodySystem::initialState(const Model& model, Eigen::VectorXd& q, Eigen
     const Body& b = bodies[i];
     q(b.q_index) = model.joints[i].q0;
     qd(b.q_index) = model.joints[i].qd0;
-    if (b.motor_index >= 0) {  // motor starts with the joint untwisted
-      q(b.motor_index) = b.joint_flex.gear_ratio * model.joints[i].q0;
-      qd(b.motor_index) = b.joint_flex.gear_ratio * model.joints[i].qd0;
+    if (b.motor_index >= 0) {  // torsion = motor / N - link
+      const JointFlex& f = *model.joints[i].flex;
+      q(b.motor_index) = b.joint_flex.gear_ratio * (model.joints[i].q0 + f.torsion0);
+      qd(b.motor_index) = b.joint_flex.gear_ratio * (model.joints[i].qd0 + f.torsiond0);
     }
     if (b.isFlexible() && model.links[i].flex) {
       const auto& e0 = model.links[i].flex->e0;

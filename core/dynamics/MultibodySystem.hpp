@@ -82,7 +82,7 @@ struct MultibodySystem {
   // Builds the system; the model must have passed validation.
   static MultibodySystem fromModel(const Model& model, CouplingOrder coupling = CouplingOrder::High);
 
-  // Initial coordinates and rates from the model (q0/qd0, motors at N q0, e0).
+  // Initial coordinates and rates from the model (q0/qd0, motors at N (q0 + torsion0), e0/ed0).
   void initialState(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
 
   // Pose of a joint's motion: rotation about / translation along `axis` by q.

@@ -553,8 +553,10 @@ void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::file
       if (read(fx, *f.key, jf.*f.field) && f.key == &gear && (jf.gear_ratio < gear.lower || jf.gear_ratio > gear.upper))
         fx.diagnostics().error(fx.pathOf(gear.name()), "must be between " + formatNumber(gear.lower) + " and " +
                                                            formatNumber(gear.upper) + ", got " + formatNumber(jf.gear_ratio));
-    // The motor starts at N q0 with rate N qd0: finite numbers whose product may overflow.
-    for (auto [key, value] : {std::pair<const char*, double>{"q0", joint.q0}, {"qd0", joint.qd0}})
+    read(fx, key("joints[].flex.torsion0"), jf.torsion0);
+    read(fx, key("joints[].flex.torsiond0"), jf.torsiond0);
+    // The motor starts at N (q0 + torsion0) with rate N (qd0 + torsiond0): finite numbers whose product may overflow.
+    for (auto [key, value] : {std::pair<const char*, double>{"q0", joint.q0 + jf.torsion0}, {"qd0", joint.qd0 + jf.torsiond0}})
       if (!std::isfinite(jf.gear_ratio * value))
         r.diagnostics().error(r.pathOf(key), "times the gear ratio " + formatNumber(jf.gear_ratio) +
                                                  " (the motor's initial value) is not a finite number, got " +
@@ -695,8 +697,9 @@ std::string orderList(const SolverMethodInfo& m) {
 void readSimulation(JsonObjectReader& r, SimulationSettings& s) {
   if (!r.valid()) return;
   const bool t_end = read(r, key("simulation.t_end"), s.t_end);
+  const bool t_start = readWithinBounds(r, key("simulation.t_start"), s.t_start);
   const bool rate = read(r, key("simulation.output_rate"), s.output_rate);
-  if (t_end || rate) {
+  if (t_end || t_start || rate) {
     if (const Status length = checkRunLength(s); !length) r.diagnostics().error(length.error().where, length.error().message);
   }
   const schema::Key& accuracy = key("simulation.accuracy");
@@ -869,10 +872,13 @@ Status checkRunLength(const SimulationSettings& s) {
   if (s.output_rate > kMaxOutputRate)
     return errorAt("simulation.output_rate",
                    "must be at most " + formatNumber(kMaxOutputRate) + " Hz, got " + formatNumber(s.output_rate));
-  const double rows = s.t_end * s.output_rate;
+  if (!(s.t_start < s.t_end))
+    return errorAt("simulation.t_start",
+                   "must be before simulation.t_end " + formatNumber(s.t_end) + " s, got " + formatNumber(s.t_start) + " s");
+  const double rows = (s.t_end - s.t_start) * s.output_rate;
   if (rows > kMaxOutputRows)
     return errorAt("simulation.t_end x simulation.output_rate",
-                   formatNumber(s.t_end) + " s x " + formatNumber(s.output_rate) + " Hz = " + formatShort(rows, 3) +
+                   formatNumber(s.t_end - s.t_start) + " s x " + formatNumber(s.output_rate) + " Hz = " + formatShort(rows, 3) +
                        " output rows, at most " + formatShort(kMaxOutputRows, 3) + " (shorten t_end or lower output_rate)");
   return {};
 }

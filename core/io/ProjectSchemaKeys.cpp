@@ -149,6 +149,8 @@ std::vector<Key> buildKeys() {
       withInitial(number(J + "flex.rotor_inertia", "kg m²|kg", Need::Required, Range::Positive, "rotor inertia J"), 0.01),
       bounded(number(J + "flex.gear_ratio", "-", Need::Optional, Range::Positive, "gear ratio N", JointFlex{}.gear_ratio), 1e-3,
               1e5),
+      number(J + "flex.torsion0", "rad|m", Need::Optional, Range::Any, "initial torsion", JointFlex{}.torsion0),
+      number(J + "flex.torsiond0", "rad/s|m/s", Need::Optional, Range::Any, "initial torsion rate", JointFlex{}.torsiond0),
       object(J + "drive", Need::Optional, Json{{"type", driveKindName(JointDrive{}.kind)}}),
       choice(J + "drive.type", driveTypeNames(), Need::Required, "drive", driveKindName(JointDrive{}.kind)),
       withInitial(number(J + "drive.kp", "N m/rad|N/m", Need::Required, Range::NonNegative, "kp"), 100.0),
@@ -205,6 +207,7 @@ std::vector<Key> buildKeys() {
       // simulation
       object("simulation", Need::Optional),
       bounded(number(S + "t_end", "s", Need::Optional, Range::Positive, "end time", s.t_end), 0.0, 1e6),
+      bounded(number(S + "t_start", "s", Need::Optional, Range::NonNegative, "start time", s.t_start), 0.0, 1e6),
       bounded(number(S + "output_rate", "Hz", Need::Optional, Range::Positive, "output rate", s.output_rate), 0.0, 1e6),
       bounded(number(S + "accuracy", "-", Need::Optional, Range::Positive, "accuracy (fraction of excursion)", s.accuracy), 1e-10,
               0.5),

@@ -139,7 +139,12 @@ Json projectToJson(const Project& project) {
     jj[name("joints[].qd0")] = jt.qd0;
     jj[name("joints[].damping")] = jt.damping;
     jj[name("joints[].mass")] = jt.mass;
-    if (jt.flex) writeFields(jj[name("joints[].flex")], schema::jointFlexProperties(), *jt.flex);
+    if (jt.flex) {
+      Json& fj = jj[name("joints[].flex")];
+      writeFields(fj, schema::jointFlexProperties(), *jt.flex);
+      if (jt.flex->torsion0 != 0.0) fj[name("joints[].flex.torsion0")] = jt.flex->torsion0;
+      if (jt.flex->torsiond0 != 0.0) fj[name("joints[].flex.torsiond0")] = jt.flex->torsiond0;
+    }
     Json d;
     d[name("joints[].drive.type")] = driveKindName(jt.drive.kind);
     switch (jt.drive.kind) {
@@ -290,6 +295,11 @@ Json projectToJson(const Project& project) {
                              {name("simulation.solver.baumgarte"),
                               {{name("simulation.solver.baumgarte.gamma"), s.baumgarte_gamma},
                                {name("simulation.solver.baumgarte.beta"), s.baumgarte_beta}}}}}};
+  if (s.t_start != 0.0) {  // a continued run; written only then, so that other projects' files stay as they were
+    Json simulation = {{name("simulation.t_start"), s.t_start}};
+    simulation.update(j[name("simulation")]);
+    j[name("simulation")] = std::move(simulation);
+  }
   return j;
 }
 

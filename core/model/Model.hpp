@@ -34,6 +34,8 @@ struct JointFlex {
   double damping = 0.0;        // c [N m s/rad or N s/m]
   double rotor_inertia = 0.0;  // J [kg m^2 or kg], about the motor axis
   double gear_ratio = 1.0;     // N: motor angle = N * link angle when the joint is undeformed
+  double torsion0 = 0.0;       // initial torsion [rad or m]: the motor starts at N (q0 + torsion0)
+  double torsiond0 = 0.0;      // initial torsion rate [rad/s or m/s]: the motor's rate N (qd0 + torsiond0)
 };
 
 // The range and ratings a joint is built for (URDF's <limit>): kept with the model and shown to the

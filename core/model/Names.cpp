@@ -85,6 +85,10 @@ bool namesCoordinateOf(const std::string& name, const std::string& joint, const 
   return c->kind == CoordinateName::Kind::Elastic ? c->owner == link : c->owner == joint;
 }
 
+bool isElasticChannel(const std::string& channel) {
+  return startsWith(channel, kElasticPrefix) || startsWith(channel, kElasticRatePrefix);
+}
+
 bool isTipDeflection(const std::string& channel) {
   return startsWith(channel, kTipPrefix) && (endsWith(channel, ".v") || endsWith(channel, ".w"));
 }

@@ -61,8 +61,12 @@ bool namesCoordinateOf(const std::string& name, const std::string& joint, const 
 inline constexpr const char* kJointPrefix = "q.";
 inline constexpr const char* kMotorPrefix = "qm.";
 inline constexpr const char* kElasticPrefix = "e.";
+inline constexpr const char* kElasticRatePrefix = "ed.";
 inline constexpr const char* kTipPrefix = "tip.";
 inline constexpr const char* kTorsionPrefix = "torsion.";
+
+// Is `channel` an elastic coordinate or rate (e.<link>.<k>, ed.<link>.<k>)? Many, and rarely plotted.
+bool isElasticChannel(const std::string& channel);
 
 // Is `channel` a lateral tip deflection (tip.<link>.v or .w)?
 bool isTipDeflection(const std::string& channel);

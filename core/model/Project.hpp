@@ -33,7 +33,10 @@ struct SimulationSettings {
   //         Newton iteration one residual without M, every stage sharing one factorization.
   // The table of the methods (names, orders, what each is for) is SolverMethods.hpp.
   enum class Method { Bdf, Adams, Ida, Newmark, Dirk, GeneralizedAlpha, Esdirk, Auto };
-  double t_end = 5.0;          // [s]
+  double t_end = 5.0;  // [s]
+  // [s] where the run starts, with the model's initial state: 0, or the time of the result row a run
+  // continues from (RowCoordinates.hpp). The laws are read at the absolute time.
+  double t_start = 0.0;
   double output_rate = 100.0;  // [Hz] samples written to the results
   Method method = Method::Auto;
   // What the user asks for: the largest error of each output (end effector, each tip, the joints) as a

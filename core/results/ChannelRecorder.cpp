@@ -22,6 +22,7 @@ std::vector<Channel> ChannelRecorder::channels() const {
     if (!b.hasFlexibleJoint()) continue;
     ch.push_back({names::motorCoordinate(b.joint_name), unit(b, "rad", "m")});
     ch.push_back({names::jointTorsion(b.joint_name), unit(b, "rad", "m")});
+    ch.push_back({names::coordinateRate(names::motorCoordinate(b.joint_name)), unit(b, "rad/s", "m/s")});
   }
   for (const Body& b : sys_.bodies) {
     if (!b.isFlexible()) continue;
@@ -33,6 +34,9 @@ std::vector<Channel> ChannelRecorder::channels() const {
   for (const char* e : {"kinetic", "potential", "total"}) ch.push_back({names::energy(e), "J"});
   for (const Body& b : sys_.bodies)
     for (int k = 0; k < b.e_count; ++k) ch.push_back({names::elasticCoordinate(b.name, k + 1), "-"});
+  // The elastic rates: with the coordinates and rates above, the whole state (a run continues from any row).
+  for (const Body& b : sys_.bodies)
+    for (int k = 0; k < b.e_count; ++k) ch.push_back({names::coordinateRate(names::elasticCoordinate(b.name, k + 1)), "1/s"});
   if (constraints_)
     for (const ConstraintSet::Group& g : constraints_->groups()) {
       ch.push_back({names::constraintViolation(g.name, "pos"), g.unit});
@@ -53,6 +57,7 @@ void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results, co
     if (!b.hasFlexibleJoint()) continue;
     row_[k++] = q(b.motor_index);
     row_[k++] = q(b.motor_index) / b.joint_flex.gear_ratio - q(b.q_index);
+    row_[k++] = qd(b.motor_index);
   }
   DynamicsData& data = fd.data();
   const Energies e = fd.energies();  // with the kinematics of this state in data
@@ -74,6 +79,8 @@ void ChannelRecorder::record(double t, ForwardDynamics& fd, Results& results, co
   row_[k++] = e.total();
   for (const Body& b : sys_.bodies)
     for (int c = 0; c < b.e_count; ++c) row_[k++] = q(b.e_index + c);
+  for (const Body& b : sys_.bodies)
+    for (int c = 0; c < b.e_count; ++c) row_[k++] = qd(b.e_index + c);
   if (constraints_)
     for (std::size_t g = 0; g < 2 * constraints_->groups().size(); ++g) row_[k++] = violations ? (*violations)[g] : 0.0;
   results.appendRow(row_.data());

@@ -117,12 +117,18 @@ Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys
   results.accuracy = s.accuracy;
   if (choice.automatic) results.method_choice = choice.summary + ": " + choice.reason;
 
-  const double t0 = 0.0, t_end = s.t_end;
+  const double t0 = s.t_start, t_end = s.t_end;
   const double dt_out = 1.0 / s.output_rate;
   // Output times t0 + k dt_out, plus t_end when it is not on that grid; k / rate, not k dt_out, so that
   // they are the doubles nearest the decimal times (0.15 at 20 Hz, not 3 x 0.05 = 0.15000000000000002).
+  // A run that starts on that grid (one continued from a row of another) has the same times as one run.
   const long n_grid = static_cast<long>(std::floor((t_end - t0) / dt_out * (1.0 + 1e-12)));
-  auto outputTime = [&](long k) { return k <= n_grid ? t0 + static_cast<double>(k) / s.output_rate : t_end; };
+  const double k0 = std::round(t0 * s.output_rate);
+  const bool on_grid = std::abs(k0 / s.output_rate - t0) <= 1e-9 * dt_out;
+  auto outputTime = [&](long k) {
+    if (k > n_grid) return t_end;
+    return on_grid ? (k0 + static_cast<double>(k)) / s.output_rate : t0 + static_cast<double>(k) / s.output_rate;
+  };
   const long n_out = n_grid + ((t_end - outputTime(n_grid)) > 1e-9 * dt_out ? 1 : 0);
 
   std::optional<GlobalErrorEstimate> estimate;

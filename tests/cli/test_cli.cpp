@@ -484,6 +484,39 @@ TEST(Cli, CompareZeroAgainstHighOrderAtEightRadPerSecond) {
 #ifdef FLEXARM_CLI_PLOTS
 namespace {
 // Width and height from a PNG file's IHDR chunk.
+TEST(Cli, RunContinuesFromARowOfAnEarlierRunAndRefusesWhatItCannotContinue) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-continue-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string pendulum = quote(projectsDir() + "/double-pendulum.flexarm.json");
+  const std::string first = quote((dir / "first.csv").string());
+  CliRun r = runCli("run " + pendulum + " --t-end 1 --quiet --out " + first);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = runCli("run " + pendulum + " --t-end 2 --quiet --start-from " + first + " --start-at 0.5 --out " +
+             quote((dir / "rest.csv").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string rest = readFile(dir / "rest.csv");
+  const std::string second_line = rest.substr(rest.find('\n') + 1, 4);
+  EXPECT_EQ(second_line, "0.5,") << rest.substr(0, 300);  // the first row is the continued one's
+  // A time the results do not hold, a run of another model, a row at or after t_end, --start-at alone.
+  r = runCli("run " + pendulum + " --t-end 2 --start-from " + first + " --start-at 0.123 --out " +
+             quote((dir / "x.csv").string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--start-at: " + (dir / "first.csv").string() + ": the results have no row at t = 0.123 s"),
+            std::string::npos)
+      << r.output;
+  r = runCli("run " + quote(projectsDir() + "/spatial-3r-arm.flexarm.json") + " --start-from " + first + " --out " +
+             quote((dir / "x.csv").string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("they are not a run of this model"), std::string::npos) << r.output;
+  r = runCli("run " + pendulum + " --t-end 0.5 --start-from " + first + " --out " + quote((dir / "x.csv").string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("which is not before t_end 0.5 s"), std::string::npos) << r.output;
+  r = runCli("run " + pendulum + " --start-at 0.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--start-at requires --start-from"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
 std::pair<int, int> pngSize(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   unsigned char h[24] = {};

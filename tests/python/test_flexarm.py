@@ -400,3 +400,31 @@ def test_static_equilibrium_under_a_tip_load_matches_the_cli_and_pl3_over_3ei(tm
     free.set("gravity", [0, 0, 0])
     with pytest.raises(RuntimeError, match="nothing holds q.clamp"):
         flexarm.static(free)
+
+
+def test_a_run_continued_from_a_saved_row_matches_the_cli_and_one_run(tmp_path):
+    # Canadarm2 has flexible joints and flexible booms: its state is q, qd, qm, qmd, e and ed.
+    p = flexarm.load(shipped("canadarm2-drop-seed000"))
+    tight = dict(solver="bdf", rtol=1e-8, atol=1e-10)
+    whole = flexarm.simulate(p, t_end=0.4, **tight)
+    first = flexarm.simulate(p, t_end=0.4, **tight)
+    rest = flexarm.simulate(p, t_end=0.4, start_from=first, start_at=0.2, **tight)
+    assert rest["t"][0] == pytest.approx(0.2, abs=1e-12)
+    assert rest["t"][-1] == pytest.approx(0.4, abs=1e-12)
+    for channel in ("q.elbow_pitch", "qm.elbow_pitch", "tip.lower_boom.v"):
+        scale = np.abs(whole[channel]).max()
+        assert abs(rest[channel][-1] - whole[channel][-1]) < 1e-6 * scale, channel
+    with pytest.raises(ValueError, match="no row at t = 7 s"):
+        flexarm.simulate(p, t_end=0.4, start_from=first, start_at=7.0)
+    with pytest.raises(ValueError, match="start_at needs start_from"):
+        flexarm.simulate(p, start_at=0.1)
+    # The same continuation from the command line, from the CSV the first run wrote.
+    first.to_csv(tmp_path / "first.csv")
+    subprocess.run([CLI, "run", shipped("canadarm2-drop-seed000"), "--t-end", "0.4", "--quiet",
+                    "--set", "simulation.solver.method=bdf", "--set", "simulation.solver.rtol=1e-8",
+                    "--set", "simulation.solver.atol=1e-10", "--start-from", str(tmp_path / "first.csv"),
+                    "--start-at", "0.2", "--out", str(tmp_path / "rest.csv")], check=True, capture_output=True)
+    rows = data_rows(tmp_path / "rest.csv")
+    assert float(rows[1][0]) == pytest.approx(0.2, abs=1e-12)
+    column = rows[0].index("q.elbow_pitch")
+    assert float(rows[-1][column]) == pytest.approx(rest["q.elbow_pitch"][-1], rel=1e-12, abs=1e-15)

@@ -183,6 +183,34 @@ class RunControlsTest : public QObject {
     test::saveScreenshot(w, "run-auto-verified");
   }
 
+  // Issue 44 item 4: Simulation > Continue from the end starts the project where the last run ended (an
+  // undoable edit of its initial state and start time) and runs on for as long again.
+  void continueFromTheEndRunsOnFromTheLastStateAndUndoesAsOneEdit() {
+    MainWindow w;
+    QVERIFY(openActive(w, QString(FLEXARM_PROJECTS_DIR) + "/two-link-flexible-arm.flexarm.json"));
+    QVERIFY(w.document()->setValue("simulation.t_end", 0.5));
+    QVERIFY(!action(w, "action.continue")->isEnabled());  // nothing to continue yet
+    w.runSimulation();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 20000);
+    QCOMPARE(w.results()->status, RunStatus::Completed);
+    const Results first = *w.results();
+    QVERIFY(action(w, "action.continue")->isEnabled());
+    QVERIFY(w.continueLastRun());
+    QCOMPARE(w.document()->project()->simulation.t_start, 0.5);
+    QCOMPARE(w.document()->project()->simulation.t_end, 1.0);
+    const int q = first.channelIndex("q.shoulder");
+    QVERIFY(q >= 0);
+    QCOMPARE(w.document()->project()->model.joints[0].q0, first.value(first.rows() - 1, static_cast<std::size_t>(q)));
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 20000);
+    QCOMPARE(w.results()->status, RunStatus::Completed);
+    QCOMPARE(w.results()->value(0, 0), 0.5);
+    QCOMPARE(w.results()->value(w.results()->rows() - 1, 0), 1.0);
+    test::saveScreenshot(w, "run-continued");
+    w.document()->undo();
+    QCOMPARE(w.document()->project()->simulation.t_start, 0.0);
+    QCOMPARE(w.document()->project()->model.joints[0].q0, 0.0);
+  }
+
   // Issue 43: a 200-element run said "about 88523009527.3 s left" after its first microseconds.
   void timeLeftIsUnknownUntilTheRateMeansSomethingAndCappedAfterADay() {
     QCOMPARE(timeLeftWords(0.3, 0.01, 10.0), QString("time left unknown"));  // under a second of work

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 
 using namespace flexarm;
@@ -313,6 +314,44 @@ TEST(ProjectFile, InitialElasticRatesNeedOneValuePerCoordinateAndAreWrittenBack)
   EXPECT_TRUE(mentions(q.diagnostics, "links[0].flex.ed0: must have one value per elastic coordinate (3), got 2",
                        Diagnostic::Severity::Error))
       << q.diagnostics.text();
+}
+
+TEST(ProjectFile, StartTimeAndInitialTorsionAreReadCheckedAndWrittenOnlyWhenSet) {
+  const std::string text = R"({"format": "flexarm-project", "schema_version": 1,
+    "links": [{"name": "rod", "length": 1, "mass": 1, "shape": {"type": "rod"}}],
+    "joints": [{"name": "j", "type": "revolute", "axis": [0, 0, 1], "q0": 0.5,
+                "flex": {"stiffness": 100, "rotor_inertia": 0.01, "gear_ratio": 10, "torsion0": 0.01, "torsiond0": -0.2}}],
+    "simulation": {"t_start": 1.5, "t_end": 4}})";
+  const LoadedProject p = parseProjectText(text, ".");
+  ASSERT_TRUE(p.project) << p.diagnostics.text();
+  EXPECT_EQ(p.project->simulation.t_start, 1.5);
+  EXPECT_EQ(p.project->model.joints[0].flex->torsion0, 0.01);
+  EXPECT_EQ(p.project->model.joints[0].flex->torsiond0, -0.2);
+  const Json written = projectToJson(*p.project);
+  EXPECT_EQ(written["simulation"]["t_start"], 1.5);
+  EXPECT_EQ(written["simulation"].begin().key(), "t_start");
+  EXPECT_EQ(written["joints"][0]["flex"]["torsion0"], 0.01);
+  // The motor starts twisted: N (q0 + torsion0), its rate N (qd0 + torsiond0).
+  const MultibodySystem sys = MultibodySystem::fromModel(p.project->model, p.project->coupling);
+  Eigen::VectorXd q, qd;
+  sys.initialState(p.project->model, q, qd);
+  EXPECT_DOUBLE_EQ(q(sys.bodies[0].motor_index), 10 * 0.51);
+  EXPECT_DOUBLE_EQ(qd(sys.bodies[0].motor_index), -2.0);
+  // Not set: not written, so that every other project's file stays as it was.
+  Project plain = *p.project;
+  plain.simulation.t_start = 0;
+  plain.model.joints[0].flex->torsion0 = plain.model.joints[0].flex->torsiond0 = 0;
+  const Json plain_json = projectToJson(plain);
+  EXPECT_FALSE(plain_json["simulation"].contains("t_start"));
+  EXPECT_FALSE(plain_json["joints"][0]["flex"].contains("torsion0"));
+  std::string late = text;
+  const std::string end4 = "\"t_end\": 4";
+  late.replace(late.find(end4), end4.size(), "\"t_end\": 1");
+  const LoadedProject q2 = parseProjectText(late, ".");
+  EXPECT_FALSE(q2.project);
+  EXPECT_TRUE(
+      mentions(q2.diagnostics, "simulation.t_start: must be before simulation.t_end 1 s, got 1.5 s", Diagnostic::Severity::Error))
+      << q2.diagnostics.text();
 }
 
 TEST(ProjectFile, PiecewiseLawsAreReadCheckedAndWrittenBack) {

@@ -50,7 +50,7 @@ void ComparePlot::setRuns(const std::vector<NamedRun>& runs) {
     const std::vector<std::string> chosen = defaultPlotChannels(channels);
     QSignalBlocker block(list_);
     for (const std::string& c : common) {
-      if (c.rfind(names::kElasticPrefix, 0) == 0) continue;  // elastic coordinates: many, rarely wanted
+      if (names::isElasticChannel(c)) continue;  // elastic coordinates and rates: many, rarely wanted
       auto* item = new QListWidgetItem(QString::fromStdString(c), list_);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
       item->setCheckState(std::find(chosen.begin(), chosen.end(), c) != chosen.end() ? Qt::Checked : Qt::Unchecked);

@@ -134,7 +134,7 @@ void simulationForm(std::vector<FieldSpec>& out, const ProjectDocument&) {
   }
   method.tooltip = "auto: FlexArm chooses the method and its tolerances from the model and the accuracy";
   out.push_back(method);
-  keyFields(out, {"simulation.t_end", "simulation.output_rate", "coupling"});
+  keyFields(out, {"simulation.t_start", "simulation.t_end", "simulation.output_rate", "coupling"});
   out.push_back(heading("Advanced: the method's own settings (auto sets them; rtol and atol override the accuracy)"));
   keyFields(out, {"simulation.solver.rtol", "simulation.solver.atol", "simulation.solver.max_step", "simulation.solver.step",
                   "simulation.solver.max_steps", "simulation.solver.max_order", "simulation.solver.jacobian",
@@ -344,6 +344,8 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   if (d.value(p + ".flex")) {
     for (const schema::Field<JointFlex>& f : schema::jointFlexProperties())
       out.push_back(keyField(p + ".flex." + QString::fromStdString(f.key->name()), f.key->path, revolute));
+    for (const char* key : {"torsion0", "torsiond0"})
+      out.push_back(keyField(p + ".flex." + key, std::string("joints[].flex.") + key, revolute));
   }
   out.push_back(heading("Drive"));
   FieldSpec drive = jointKey("drive.type");

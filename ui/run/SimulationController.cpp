@@ -29,8 +29,9 @@ bool SimulationController::start(const Project& project, std::shared_ptr<const M
   join();
   cancel_ = false;
   paused_ = false;
-  t_ = 0.0;
+  t_ = project.simulation.t_start;
   t_end_ = project.simulation.t_end;
+  t_start_ = project.simulation.t_start;
   started_ = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -100,15 +101,15 @@ double SimulationController::workingSeconds() const {
 
 double SimulationController::secondsLeft() const {
   const double t = t_.load();
-  if (t <= 0.0 || !running_.load()) return -1.0;
-  return workingSeconds() * (t_end_ - t) / t;
+  if (t <= t_start_ || !running_.load()) return -1.0;
+  return workingSeconds() * (t_end_ - t) / (t - t_start_);
 }
 
 double SimulationController::realTimeFactor() const {
   const double t = t_.load();
   const double wall = workingSeconds();
-  if (t <= 0.0 || wall <= 0.0 || !running_.load()) return -1.0;
-  return t / wall;
+  if (t <= t_start_ || wall <= 0.0 || !running_.load()) return -1.0;
+  return (t - t_start_) / wall;
 }
 
 std::size_t SimulationController::takeNewRows(std::vector<double>& rows) {

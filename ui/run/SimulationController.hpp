@@ -56,6 +56,7 @@ class SimulationController : public QObject {
   std::atomic<bool> running_{false}, cancel_{false}, paused_{false};
   std::atomic<double> t_{0.0};
   double t_end_ = 0.0;
+  double t_start_ = 0.0;  // a continued run starts later (simulation.t_start)
   Clock::time_point started_;
   mutable std::mutex mutex_;
   Clock::duration held_{};                    // the solver's time held in pauses, finished ones

@@ -86,7 +86,7 @@ void PlotPanel::setChannels(const std::vector<Channel>& channels, const std::vec
   QSignalBlocker block(list_);
   list_->clear();
   for (const Channel& c : channels_) {
-    if (c.name == "t" || c.name.rfind(names::kElasticPrefix, 0) == 0) continue;
+    if (c.name == "t" || names::isElasticChannel(c.name)) continue;
     auto* item = new QListWidgetItem(QString::fromStdString(c.name + " [" + c.unit + "]"), list_);
     item->setData(Qt::UserRole, QString::fromStdString(c.name));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);

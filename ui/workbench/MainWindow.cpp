@@ -30,6 +30,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "io/ProjectFile.hpp"
+#include "results/RowCoordinates.hpp"
 #include "model/SolverMethods.hpp"
 #include "solvers/Simulation.hpp"
 #include "ui/compare/CompareDialog.hpp"
@@ -370,6 +371,13 @@ void MainWindow::buildRunActions(QMenu* menu) {
   stop_action_ = action(QStyle::SP_MediaStop, "&Stop", "action.stop", QKeySequence(Qt::SHIFT | Qt::Key_F5),
                         "end the run; the results so far are kept");
   menu->addSeparator();
+  continue_action_ = menu->addAction("&Continue from the end");
+  continue_action_->setObjectName("action.continue");
+  continue_action_->setToolTip(
+      "start the project where the last run (completed or stopped) ended: its last state becomes the initial "
+      "state and start time, and the run goes on for as long again (Edit > Undo goes back)");
+  continue_action_->setStatusTip(continue_action_->toolTip());
+  connect(continue_action_, &QAction::triggered, this, [this] { continueLastRun(); });
   verify_action_ = menu->addAction("&Verify error estimate");
   verify_action_->setObjectName("action.verify");
   verify_action_->setToolTip(
@@ -400,6 +408,32 @@ void MainWindow::updateRunActions() {
   pause_action_->setChecked(paused);
   stop_action_->setEnabled(running);
   verify_action_->setEnabled(!running && results() != nullptr && !isVerifying());
+  continue_action_->setEnabled(!running && results() != nullptr && results()->rows() > 0 &&
+                               (results()->status == RunStatus::Completed || results()->status == RunStatus::Cancelled));
+}
+
+bool MainWindow::continueLastRun() {
+  const Results* r = results();
+  if (isRunning() || !project() || !r || r->rows() == 0 ||
+      (r->status != RunStatus::Completed && r->status != RunStatus::Cancelled)) {
+    showBanner("Nothing to continue: run the project first (a completed or stopped run continues).", true);
+    return false;
+  }
+  Project next = *project();
+  const std::size_t last = r->rows() - 1;
+  const double t = r->value(last, 0);
+  next.simulation.t_end = t + (next.simulation.t_end - next.simulation.t_start);
+  if (const Status continued = continueFromRow(next, *document_->system(), *r, last); !continued) {
+    showBanner("Cannot continue the run: " + QString::fromStdString(continued.error().text()), true);
+    return false;
+  }
+  QString error;
+  if (!document_->apply(QString("Continue the run from t = %1 s").arg(num(t)), projectToJson(next), &error)) {
+    showBanner("Cannot continue the run: " + error, true);
+    return false;
+  }
+  runSimulation();
+  return true;
 }
 
 bool MainWindow::isVerifying() const { return verify_watcher_->isRunning(); }
@@ -843,16 +877,17 @@ void MainWindow::onFinished() {
   timeline_->setTimes(times);
   const SolverStats& st = r->stats;
   const QString error = runErrorWords(*r);
-  stats_->setText(QString("%1 at t = %2 s | %3, %4 steps, %5 RHS, %6 Jacobians, %7 s wall, %8 x real time%9")
-                      .arg(runStatusName(r->status))
-                      .arg(num(r->end_time))
-                      .arg(runMethodWords(*r))
-                      .arg(st.steps)
-                      .arg(st.rhs_evaluations)
-                      .arg(st.jacobian_evaluations)
-                      .arg(st.wall_time, 0, 'f', 2)
-                      .arg(QString::number(r->end_time / std::max(st.wall_time, 1e-9), 'g', 3))
-                      .arg(error.isEmpty() ? QString() : " | " + error));
+  stats_->setText(
+      QString("%1 at t = %2 s | %3, %4 steps, %5 RHS, %6 Jacobians, %7 s wall, %8 x real time%9")
+          .arg(runStatusName(r->status))
+          .arg(num(r->end_time))
+          .arg(runMethodWords(*r))
+          .arg(st.steps)
+          .arg(st.rhs_evaluations)
+          .arg(st.jacobian_evaluations)
+          .arg(st.wall_time, 0, 'f', 2)
+          .arg(QString::number((r->end_time - (r->rows() ? r->value(0, 0) : 0.0)) / std::max(st.wall_time, 1e-9), 'g', 3))
+          .arg(error.isEmpty() ? QString() : " | " + error));
   stats_->setToolTip(runErrorDetails(*r));
   verify_text_.clear();
   progress_->setValue(static_cast<int>(1000.0 * r->end_time / std::max(project()->simulation.t_end, 1e-12)));

@@ -97,6 +97,9 @@ class MainWindow : public QMainWindow, private ExportSource {
   // thread and reports each output's measured error next to its estimate (messages, status tooltip).
   // False when there is no finished run to verify or a run or a verification is going.
   bool verifyLastRun();
+  // Simulation > Continue from the end: the last row of the results becomes the project's initial state
+  // and start time (an undoable edit), the end time moves on by the run's length, and the run starts.
+  bool continueLastRun();
   bool isVerifying() const;
   QString verifyText() const { return verify_text_; }  // the last verification's report
 
@@ -216,7 +219,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   QMenu* recent_menu_;
   QDoubleSpinBox* scale_;
   QComboBox* colouring_;
-  QAction *run_action_, *pause_action_, *stop_action_, *verify_action_;
+  QAction *run_action_, *pause_action_, *stop_action_, *verify_action_, *continue_action_;
   QFutureWatcher<Results>* verify_watcher_;
   QString verify_text_;
   QString run_method_;        // what the current run integrates with ("Generalized-α (auto)")
