@@ -126,7 +126,7 @@ std::vector<Key> buildKeys() {
       k(F + "rayleigh", Type::Numbers, "1/s, s", Need::Optional, "Rayleigh alpha, beta", Json::array({0.0, 0.0}),
         Range::NonNegative),
       k(F + "modal_damping", Type::Numbers, "-", Need::Optional, "modal damping ratios", Json::array(), Range::NonNegative),
-      k(F + "e0", Type::Numbers, "m, rad", Need::Optional, "or elastic coordinates e0", Json::array()),
+      k(F + "e0", Type::Numbers, "m, rad", Need::Optional, "initial elastic coordinates e0", Json::array()),
       k(F + "initial_load", Type::Vector3, "N/m", Need::Optional, "static shape under the load px, py, pz", zeros3()),
       k(F + "ed0", Type::Numbers, "m/s, rad/s", Need::Optional, "initial elastic rates ed0", Json::array()),
       // joints[i]

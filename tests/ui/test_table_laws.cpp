@@ -59,7 +59,7 @@ class TableLawTest : public QObject {
     QCOMPARE(import->text(), QString("Import CSV..."));
     QTest::mouseClick(import, Qt::LeftButton);
     QCOMPARE(asked, QString("copy points from"));
-    QCOMPARE(w.document()->undoStack()->undoText(), QString("Import 5 points from motion.csv into joints[0].drive"));
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Import 5 points from motion.csv into drive of joint 'shoulder'"));
     const Json& points = w.document()->json()["joints"][0]["drive"]["points"];
     QCOMPARE(points.size(), std::size_t(5));
     QCOMPARE(points[2], Json::array({1.0, 0.8}));
@@ -138,7 +138,7 @@ class TableLawTest : public QObject {
     const QString csv = dir.filePath("bend.csv");
     std::ofstream(csv.toStdString()) << "0 0\n1 0.3\n2 0.3\n";
     QVERIFY2(edits::importTable(doc, "constraints[0].value", csv, &error), qPrintable(error));
-    QCOMPARE(doc.undoStack()->undoText(), QString("Import 3 points from bend.csv into constraints[0].value"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Import 3 points from bend.csv into value law f(t) of constraint 'follow'"));
     QCOMPARE(doc.project()->model.constraints[0].value.evaluate(0.5).value, 0.15);
     // Where there is no table law, the edit says so.
     QVERIFY(!edits::importTable(doc, "joints[0].drive", csv, &error));

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "dynamics/DynamicsData.hpp"
+#include "ui/document/PathWords.hpp"
 #include "dynamics/Kinematics.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
@@ -152,7 +153,7 @@ bool setConstraintType(ProjectDocument& d, int index, const std::string& type, Q
   fresh.update(defaults(d, type));
   c = fresh;
   const QString path = at(index) + ".type";
-  return d.apply("Set " + path + " to " + q(type), doc, error, at(index));
+  return d.apply("Set " + pathWords(d.json(), path) + " to " + q(type), doc, error, at(index));
 }
 
 bool setConstraintTerms(ProjectDocument& d, int index, const QString& text, QString* error) {
@@ -177,7 +178,7 @@ bool setConstraintTerms(ProjectDocument& d, int index, const QString& text, QStr
     terms[name] = coef;
   }
   doc["constraints"][index]["terms"] = terms;
-  return d.apply("Set " + path + " to " + termsText(terms), doc, error, path);
+  return d.apply("Set " + pathWords(d.json(), path) + " to " + termsText(terms), doc, error, path);
 }
 
 QString termsText(const Json& terms) {

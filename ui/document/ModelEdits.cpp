@@ -6,6 +6,7 @@
 #include <set>
 
 #include "io/ProjectSchema.hpp"
+#include "ui/document/PathWords.hpp"
 #include "io/TableFile.hpp"
 #include "model/Names.hpp"
 
@@ -360,8 +361,9 @@ bool setSectionPreset(ProjectDocument& d, int index, const std::string& preset, 
     section = schema::newSection(preset);
   }
   const QString path = at("links", index) + ".flex.section";
-  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)), doc, error,
-                 path);
+  return d.apply(
+      "Set " + pathWords(d.json(), path) + (preset.empty() ? QString(" to explicit A, Iy, Iz, J") : " to preset " + q(preset)),
+      doc, error, path);
 }
 
 bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset, QString* error) {
@@ -376,8 +378,9 @@ bool setMaterialPreset(ProjectDocument& d, int index, const std::string& preset,
     material = {{schema::key("links[].flex.material.preset").name(), preset}};
   }
   const QString path = at("links", index) + ".flex.material";
-  return d.apply("Set " + path + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc, error,
-                 path);
+  return d.apply(
+      "Set " + pathWords(d.json(), path) + (preset.empty() ? QString(" to explicit E, G, rho") : " to preset " + q(preset)), doc,
+      error, path);
 }
 
 bool setBasis(ProjectDocument& d, int index, const std::string& basis, QString* error) {
@@ -395,7 +398,7 @@ bool setBasis(ProjectDocument& d, int index, const std::string& basis, QString* 
   }
   flex["basis"] = basis;
   const QString path = at("links", index) + ".flex.basis";
-  return d.apply("Set " + path + " to " + q(basis), doc, error, path);
+  return d.apply("Set " + pathWords(d.json(), path) + " to " + q(basis), doc, error, path);
 }
 
 bool setShape(ProjectDocument& d, int index, const std::string& shape, QString* error) {
@@ -419,8 +422,9 @@ bool setShape(ProjectDocument& d, int index, const std::string& shape, QString* 
     link["shape"] = schema::newShape(shape);
   }
   const QString path = at("links", index) + ".shape";
-  return d.apply("Set " + path + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)), doc, error,
-                 path);
+  return d.apply(
+      "Set " + pathWords(d.json(), path) + " to " + (shape.empty() ? QString("explicit centre of mass and inertia") : q(shape)),
+      doc, error, path);
 }
 
 QString lawPath(const ProjectDocument& d, int joint) {
@@ -449,7 +453,7 @@ bool setDriveType(ProjectDocument& d, int index, const std::string& type, QStrin
     joint["drive"] = drive;
   }
   const QString path = at("joints", index) + ".drive.type";
-  return d.apply("Set " + path + " to " + q(type), doc, error, path);
+  return d.apply("Set " + pathWords(d.json(), path) + " to " + q(type), doc, error, path);
 }
 
 bool setLaw(ProjectDocument& d, int index, const std::string& law, QString* error) {
@@ -472,7 +476,7 @@ bool setLawAt(ProjectDocument& d, const QString& path, const std::string& law, Q
   Json fresh = defaultLaw(law);
   if (obj.contains("type")) fresh["type"] = obj["type"];  // the drive's own key (a set-point has none)
   obj = fresh;
-  return d.apply("Set " + path + ".law to " + q(law), doc, error, path + ".law");
+  return d.apply("Set " + pathWords(d.json(), path + ".law") + " to " + q(law), doc, error, path + ".law");
 }
 
 namespace {
@@ -518,10 +522,10 @@ bool setListOrDefault(ProjectDocument& d, const QString& path, const Json& list,
   QString text;
   if (is_default) {
     parent->erase(p.back());
-    text = "Reset " + path + " to its default";
+    text = "Reset " + pathWords(d.json(), path) + " to its default";
   } else {
     (*parent)[p.back()] = list;
-    text = "Set " + path + " to " + q(list.dump());
+    text = "Set " + pathWords(d.json(), path) + " to " + q(list.dump());
   }
   if (!removed.isEmpty()) text += " (instead of " + removed.join(", ") + ")";
   return d.apply(text, doc, error, path);
@@ -543,8 +547,9 @@ bool importTable(ProjectDocument& d, const QString& path, const QString& file, Q
   for (std::size_t k = 0; k < t.size(); ++k) points.push_back(Json::array({t[k], v[k]}));
   law->erase("file");
   (*law)["points"] = points;
-  return d.apply(QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), path), doc, error,
-                 path);
+  return d.apply(
+      QString("Import %1 points from %2 into %3").arg(t.size()).arg(QFileInfo(file).fileName(), pathWords(d.json(), path)), doc,
+      error, path);
 }
 
 bool setTableFile(ProjectDocument& d, const QString& path, const QString& file, QString* error) {
@@ -553,7 +558,7 @@ bool setTableFile(ProjectDocument& d, const QString& path, const QString& file, 
   if (!law) return false;
   law->erase("points");
   (*law)["file"] = file.toStdString();
-  return d.apply("Set " + path + ".file to " + q(file.toStdString()), doc, error, path);
+  return d.apply("Set " + pathWords(d.json(), path + ".file") + " to " + q(file.toStdString()), doc, error, path);
 }
 
 }  // namespace flexarm::edits

@@ -239,7 +239,7 @@ bool ProjectDocument::removeValue(const QString& path, QString* error) {
   Json doc = doc_;
   const Json::json_pointer p = pointer(path);
   doc.at(p.parent_pointer()).erase(p.back());
-  return apply("Reset " + path + " to its default", doc, error, path);
+  return apply("Reset " + pathWords(doc_, path) + " to its default", doc, error, path);
 }
 
 void ProjectDocument::undo() {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/NumberFormat.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "ui/editor/FormPanel.hpp"
@@ -27,12 +28,28 @@ namespace {
 
 const char* kErrorStyle = "border: 2px solid #d9534f; background: #fbe3e1;";
 
-QString displayText(const Json& v) {
-  if (!v.is_array()) return jsonValueText(v);
-  QStringList parts;
-  for (const Json& x : v) parts << jsonValueText(x);
-  return parts.join(", ");
+// A number of a list as the form shows it: 8 significant digits, and 0 for round-off below 1e-12 of `scale`
+// (the list's largest magnitude): an imported placement's 3.01647595790655e-17 next to 0.5 reads 0. Not
+// what is stored: a number whose text the user leaves as shown keeps its stored value (parseField). A
+// single number shows all its digits, as typed.
+QString displayNumber(const Json& x, double scale) {
+  if (!x.is_number_float()) return jsonValueText(x);
+  const double v = x.get<double>();
+  if (std::abs(v) <= 1e-12 * scale) return "0";
+  return QString::fromStdString(formatShort(v, 8));
 }
+
+QStringList displayParts(const Json& v) {
+  QStringList parts;
+  if (!v.is_array()) return parts;
+  double scale = 0.0;
+  for (const Json& x : v)
+    if (x.is_number()) scale = std::max(scale, std::abs(x.get<double>()));
+  for (const Json& x : v) parts << displayNumber(x, scale);
+  return parts;
+}
+
+QString displayText(const Json& v) { return v.is_array() ? displayParts(v).join(", ") : jsonValueText(v); }
 
 // One number typed by the user: finite, or a reason.
 bool parseNumber(const QString& text, double& out, QString& why) {
@@ -56,9 +73,21 @@ bool parseNumber(const QString& text, double& out, QString& why) {
 }
 
 // The text of a field as the JSON value it stands for, or a reason.
-bool parseField(const FieldSpec& f, const QString& text, Json& out, QString& why) {
+// The value a field shows: its own reading of the document, the document's value at its path, or its fallback.
+Json storedValue(const ProjectDocument& doc, const FieldSpec& f) {
+  if (f.current) return f.current(doc);
+  if (const Json* v = doc.value(f.path)) return *v;
+  return f.fallback;
+}
+
+// `current`: the stored value the field shows; a number whose text is still the one shown keeps it exactly.
+bool parseField(const FieldSpec& f, const QString& text, const Json& current, Json& out, QString& why) {
   switch (f.kind) {
     case FieldSpec::Kind::Number: {
+      if (current.is_number_float() && text.trimmed() == displayText(current)) {
+        out = current;
+        return true;
+      }
       double v = 0.0;
       if (!parseNumber(text, v, why)) return false;
       out = v;
@@ -76,9 +105,15 @@ bool parseField(const FieldSpec& f, const QString& text, Json& out, QString& why
     }
     case FieldSpec::Kind::Numbers: {
       out = Json::array();
-      for (const QString& part : text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
+      const QStringList shown = displayParts(current);
+      const QStringList parts = text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+      for (int i = 0; i < parts.size(); ++i) {
+        if (i < shown.size() && parts[i] == shown[i] && current[static_cast<std::size_t>(i)].is_number()) {
+          out.push_back(current[static_cast<std::size_t>(i)]);  // as shown: the stored value, not its rounding
+          continue;
+        }
         double v = 0.0;
-        if (!parseNumber(part, v, why)) return false;
+        if (!parseNumber(parts[i], v, why)) return false;
         out.push_back(v);
       }
       if (f.count > 0 && static_cast<int>(out.size()) != f.count) {
@@ -263,11 +298,7 @@ void PropertyEditor::fillRow(Row& row) {
   }
   if (!row.editor) return;
   if (f.kind == FieldSpec::Kind::Panel) return static_cast<FormPanel*>(row.editor)->refresh();
-  Json value = f.fallback;
-  if (f.current)
-    value = f.current(*doc_);
-  else if (const Json* v = doc_->value(f.path))
-    value = *v;
+  const Json value = storedValue(*doc_, f);
   if (auto* combo = qobject_cast<QComboBox*>(row.editor)) {
     const QSignalBlocker block(combo);
     const QString text = jsonValueText(value);
@@ -320,7 +351,7 @@ void PropertyEditor::commit(std::size_t r) {
     text = edit->text();
   Json value;
   QString why;
-  if (!parseField(spec, text, value, why)) {
+  if (!parseField(spec, text, storedValue(*doc_, spec), value, why)) {
     setError(rows_[r], spec.path + ": " + why);
     emit refused(spec.path + ": " + why);
     return;

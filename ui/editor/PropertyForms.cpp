@@ -84,6 +84,45 @@ FieldSpec keyField(const QString& path, const std::string& key, bool revolute = 
   }
 }
 
+// A rigid body's inertia (the schema's key `key`: 3 or 6 numbers at `path`) as two fields of three, the
+// moments Ixx, Iyy, Izz and the products Ixy, Ixz, Iyz (0 when only the moments are given): six numbers in
+// one field would be wider than the dock. Each commits the whole list, with the products only when one of
+// them is not 0.
+void inertiaFields(std::vector<FieldSpec>& out, const QString& path, const std::string& key) {
+  const schema::Key& k = schema::key(key);
+  const QString unit = QString::fromStdString(schema::unitFor(k.unit, true));
+  auto six = [path, fallback = k.fallback](const ProjectDocument& doc) {
+    const Json* v = doc.value(path);
+    const Json given = v && v->is_array() ? *v : fallback;
+    Json all = Json::array({0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
+    for (std::size_t i = 0; i < std::min<std::size_t>(given.size(), 6); ++i) all[i] = given[i];
+    return all;
+  };
+  for (const bool products : {false, true}) {
+    const std::size_t from = products ? 3 : 0;
+    FieldSpec f = numbers(products ? path + ".products" : path,
+                          products ? "inertia products Ixy, Ixz, Iyz" : "inertia moments Ixx, Iyy, Izz", unit, 3);
+    f.tooltip = path + ": " + QString::fromUtf8(k.label);
+    f.current = [six, from](const ProjectDocument& doc) {  // round-off of the six (an imported 2e-17) as 0
+      const Json all = six(doc);
+      double scale = 0.0;
+      for (const Json& x : all) scale = std::max(scale, std::abs(x.get<double>()));
+      Json part = Json::array();
+      for (std::size_t i = from; i < from + 3; ++i)
+        part.push_back(std::abs(all[i].get<double>()) <= 1e-12 * scale ? Json(0.0) : all[i]);
+      return part;
+    };
+    f.commit = [six, from, path, unit](ProjectDocument& doc, const Json& v, QString* e) {
+      Json all = six(doc);
+      for (std::size_t i = 0; i < 3; ++i) all[from + i] = v[i];
+      const bool any_product = all[3] != 0.0 || all[4] != 0.0 || all[5] != 0.0;
+      const Json written = any_product ? all : Json::array({all[0], all[1], all[2]});
+      return doc.setValue(path, written, e, unit);
+    };
+    out.push_back(f);
+  }
+}
+
 QString num(double x) { return QString::number(x, 'g', 6); }
 QString at(const char* array, int i) { return QString("%1[%2]").arg(array).arg(i); }
 std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
@@ -255,7 +294,7 @@ void linkForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i, cons
   out.push_back(kind_of_shape);
   if (shape == "explicit") {
     out.push_back(keyField(p + ".com", "links[].com"));
-    out.push_back(keyField(p + ".inertia", "links[].inertia"));
+    inertiaFields(out, p + ".inertia", "links[].inertia");
     return;
   }
   for (const schema::PresetSpec<ShapePreset>& spec : schema::shapePresets())
@@ -378,8 +417,8 @@ void payloadForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const QString p = at("payloads", i);
   out.push_back(nameField(p + ".name", {ModelItem::Kind::Payload, i}));
   out.push_back(choice(p + ".link", "link", linkNames(d), {}));
-  for (const char* key : {"frame", "offset", "mass", "inertia"})
-    out.push_back(keyField(p + "." + key, std::string("payloads[].") + key));
+  for (const char* key : {"frame", "offset", "mass"}) out.push_back(keyField(p + "." + key, std::string("payloads[].") + key));
+  inertiaFields(out, p + ".inertia", "payloads[].inertia");
 }
 
 // A time law at path v that may be absent (then the constant `absent_value`): its choice and parameters,
