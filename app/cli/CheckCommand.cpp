@@ -110,8 +110,8 @@ int check(const ProjectInput& in) {
       const Eigen::Vector3d axis =
           (to - from).norm() > 0.0 ? Eigen::Vector3d((to - from).normalized()) : Eigen::Vector3d::UnitX();
       auto round = [](double v) { return formatShort(std::abs(v) < 1e-15 ? 0.0 : v, 6); };
-      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatNumber(f1)
-                << " Hz; at q0 its " << formatNumber(m.links[i].length) << " m beam runs from [" << round(from.x()) << ", "
+      std::cout << " (flexible, " << b.e_count << " elastic coordinates, first clamped-free frequency " << formatShort(f1, 6)
+                << " Hz; at q0 its " << formatShort(m.links[i].length, 6) << " m beam runs from [" << round(from.x()) << ", "
                 << round(from.y()) << ", " << round(from.z()) << "] along [" << round(axis.x()) << ", " << round(axis.y()) << ", "
                 << round(axis.z()) << "] in the world)";
     }

@@ -1,6 +1,6 @@
 // flexarm_fuzz: a mutation fuzzer over the engine's readers (issue 21, item 3). It mutates seed
 // inputs - the shipped projects, the broken files of tests/data/bad, table files and results CSVs
-// it makes itself, the URDFs of tests/data/urdf, the study.json of study folders it prepares - and
+// it makes itself, the URDFs of tests/data/urdf and projects/robots, the study.json of study folders it prepares - and
 // feeds them to the project loader, --set overrides, the table-file reader, the results-CSV reader,
 // the URDF import and a prepared study's reader. An input is a finding when an exception escapes,
 // the engine accepts a number that is not finite or refuses without a message, what it accepted
@@ -324,6 +324,7 @@ Seeds makeSeeds(const Options& o, fuzz::Targets& targets) {
   s.inputs[kCsv] = {syntheticCsv(), "t,q.a\n0,1\n0.1,2\n", "t\n0\n"};
   if (std::string real = realRunCsv(o.projects); !real.empty()) s.inputs[kCsv].push_back(real);
   for (const fs::path& f : filesIn(o.urdf, ".urdf")) s.inputs[kUrdf].push_back(readFile(f));
+  for (const fs::path& f : filesIn(o.projects / "robots", ".urdf")) s.inputs[kUrdf].push_back(readFile(f));
   for (const char* robot : kSmallRobots) s.inputs[kUrdf].push_back(robot);
   // Study folders (each shipped project with a study), prepared only for the study target: their
   // study.json as written, and one with overrides and an end time.

@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "tests/ui/UiTestSupport.hpp"
@@ -122,6 +123,37 @@ class PropertiesFitTest : public QObject {
 
   // The default size is a working size on this screen, and a widened dock leaves the view and the
   // timeline their room.
+  // Issue 43 item 6: an imported robot's values read as numbers, not as round-off; six inertia numbers
+  // in two fields of three; a value left as shown keeps what is stored.
+  void importedValuesReadWithoutRoundOffAndKeepTheirDigits() {
+    MainWindow w;
+    QVERIFY(flexarm::test::openShown(w, example("ur5-like-flexible-forearm.flexarm.json")));
+    w.modelTree()->select({ModelItem::Kind::Link, 4});  // wrist_2_link
+    QLineEdit* com = flexarm::test::lineEdit(w, "links[4].com");
+    QVERIFY(com);
+    QCOMPARE(com->text(), QString("0.09465, 0, 0"));  // 2.1016521856154213e-17 in the file
+    QLineEdit* moments = flexarm::test::lineEdit(w, "links[4].inertia");
+    QLineEdit* products = flexarm::test::lineEdit(w, "links[4].inertia.products");
+    QVERIFY(moments && products);
+    QCOMPARE(moments->text(), QString("0.21942, 0.11117276, 0.11117276"));
+    QCOMPARE(products->text(), QString("0, 0, 0"));  // 2.4035716632342385e-17 in the file
+    // A new Ixx: the other five stay as stored, to the last digit.
+    const Json before = w.document()->json()["links"][4]["inertia"];
+    QVERIFY(flexarm::test::type(w, "links[4].inertia", "0.2, 0.11117276, 0.11117276"));
+    const Json after = w.document()->json()["links"][4]["inertia"];
+    QCOMPARE(after.size(), std::size_t(6));
+    QCOMPARE(after[0].get<double>(), 0.2);
+    for (std::size_t i = 1; i < 6; ++i) QCOMPARE(after[i].get<double>(), before[i].get<double>());
+    QCOMPARE(w.document()->undoStack()->undoText(),
+             QString("Set inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz] of link 'wrist_2_link' to ") +
+                 "[0.2,0.111172755531,0.111172755531,"
+                 "0.0,2.4035716632342385e-17,0.0] kg m²");
+    // Products typed as 0: the list shrinks to the three moments.
+    QVERIFY(flexarm::test::type(w, "links[4].inertia.products", "0, 0, 0"));
+    QCOMPARE(w.document()->json()["links"][4]["inertia"].size(), std::size_t(3));
+    flexarm::test::saveScreenshot(w, "properties-imported-link");
+  }
+
   void widenedDockLeavesTheViewAndTheTimeline() {
     MainWindow w;
     w.show();

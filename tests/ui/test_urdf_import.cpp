@@ -91,7 +91,7 @@ class UrdfImportTest : public QObject {
   // Issue 43.1: UR5's forearm runs along its frame's z. The dialog offers the distance to the wrist as
   // the beam's length (it offered 0.5 m), and a length that disagrees is shown with the numbers.
   void aFlexibleForearmRunsToTheWristAndALengthThatDisagreesIsShown() {
-    UrdfImportDialog d(urdf("ur5-like.urdf"));
+    UrdfImportDialog d(QString(FLEXARM_PROJECTS_DIR) + "/robots/ur5-like.urdf");
     QVERIFY2(d.document(), qPrintable(d.messages()));
     QVERIFY2(d.specOf("forearm_link").startsWith("length=0.39225,"), qPrintable(d.specOf("forearm_link")));
     QVERIFY(d.setFlexible("forearm_link", d.specOf("forearm_link")));

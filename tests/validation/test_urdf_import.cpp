@@ -16,6 +16,7 @@
 
 #include "analysis/StaticEquilibrium.hpp"
 #include "base/Constants.hpp"
+#include "base/NumberFormat.hpp"
 #include "dynamics/Centreline.hpp"
 #include "dynamics/Crba.hpp"
 #include "dynamics/Rnea.hpp"
@@ -28,6 +29,8 @@ using namespace flexarm;
 namespace {
 
 std::string urdfFile(const std::string& name) { return std::string(FLEXARM_TEST_DATA_DIR) + "/urdf/" + name; }
+// The robot descriptions shipped with the examples (projects/robots/).
+std::string robotFile(const std::string& name) { return std::string(FLEXARM_PROJECTS_DIR) + "/robots/" + name; }
 
 Json importFile(const std::string& file, const UrdfImportOptions& options, Diagnostics& diag) {
   const std::optional<UrdfRobot> robot = UrdfRobot::read(file, diag);
@@ -352,7 +355,7 @@ TEST(UrdfImport, PrismaticArmWithAFlexibleLinkAndBranches) {
 }
 
 TEST(UrdfImport, UrArmWithZRunningLinksStandsWhereItsUrdfPutsItRigidOrWithAFlexibleForearm) {
-  const std::string file = urdfFile("ur5-like.urdf");
+  const std::string file = robotFile("ur5-like.urdf");
   Diagnostics diag;
   const Json rigid = importFile(file, {}, diag);
   ASSERT_FALSE(rigid.is_null()) << diag.text();
@@ -408,7 +411,7 @@ TEST(UrdfImport, UrArmWithZRunningLinksStandsWhereItsUrdfPutsItRigidOrWithAFlexi
 }
 
 TEST(UrdfImport, AFlexibleLinkLengthThatDisagreesWithTheUrdfOrHasNothingToFollowIsWarnedWithTheNumbers) {
-  const std::string file = urdfFile("ur5-like.urdf");
+  const std::string file = robotFile("ur5-like.urdf");
   UrdfImportOptions options;
   options.flexible.push_back(
       *parseFlexibleLinkSpec("forearm_link=length=0.35,section=tube:0.063:0.055,material=aluminium,basis=modes:2"));
@@ -440,4 +443,146 @@ TEST(UrdfImport, AFlexibleLinkLengthThatDisagreesWithTheUrdfOrHasNothingToFollow
                          "no joint or tool frame follows this link on the chain, so the beam runs along the link "
                          "frame's x axis with the default length 0.5 m: give its length in the link's spec"))
       << d2.text();
+}
+
+namespace {
+
+// The Panda's kinematics as Franka publishes them, Craig's modified DH parameters (a_{i-1}, d_i, alpha_{i-1}),
+// independent of the URDF's origin rows: T_i = T_{i-1} RotX(alpha_{i-1}) TransX(a_{i-1}) RotZ(q_i) TransZ(d_i).
+// Entries 0-6: the frames of joints 1-7 (each joint's axis is its frame's z); entry 7: the flange.
+std::vector<Eigen::Isometry3d> pandaDh(const Eigen::VectorXd& q) {
+  const double h = kPi / 2;
+  const double a[8] = {0, 0, 0, 0.0825, -0.0825, 0, 0.088, 0}, d[8] = {0.333, 0, 0.316, 0, 0.384, 0, 0, 0.107},
+               alpha[8] = {0, -h, h, h, -h, h, h, 0};
+  std::vector<Eigen::Isometry3d> out;
+  Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+  for (int i = 0; i < 8; ++i) {
+    T = T * Eigen::AngleAxisd(alpha[i], Eigen::Vector3d::UnitX()) * Eigen::Translation3d(a[i], 0, 0) *
+        Eigen::AngleAxisd(i < 7 ? q(i) : 0.0, Eigen::Vector3d::UnitZ()) * Eigen::Translation3d(0, 0, d[i]);
+    out.push_back(T);
+  }
+  return out;
+}
+
+// The imported Panda's joint origins and axes, and each link's end (undeformed), against pandaDh at the
+// zero pose and at random poses.
+void expectPandaPose(const Project& p) {
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  ASSERT_EQ(sys.bodies.size(), 7u);
+  DynamicsData data(sys);
+  std::mt19937 rng(44);
+  std::uniform_real_distribution<double> u(-2.5, 2.5);
+  for (int pose = 0; pose < 5; ++pose) {
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(7);
+    if (pose > 0)
+      for (int i = 0; i < 7; ++i) q(i) = u(rng);
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(sys.nq);
+    for (int i = 0; i < 7; ++i) x(sys.bodies[static_cast<std::size_t>(i)].q_index) = q(i);
+    const std::vector<std::vector<Eigen::Vector3d>> lines = deformedCentrelines(sys, data, x, 2);
+    const std::vector<Eigen::Isometry3d> T = pandaDh(q);
+    for (std::size_t i = 0; i < 7; ++i) {
+      EXPECT_LT((lines[i].front() - T[i].translation()).norm(), 1e-12)
+          << "pose " << pose << ", joint " << i + 1 << ": " << lines[i].front().transpose() << " against "
+          << T[i].translation().transpose();
+      EXPECT_LT((data.frames[i].X_world_body.linear() * sys.bodies[i].axis - T[i].linear().col(2)).norm(), 1e-12)
+          << "pose " << pose << ", the axis of joint " << i + 1;
+      EXPECT_LT((lines[i].back() - T[i + 1].translation()).norm(), 1e-12)
+          << "pose " << pose << ", link " << i + 1 << " ends at " << lines[i].back().transpose() << ", the next frame is at "
+          << T[i + 1].translation().transpose();
+    }
+  }
+}
+
+// The Panda with panda_link4, the elbow link offset by 0.0825 m from both its joints' axes, an aluminium
+// tube 60/54 mm: a beam from joint 4 to joint 5, 0.39276 m along (-0.0825, 0.384, 0) of the link's frame.
+// `stiffer` scales E and G.
+Json pandaWithFlexibleForearm(double stiffer, Diagnostics& diag) {
+  UrdfImportOptions options;
+  const double E = 68.9e9 * stiffer, G = 25.9e9 * stiffer;
+  Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec("panda_link4=section=tube:0.06:0.054,material=" + formatNumber(E) + ":" +
+                                                        formatNumber(G) + ":2700,basis=fem:4");
+  EXPECT_TRUE(spec) << spec.error().text();
+  if (spec) options.flexible.push_back(*spec);
+  return importFile(robotFile("panda-like.urdf"), options, diag);
+}
+
+}  // namespace
+
+TEST(UrdfImport, PandaArmWithOffsetLinksStandsWhereItsDhParametersPutItRigidOrWithAFlexibleElbowLink) {
+  Diagnostics diag;
+  const Json rigid = importFile(robotFile("panda-like.urdf"), {}, diag);
+  ASSERT_FALSE(rigid.is_null()) << diag.text();
+  ASSERT_EQ(rigid["links"].size(), 7u);
+  expectPandaPose(interpret(rigid));
+  expectKdlDynamics(readText(robotFile("panda-like.urdf")), projectToJson(interpret(rigid)), "panda_hand", 4);
+
+  Diagnostics d2;
+  const Json flexible = pandaWithFlexibleForearm(1.0, d2);
+  ASSERT_FALSE(flexible.is_null()) << d2.text();
+  EXPECT_NEAR(flexible["links"][3]["length"].get<double>(), std::hypot(0.0825, 0.384), 1e-15);
+  EXPECT_FALSE(hasWarning(d2, "link \"panda_link4\"", "long as given")) << d2.text();
+  expectPandaPose(interpret(flexible));  // the beam ends at joint 5, at every pose
+
+  // Every joint held, no gravity, 100 N across the beam's tip along joint 4's axis (perpendicular to the
+  // beam, which lies in the link's x-y plane): P L^3 / (3 E I) along that axis.
+  Json held = flexible;
+  held["gravity"] = Json::array({0.0, 0.0, 0.0});
+  for (Json& j : held["joints"]) j["drive"] = {{"type", "prescribed"}, {"law", "constant"}, {"value", 0.0}};
+  const Eigen::Vector3d across = pandaDh(Eigen::VectorXd::Zero(7))[3].linear().col(2);
+  const double L = std::hypot(0.0825, 0.384);
+  held["loads"] = Json::array({{{"name", "push"},
+                                {"link", "panda_link4"},
+                                {"point", Json::array({L, 0.0, 0.0})},
+                                {"force", Json::array({100 * across.x(), 100 * across.y(), 100 * across.z()})}}});
+  const Project loaded = interpret(held);
+  const MultibodySystem sys = MultibodySystem::fromModel(loaded.model, loaded.coupling);
+  const StaticSolution s = staticEquilibrium(loaded, sys);
+  ASSERT_TRUE(s.converged) << s.message;
+  const double I = kPi * (std::pow(0.06, 4) - std::pow(0.054, 4)) / 64, E = 68.9e9;
+  DynamicsData data(sys);
+  Eigen::VectorXd q_rest = s.q;
+  q_rest.setZero();
+  const Eigen::Vector3d moved =
+      deformedCentrelines(sys, data, s.q, 2)[3].back() - deformedCentrelines(sys, data, q_rest, 2)[3].back();
+  EXPECT_NEAR(moved.dot(across) / (100.0 * L * L * L / (3 * E * I)), 1.0, 0.01) << moved.transpose();
+  EXPECT_LT((moved - moved.dot(across) * across).norm(), 0.01 * moved.norm()) << moved.transpose();
+}
+
+TEST(UrdfImport, APandaWithAVeryStiffFlexibleLinkMovesAsTheRigidArmWithTheBeamsInertia) {
+  // The arm falls from its zero pose under gravity with every joint free, 0.3 s. The flexible link's beam
+  // (E and G a thousand times aluminium's) against the rigid import whose panda_link4 carries the beam's
+  // own inertia: a uniform tube along the beam, mass rho A L, polar rho Ip L = m (D^2 + d^2) / 8,
+  // transverse m L^2 / 12 about its centre (the beam model has no bending rotary inertia).
+  Diagnostics diag;
+  Json flexible = pandaWithFlexibleForearm(1e3, diag);
+  ASSERT_FALSE(flexible.is_null()) << diag.text();
+  Json rigid = importFile(robotFile("panda-like.urdf"), {}, diag);
+  ASSERT_FALSE(rigid.is_null()) << diag.text();
+  const double D = 0.06, d = 0.054, rho = 2700, L = std::hypot(0.0825, 0.384);
+  const double m = rho * kPi * (D * D - d * d) / 4 * L;
+  // The imported link's body frame has x along the link, toward joint 5 (as the beam's).
+  ASSERT_NEAR(rigid["links"][3]["length"].get<double>(), L, 1e-15);
+  Json& link4 = rigid["links"][3];
+  link4["mass"] = m;
+  link4["com"] = Json::array({L / 2, 0.0, 0.0});
+  link4["inertia"] = Json::array({m * (D * D + d * d) / 8, m * L * L / 12, m * L * L / 12, 0.0, 0.0, 0.0});
+  // Generalized-alpha damps the stiff beam's unresolved modes (BDF would take millions of steps on them).
+  flexible["simulation"] = {
+      {"t_end", 0.3}, {"output_rate", 100.0}, {"solver", {{"method", "galpha"}, {"rtol", 1e-9}, {"atol", 1e-11}}}};
+  rigid["simulation"] = {
+      {"t_end", 0.3}, {"output_rate", 100.0}, {"solver", {{"method", "bdf"}, {"rtol", 1e-10}, {"atol", 1e-12}}}};
+  const Results a = simulate(interpret(flexible)), b = simulate(interpret(rigid));
+  ASSERT_EQ(a.status, RunStatus::Completed) << a.message;
+  ASSERT_EQ(b.status, RunStatus::Completed) << b.message;
+  ASSERT_EQ(a.rows(), b.rows());
+  double excursion = 0.0, worst = 0.0;
+  for (const char* c : {"ee.x", "ee.y", "ee.z"}) {
+    const std::vector<double> ea = a.column(c), eb = b.column(c);
+    for (std::size_t r = 0; r < ea.size(); ++r) {
+      excursion = std::max(excursion, std::abs(eb[r] - eb[0]));
+      worst = std::max(worst, std::abs(ea[r] - eb[r]));
+    }
+  }
+  EXPECT_GT(excursion, 0.05);
+  EXPECT_LT(worst, 1e-6 * excursion) << "largest difference " << worst << " m of an excursion of " << excursion << " m";
 }
