@@ -23,7 +23,8 @@ bool startsWith(const std::string& s, const std::string& prefix) { return s.rfin
 // A channel a linear model can output: a position or a rate (no effort, energy or constraint violation,
 // which are not linear functions of the state alone).
 bool isStateChannel(const std::string& name) {
-  for (const char* prefix : {"q.", "qd.", "qm.", "torsion.", "tip.", "ee.", "e."})
+  for (const char* prefix : {names::kJointPrefix, names::kJointRatePrefix, names::kMotorPrefix, names::kTorsionPrefix,
+                             names::kTipPrefix, names::kEndEffectorPrefix, names::kElasticPrefix})
     if (startsWith(name, prefix)) return true;
   return false;
 }

@@ -59,6 +59,8 @@ bool namesCoordinateOf(const std::string& name, const std::string& joint, const 
 
 // Prefixes of the name families, for filters and renames ("e." hides the elastic coordinates).
 inline constexpr const char* kJointPrefix = "q.";
+inline constexpr const char* kJointRatePrefix = "qd.";
+inline constexpr const char* kEndEffectorPrefix = "ee.";
 inline constexpr const char* kMotorPrefix = "qm.";
 inline constexpr const char* kElasticPrefix = "e.";
 inline constexpr const char* kElasticRatePrefix = "ed.";
