@@ -179,6 +179,43 @@ class FrequencyResponseTest : public QObject {
     d->close();
   }
 
+  // Issue 43 item 4: the out-of-plane tip of a strip turning in a plane is refused in a sentence, not
+  // drawn as noise 200 dB down; the in-plane one is drawn with the model's resolution floor.
+  void anOutputTheInputCannotMoveIsRefusedAndTheFloorIsDrawn() {
+    QTemporaryDir dir;
+    const QString path = hubSpringProject(dir);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(f.readAll()).replace("\"layout\": \"planar\"", "\"layout\": \"spatial\"");
+    f.close();
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text.toUtf8());
+    f.close();
+    MainWindow w;
+    w.setQuestionHandler([](const QString&, const QString&, int) { return int(QMessageBox::Discard); });
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    w.showModePreview();
+    w.modePreview()->setSpinRate(std::nullopt);
+    FrequencyResponseDialog* d = openAndWait(w);
+    QVERIFY(d);
+    QVERIFY2(d->model(), qPrintable(d->statusText()));
+    QVERIFY(d->setOutput("tip.beam.w"));
+    QVERIFY(!d->response());
+    QVERIFY2(d->statusText().startsWith("The input tau.hub does not move this output"), qPrintable(d->statusText()));
+    if (const QString shots = qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR"); !shots.isEmpty())
+      d->grab().save(shots + "/frequency-response-no-path.png");
+    QVERIFY(d->setOutput("tip.beam.v"));
+    QVERIFY2(d->response(), qPrintable(d->statusText()));
+    QVERIFY(!d->response()->floor_db.empty());
+    QVERIFY2(d->statusText().contains("resolution floor"), qPrintable(d->statusText()));
+    if (const QString shots = qEnvironmentVariable("FLEXARM_SCREENSHOT_DIR"); !shots.isEmpty())
+      d->grab().save(shots + "/frequency-response-floor.png");
+    d->close();
+  }
+
   void aSpinningHubMovesNothing() {
     QTemporaryDir dir;
     MainWindow w;

@@ -93,6 +93,16 @@ void drawBode(QCustomPlot* plot, const FrequencyResponse& r, const QString& titl
     g->setData(f, p == 0 ? mag : phase, true);
     if (!f.isEmpty()) panels[p]->axis(QCPAxis::atBottom)->setRange(f.front(), f.back());
   }
+  // The model's resolution floor (FrequencyResponse::floor_db): below it a gain is numerical noise.
+  if (!r.floor_db.empty()) {
+    QVector<double> floor(r.floor_db.begin(), r.floor_db.end());
+    for (double& m : floor)
+      if (!std::isfinite(m)) m = qQNaN();
+    QCPGraph* g = plot->addGraph(panels[0]->axis(QCPAxis::atBottom), panels[0]->axis(QCPAxis::atLeft));
+    g->setName("resolution floor (below it: numerical noise)");
+    g->setPen(QPen(QColor(140, 140, 140), 1.0, Qt::DashLine));
+    g->setData(f, floor, true);
+  }
   fitY(panels[0]->axis(QCPAxis::atLeft), mag, 10.0);
   fitY(panels[1]->axis(QCPAxis::atLeft), phase, 90.0);
   QObject::connect(panels[0]->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),

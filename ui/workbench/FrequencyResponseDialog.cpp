@@ -157,8 +157,18 @@ bool FrequencyResponseDialog::isComputing() const { return computing_; }
 
 QString FrequencyResponseDialog::statusText() const { return status_->text(); }
 
+// No pair drawn: empty panels, without the last pair's title.
+void FrequencyResponseDialog::clearPlot() {
+  plot_->clearGraphs();
+  plot_->clearItems();
+  for (int i = plot_->plotLayout()->elementCount() - 1; i >= 0; --i)
+    if (auto* title = qobject_cast<QCPTextElement*>(plot_->plotLayout()->elementAt(i))) plot_->plotLayout()->remove(title);
+  plot_->plotLayout()->simplify();
+  plot_->replot();
+}
+
 void FrequencyResponseDialog::setStatus(const QString& text, bool error) {
-  status_->setText(text);
+  status_->setText(text.isEmpty() ? text : text.front().toUpper() + text.mid(1));  // the engine's messages start lower case
   status_->setStyleSheet(error ? "QLabel { color: #8a1c12; font-weight: bold; }" : "");
   // Every line of the message: the plot below gives up the height it needs at the dialog's width.
   status_->setMinimumHeight(status_->heightForWidth(std::max(status_->width(), 400)));
@@ -208,9 +218,7 @@ void FrequencyResponseDialog::redraw() {
   for (const LinearMode& m : model_->linearization.modes) modes.push_back(m.frequency_hz);
   const std::string& input = model_->inputs[static_cast<std::size_t>(std::max(input_->currentIndex(), 0))];
   if (std::find(model_->held_inputs.begin(), model_->held_inputs.end(), input) != model_->held_inputs.end()) {
-    plot_->clearGraphs();
-    plot_->clearItems();
-    plot_->replot();
+    clearPlot();
     setStatus(QString::fromStdString(input) +
                   " drives a joint whose motion is prescribed, or held by the spin of the modes dock: it moves "
                   "nothing in the linear model. Choose another input, or drive the joint by an effort or a PD law.",
@@ -220,9 +228,7 @@ void FrequencyResponseDialog::redraw() {
   Result<FrequencyResponse> r =
       frequencyResponse(*model_, input_->currentIndex(), output_->currentIndex(), logSpacedFrequencies(lo, hi, points_->value()));
   if (!r) {
-    plot_->clearGraphs();
-    plot_->clearItems();
-    plot_->replot();
+    clearPlot();
     setStatus(QString::fromStdString(r.error().text()), true);
     return;
   }
@@ -230,7 +236,10 @@ void FrequencyResponseDialog::redraw() {
   const QString title = project_name_ + ": " + QString::fromStdString(response_->input + " -> " + response_->output);
   drawBode(plot_, *response_, title, modes);
   export_plot_->setEnabled(true);
-  QString text = QString("%1 states. Dotted lines: the natural frequencies.").arg(model_->A.rows());
+  QString text = QString(
+                     "%1 states. Dotted lines: the natural frequencies; dashed grey: the model's resolution floor (below it, "
+                     "numerical noise).")
+                     .arg(model_->A.rows());
   const Result<double> dc = dcGain(*model_, input_->currentIndex(), output_->currentIndex());
   if (dc)
     text += QString(" Static gain %1 %2/%3.")

@@ -60,6 +60,7 @@ class FrequencyResponseDialog : public QDialog {
   void onComputed();
   void redraw();
   void setStatus(const QString& text, bool error);
+  void clearPlot();
 
   QComboBox *input_, *output_;
   QDoubleSpinBox *f_lo_, *f_hi_;
