@@ -153,26 +153,28 @@ int SymmetricSolve::computeProfile(const MatrixRef& S) {
   if (n < kProfileFrom) return -1;
   // One scan of the lower triangle, column by column: each row's first non-zero column (the natural
   // order's envelope) and each column's last non-zero row (the reversed order's: its row n - 1 - j).
+  // Both are final once found (the columns come in order), so the costs summed so far only grow: the
+  // scan stops as soon as both exceed the bound (a dense matrix: after its first column).
   first_.resize(static_cast<std::size_t>(n));
   last_.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) first_[i] = i;
+  const double nd = n, bound = nd * nd * nd / 12.0;
+  double natural = 0.0, reversed = 0.0;
   for (int j = 0; j < n; ++j) {
     const double* column = S.col(j).data();
     int last = j;
     for (int i = j + 1; i < n; ++i)
       if (column[i] != 0.0) {
         last = i;
-        first_[i] = std::min(first_[i], j);
+        if (first_[i] == i) {  // row i's first non-zero
+          first_[i] = j;
+          natural += static_cast<double>(i - j) * (i - j);
+        }
       }
     last_[j] = last;
+    reversed += static_cast<double>(last - j) * (last - j);
+    if (std::min(natural, reversed) > bound) return -1;
   }
-  double natural = 0.0, reversed = 0.0;
-  for (int i = 0; i < n; ++i) {
-    natural += static_cast<double>(i - first_[i]) * (i - first_[i]);
-    reversed += static_cast<double>(last_[i] - i) * (last_[i] - i);
-  }
-  const double nd = n;
-  if (std::min(natural, reversed) > nd * nd * nd / 12.0) return -1;
   profile_reversed_ = reversed < natural;
   if (profile_reversed_)
     for (int i = 0; i < n; ++i) first_[i] = n - 1 - last_[n - 1 - i];
