@@ -153,28 +153,35 @@ int SymmetricSolve::computeProfile(const MatrixRef& S) {
   if (n < kProfileFrom) return -1;
   // One scan of the lower triangle, column by column: each row's first non-zero column (the natural
   // order's envelope) and each column's last non-zero row (the reversed order's: its row n - 1 - j).
-  // Both are final once found (the columns come in order), so the costs summed so far only grow: the
-  // scan stops as soon as both exceed the bound (a dense matrix: after its first column).
+  // Both are final once found (the columns come in order), so the costs summed over what is found
+  // only grow. When the reversed order's exceeds the bound, the natural one's so far is summed once:
+  // a dense matrix stops there, after about four of its columns.
   first_.resize(static_cast<std::size_t>(n));
   last_.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) first_[i] = i;
   const double nd = n, bound = nd * nd * nd / 12.0;
-  double natural = 0.0, reversed = 0.0;
+  double reversed = 0.0;
+  bool natural_checked = false;
   for (int j = 0; j < n; ++j) {
     const double* column = S.col(j).data();
     int last = j;
     for (int i = j + 1; i < n; ++i)
       if (column[i] != 0.0) {
         last = i;
-        if (first_[i] == i) {  // row i's first non-zero
-          first_[i] = j;
-          natural += static_cast<double>(i - j) * (i - j);
-        }
+        first_[i] = std::min(first_[i], j);
       }
     last_[j] = last;
     reversed += static_cast<double>(last - j) * (last - j);
-    if (std::min(natural, reversed) > bound) return -1;
+    if (reversed > bound && !natural_checked) {
+      natural_checked = true;
+      double natural_so_far = 0.0;
+      for (int i = 0; i < n; ++i) natural_so_far += static_cast<double>(i - first_[i]) * (i - first_[i]);
+      if (natural_so_far > bound) return -1;
+    }
   }
+  double natural = 0.0;
+  for (int i = 0; i < n; ++i) natural += static_cast<double>(i - first_[i]) * (i - first_[i]);
+  if (std::min(natural, reversed) > bound) return -1;
   profile_reversed_ = reversed < natural;
   if (profile_reversed_)
     for (int i = 0; i < n; ++i) first_[i] = n - 1 - last_[n - 1 - i];
