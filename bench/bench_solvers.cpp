@@ -191,8 +191,8 @@ int main(int argc, char** argv) {
     std::printf(
         "| case | coords | t_end [s] | solver | rtol | steps | evaluations | Newton | matrices | factorizations | wall [s] | "
         "real-time factor | ee error | tip "
-        "error | ee estimate | tip estimate | speed vs cvode-bdf5-dq |\n");
-  std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "error | ee estimate | tip estimate | speed vs cvode-bdf5-dq |\n"
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (Case& c : cases) {
     if (!only.empty() && c.name.find(only) == std::string::npos) continue;
     Project& p = c.project;
