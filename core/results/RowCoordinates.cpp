@@ -42,6 +42,7 @@ Status continueFromRow(Project& project, const MultibodySystem& sys, const Resul
     for (const std::string& name : sys.coordinate_names)
       if (results.channelIndex(name) < 0)
         return error("the results have no channel \"" + name + "\": they are not a run of this model");
+    return error("the results' row " + std::to_string(row + 1) + " cannot be read");
   }
   for (int k = 0; k < sys.nq; ++k) {
     const std::string rate = names::coordinateRate(sys.coordinate_names[static_cast<std::size_t>(k)]);

@@ -80,14 +80,11 @@ Json storedValue(const ProjectDocument& doc, const FieldSpec& f) {
   return f.fallback;
 }
 
-// `current`: the stored value the field shows; a number whose text is still the one shown keeps it exactly.
+// `current`: the stored value the field shows; a number of a list whose text is still the one shown keeps
+// its stored value exactly (a single number shows every digit: it reads back as it is).
 bool parseField(const FieldSpec& f, const QString& text, const Json& current, Json& out, QString& why) {
   switch (f.kind) {
     case FieldSpec::Kind::Number: {
-      if (current.is_number_float() && text.trimmed() == displayText(current)) {
-        out = current;
-        return true;
-      }
       double v = 0.0;
       if (!parseNumber(text, v, why)) return false;
       out = v;

@@ -419,11 +419,16 @@ bool MainWindow::continueLastRun() {
     showBanner("Nothing to continue: run the project first (a completed or stopped run continues).", true);
     return false;
   }
+  const std::shared_ptr<const MultibodySystem> sys = document_->system();
+  if (!sys) {
+    showBanner("Cannot continue the run: the model has no system to run.", true);
+    return false;
+  }
   Project next = *project();
   const std::size_t last = r->rows() - 1;
   const double t = r->value(last, 0);
   next.simulation.t_end = t + (next.simulation.t_end - next.simulation.t_start);
-  if (const Status continued = continueFromRow(next, *document_->system(), *r, last); !continued) {
+  if (const Status continued = continueFromRow(next, *sys, *r, last); !continued) {
     showBanner("Cannot continue the run: " + QString::fromStdString(continued.error().text()), true);
     return false;
   }
