@@ -41,8 +41,7 @@ Result<FrequencyResponse> frequencyResponse(const StateSpaceModel& model, int in
                                             const std::vector<double>& frequencies_hz);
 
 // G(0) = D - C A^-1 B for one pair, 0 when the input cannot move the output or G(0) is below the model's
-// resolution. An error when A is
-// singular: a rigid-body mode (a free joint without a spring) has no static gain.
+// resolution. An error when A is singular: a rigid-body mode (a free joint without a spring) has no static gain.
 Result<double> dcGain(const StateSpaceModel& model, int input, int output);
 
 // n frequencies spaced evenly on a log axis from lo to hi [Hz] (0 < lo < hi, n >= 2).

@@ -28,24 +28,15 @@ namespace {
 
 const char* kErrorStyle = "border: 2px solid #d9534f; background: #fbe3e1;";
 
-// A number of a list as the form shows it: 8 significant digits, and 0 for round-off below 1e-12 of `scale`
-// (the list's largest magnitude): an imported placement's 3.01647595790655e-17 next to 0.5 reads 0. Not
-// what is stored: a number whose text the user leaves as shown keeps its stored value (parseField). A
-// single number shows all its digits, as typed.
-QString displayNumber(const Json& x, double scale) {
-  if (!x.is_number_float()) return jsonValueText(x);
-  const double v = x.get<double>();
-  if (std::abs(v) <= 1e-12 * scale) return "0";
-  return QString::fromStdString(formatShort(v, 8));
-}
+// The numbers of a list as the form shows them: 8 significant digits, round-off as 0 (withoutRoundOff: an
+// imported placement's 3.01647595790655e-17 next to 0.5 reads 0). Not what is stored: a number whose text
+// the user leaves as shown keeps its stored value (parseField). A single number shows all its digits.
 
 QStringList displayParts(const Json& v) {
   QStringList parts;
   if (!v.is_array()) return parts;
-  double scale = 0.0;
-  for (const Json& x : v)
-    if (x.is_number()) scale = std::max(scale, std::abs(x.get<double>()));
-  for (const Json& x : v) parts << displayNumber(x, scale);
+  for (const Json& x : withoutRoundOff(v))
+    parts << (x.is_number_float() ? QString::fromStdString(formatShort(x.get<double>(), 8)) : jsonValueText(x));
   return parts;
 }
 

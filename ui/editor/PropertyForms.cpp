@@ -84,6 +84,20 @@ FieldSpec keyField(const QString& path, const std::string& key, bool revolute = 
   }
 }
 
+}  // namespace
+
+Json withoutRoundOff(const Json& list) {
+  if (!list.is_array()) return list;
+  double scale = 0.0;
+  for (const Json& x : list)
+    if (x.is_number()) scale = std::max(scale, std::abs(x.get<double>()));
+  Json out = Json::array();
+  for (const Json& x : list) out.push_back(x.is_number() && std::abs(x.get<double>()) <= 1e-12 * scale ? Json(0.0) : x);
+  return out;
+}
+
+namespace {
+
 // A rigid body's inertia (the schema's key `key`: 3 or 6 numbers at `path`) as two fields of three, the
 // moments Ixx, Iyy, Izz and the products Ixy, Ixz, Iyz (0 when only the moments are given): six numbers in
 // one field would be wider than the dock. Each commits the whole list, with the products only when one of
@@ -103,14 +117,9 @@ void inertiaFields(std::vector<FieldSpec>& out, const QString& path, const std::
     FieldSpec f = numbers(products ? path + ".products" : path,
                           products ? "inertia products Ixy, Ixz, Iyz" : "inertia moments Ixx, Iyy, Izz", unit, 3);
     f.tooltip = path + ": " + QString::fromUtf8(k.label);
-    f.current = [six, from](const ProjectDocument& doc) {  // round-off of the six (an imported 2e-17) as 0
-      const Json all = six(doc);
-      double scale = 0.0;
-      for (const Json& x : all) scale = std::max(scale, std::abs(x.get<double>()));
-      Json part = Json::array();
-      for (std::size_t i = from; i < from + 3; ++i)
-        part.push_back(std::abs(all[i].get<double>()) <= 1e-12 * scale ? Json(0.0) : all[i]);
-      return part;
+    f.current = [six, from](const ProjectDocument& doc) {  // round-off against all six (an imported 2e-17) as 0
+      const Json all = withoutRoundOff(six(doc));
+      return Json::array({all[from], all[from + 1], all[from + 2]});
     };
     f.commit = [six, from, path, unit](ProjectDocument& doc, const Json& v, QString* e) {
       Json all = six(doc);

@@ -48,6 +48,10 @@ struct FieldSpec {
   std::function<FormPanel*(ProjectDocument&, QWidget* parent)> panel;
 };
 
+// A list of numbers with each entry below 1e-12 of the list's largest magnitude as 0 (round-off, e.g. an
+// imported placement's 3e-17 next to 0.5): what the form shows of a list.
+Json withoutRoundOff(const Json& list);
+
 // The fields of an item. `system` (may be null) gives the derived read-only values.
 std::vector<FieldSpec> formFor(const ProjectDocument& doc, const ModelItem& item, const MultibodySystem* system);
 

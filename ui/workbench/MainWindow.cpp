@@ -371,19 +371,20 @@ void MainWindow::buildRunActions(QMenu* menu) {
   stop_action_ = action(QStyle::SP_MediaStop, "&Stop", "action.stop", QKeySequence(Qt::SHIFT | Qt::Key_F5),
                         "end the run; the results so far are kept");
   menu->addSeparator();
-  continue_action_ = menu->addAction("&Continue from the end");
-  continue_action_->setObjectName("action.continue");
-  continue_action_->setToolTip(
-      "start the project where the last run (completed or stopped) ended: its last state becomes the initial "
-      "state and start time, and the run goes on for as long again (Edit > Undo goes back)");
-  continue_action_->setStatusTip(continue_action_->toolTip());
+  auto plain = [menu](const QString& text, const char* name, const QString& tip) {
+    auto* a = menu->addAction(text);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    a->setStatusTip(tip);
+    return a;
+  };
+  continue_action_ = plain("&Continue from the end", "action.continue",
+                           "start the project where the last run (completed or stopped) ended: its last state becomes the "
+                           "initial state and start time, and the run goes on for as long again (Edit > Undo goes back)");
   connect(continue_action_, &QAction::triggered, this, [this] { continueLastRun(); });
-  verify_action_ = menu->addAction("&Verify error estimate");
-  verify_action_->setObjectName("action.verify");
-  verify_action_->setToolTip(
-      "run the project again at a tenth of its accuracy and compare: the measured error of each "
-      "output next to its estimate");
-  verify_action_->setStatusTip(verify_action_->toolTip());
+  verify_action_ = plain("&Verify error estimate", "action.verify",
+                         "run the project again at a tenth of its accuracy and compare: the measured error of each "
+                         "output next to its estimate");
   connect(verify_action_, &QAction::triggered, this, [this] { verifyLastRun(); });
   verify_watcher_ = new QFutureWatcher<Results>(this);
   connect(verify_watcher_, &QFutureWatcherBase::finished, this, [this] {
