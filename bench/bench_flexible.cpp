@@ -6,7 +6,7 @@
 
 #include "discretization/FlexibleBody.hpp"
 #include "dynamics/ForwardDynamics.hpp"
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 #include "io/ProjectFile.hpp"
 #include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/Simulation.hpp"

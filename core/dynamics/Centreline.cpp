@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 
 namespace flexarm {
 

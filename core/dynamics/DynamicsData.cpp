@@ -32,7 +32,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   slope_states = slope_products = Eigen::Matrix<double, Eigen::Dynamic, 2>::Zero(w_max, 2);
   window_lever = Eigen::VectorXd::Zero(w_max);
   prefix_slope = suffix_slope = suffix_lever = row_work = Eigen::VectorXd::Zero(m_max);
-  J_work = J_work2 = IJ = Eigen::MatrixXd::Zero(6, sys.nq);
+  IJ = Eigen::MatrixXd::Zero(6, sys.nq);
   dr_de = Eigen::MatrixXd::Zero(3, m_max);
   g_start = g_point = e = ed = edd = Eigen::VectorXd::Zero(m_max);
   station_coupling = Eigen::MatrixXd::Zero(m_max, 6);

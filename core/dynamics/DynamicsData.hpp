@@ -8,7 +8,7 @@
 
 namespace flexarm {
 
-// Kinematic state of one body's frames, as computed by the reference evaluation.
+// Kinematic state of one body's frames, as the equations of motion compute it (EquationsOfMotion.hpp).
 struct BodyFrames {
   Eigen::Isometry3d X_world_body = Eigen::Isometry3d::Identity();
   Eigen::Isometry3d X_world_distal = Eigen::Isometry3d::Identity();
@@ -32,7 +32,7 @@ struct DynamicsData {
   std::vector<Matrix6d> I_composite;             // composite rigid-body inertia (CRBA)
 
   Eigen::MatrixXd M;  // mass matrix
-  // Where the last evaluation with the mass matrix wrote M (ReferenceEquations.cpp): M is zero
+  // Where the last evaluation with the mass matrix wrote M (EquationsOfMotion.cpp): M is zero
   // elsewhere, so the next one clears only these, and the sparse factorization reads only these
   // (SymmetricSolve) instead of the whole n x n matrix. When M_regions_valid is false, M may hold
   // entries elsewhere (the CRBA assigns it) and is cleared whole.
@@ -42,18 +42,18 @@ struct DynamicsData {
   // LinkInertia.hpp, O(deflection) against the rest), banded per link like zero coupling's: an
   // iteration matrix for implicit integrators whose residual keeps every term (ForwardDynamicsRhs).
   bool mass_without_running_terms = false;
-  Eigen::VectorXd tau;  // RNEA output; the reference evaluation's bias (sum J^T f)
+  Eigen::VectorXd tau;  // RNEA output; the equations of motion's bias (sum J^T f)
 
   // Reference evaluation work space.
   std::vector<BodyFrames> frames;
   // The composite evaluation computes the last body's J_distal only for a payload on that frame (no
   // other term reads it: about a tenth of a residual on the cantilever), or when this asks for it
-  // (the check against the reference evaluation). Otherwise it keeps an older state's.
+  // (the check against the independent equations). Otherwise it keeps an older state's.
   bool every_distal_jacobian = false;
-  Eigen::MatrixXd J_work, J_work2, IJ;  // 6 x nq
-  Eigen::MatrixXd dr_de;                // 3 x m_max
-  Eigen::VectorXd g_start, g_point;     // m_max: d s / d e at an interval start and at a station
-  Eigen::VectorXd e, ed, edd;           // m_max: a link's elastic coordinates, rates, known accelerations
+  Eigen::MatrixXd IJ;                // 6 x nq: a Jacobian times an inertia
+  Eigen::MatrixXd dr_de;             // 3 x m_max
+  Eigen::VectorXd g_start, g_point;  // m_max: d s / d e at an interval start and at a station
+  Eigen::VectorXd e, ed, edd;        // m_max: a link's elastic coordinates, rates, known accelerations
   // Composite evaluation: a link's Gauss stations gathered in its body frame.
   Matrix6d station_inertia = Matrix6d::Zero();  // sum of the stations' spatial inertia
   // m_max x 6: row j the momentum of the stations per unit rate of elastic coordinate j (the coupling

@@ -20,7 +20,7 @@ Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const E
 
 }  // namespace flexarm
 
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 
 namespace flexarm {
 

@@ -12,7 +12,7 @@ struct Energies {
 // Rigid chains only: kinetic and gravitational potential energy. Runs forwardKinematics itself.
 Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
-// Any system: for flexible ones through the reference evaluation (leaves data.frames at this state).
+// Any system: for flexible ones through the equations of motion (leaves data.frames at this state).
 Energies systemEnergies(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
 }  // namespace flexarm

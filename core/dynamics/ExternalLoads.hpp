@@ -6,7 +6,7 @@
 // section it sits on. On a flexible link the point follows the deformation: at the section x it is
 //   p = r(x) + R_s(x) o,   r(x) = [x + u(x) - c s(x), v(x), w(x)],   R_s = Rz(v'(x)) Ry(-w'(x)) Rx(phi(x)),
 // in the body frame, with o = (0, y, z) the offset across the section, s(x) the foreshortening
-// 1/2 int_0^x (v'^2 + w'^2) and c = 1 for `high` coupling (ReferenceEquations.hpp: the same point
+// 1/2 int_0^x (v'^2 + w'^2) and c = 1 for `high` coupling (EquationsOfMotion.hpp: the same point
 // and the same section rotation as the distal frame's at x = L).
 // The loads' stiffness (dQ/dq) is not part of the integrators' tangent (TangentStiffness.hpp), as the
 // gravity torques are not: the Newton iterations converge on the exact residual.
@@ -25,7 +25,7 @@ struct LoadState {
 
 // Which frames of `data` hold the bodies' poses: the rigid recursive kinematics' (forwardKinematics,
 // rnea: data.X_world_body, data.X_up), or an evaluation of the flexible equations with its forces
-// (compositeEquations, referenceEquations: data.frames[i].X_world_body and J_body).
+// (compositeEquations: data.frames[i].X_world_body and J_body).
 enum class LoadFrames { Recursive, Equations };
 
 // Q = the generalized forces of every load of `sys` at time t (Q sized nq, overwritten). Needs the

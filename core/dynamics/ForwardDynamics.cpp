@@ -6,7 +6,7 @@
 
 #include "dynamics/Crba.hpp"
 #include "dynamics/ExternalLoads.hpp"
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 #include "dynamics/Rnea.hpp"
 #include "dynamics/TangentStiffness.hpp"
 

@@ -4,7 +4,7 @@
 // where f are the free coordinates and p the prescribed ones (the joint coordinate of a
 // prescribed rigid joint, the motor coordinate of a prescribed flexible joint).
 // Rigid systems use the recursive algorithms (CRBA, RNEA); systems with flexible links or joints
-// use the reference evaluation (ReferenceEquations.hpp).
+// use the equations of motion mass element by mass element (EquationsOfMotion.hpp).
 // The ODE state is y = [q_f; qd_f]; prescribed coordinates follow their law in time.
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // Relative frame poses and the propagation of spatial velocity and acceleration across them, shared
-// by the evaluations of the equations (ReferenceEquations.cpp, LinkInertia.cpp).
+// by the evaluations of the equations (EquationsOfMotion.cpp, LinkInertia.cpp).
 #include "dynamics/Spatial.hpp"
 
 namespace flexarm {

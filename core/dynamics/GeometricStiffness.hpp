@@ -31,7 +31,7 @@ struct AxialForce {
 };
 
 // The axial force of flexible body i from the frames and d'Alembert forces of an evaluation of the
-// equations at the current state (ReferenceEquations.hpp).
+// equations at the current state (EquationsOfMotion.hpp).
 AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& data, int i);
 
 // Adds K_G of link `fb` under the axial force P to the m x m block K.

@@ -254,7 +254,7 @@ void gatherInterval(int j, LinkPass& p) {
     const double phidd = P(3, 2);
     const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
     // Motion of the station (translated to the deformed neutral-axis point, twisted about x),
-    // expressed in the un-twisted station frame: the reference evaluation's two frame steps in
+    // expressed in the un-twisted station frame: the two frame steps (translation, twist) in
     // closed form. Angular velocity w + phid e_x, linear velocity v0 + w x r + rdot, and the
     // velocity-product accelerations with crel = (-c sdd, 0, 0).
     const Eigen::Vector3d spin(phid, 0.0, 0.0);

@@ -1,6 +1,6 @@
 #pragma once
 // The distributed mass of one flexible link, gathered in its body frame at a cost linear in the
-// number of its elements (the composite evaluation's part for one link; ReferenceEquations.hpp).
+// number of its elements (the composite evaluation's part for one link; EquationsOfMotion.hpp).
 //
 // A Gauss station k at x_k touches only its own element's coordinates, except through the
 // foreshortening of `high` coupling: r_x = x + u - s(x) with s(x) = 1/2 int_0^x (v'^2 + w'^2), whose

@@ -70,7 +70,7 @@ class TangentEntries final : public TangentSink {
 // K and C are symmetric, and the solvers factorize their iteration matrix by Cholesky
 // (base/SymmetricSolve.hpp): a term added here must keep them so.
 // Adds K_t and C_t to `sink`. Needs the frames of an evaluation of the equations at the same state
-// (ReferenceEquations.hpp).
+// (EquationsOfMotion.hpp).
 void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink);
 
 }  // namespace flexarm

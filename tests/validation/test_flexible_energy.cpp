@@ -1,9 +1,9 @@
 // A spatial two-link flexible arm with flexible joints, no damping and no drives, released from a
 // deformed, moving state: total energy (kinetic + gravity + elastic + joint springs) is conserved.
-// This exercises every term of the reference evaluation at once, including the foreshortening
+// This exercises every term of the equations of motion at once, including the foreshortening
 // terms of `high` coupling and the rotations of the deformed distal frames. (Torsion is left out
 // only to keep the highest frequency, and so the run time at rtol 1e-10, low; the torsion terms are
-// checked exactly in test_reference_equations.)
+// checked exactly in test_equations_of_motion.)
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,15 +1,20 @@
-// The reference evaluation (Kane's equations over every mass element):
-//  - for rigid chains it equals the recursive algorithms (CRBA, RNEA; themselves checked against
+// The equations of motion (EquationsOfMotion.hpp, Kane's equations over every mass element, the
+// stations gathered per link):
+//  - they equal an independent evaluation (IndependentEquations.hpp: the positions of every mass
+//    element differentiated along the motion, Newton-Euler at each) to 1e-10, for every coupling order,
+//    basis, layout and joint type: M, M qdd + b, the energies, every frame's motion, Jacobian and forces;
+//  - for rigid chains they equal the recursive algorithms (CRBA, RNEA; themselves checked against
 //    Orocos KDL) to 1e-10;
-//  - for flexible arms its bias equals Lagrange's equations built independently from finite
-//    differences of M(q) and of the potential: b = dM/dt qd - 1/2 d(qd' M qd)/dq + dV_gravity/dq.
+//  - their bias equals Lagrange's equations from finite differences of M(q) and of the potential:
+//    b = dM/dt qd - 1/2 d(qd' M qd)/dq + dV_gravity/dq.
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "FlexTestModels.hpp"
+#include "IndependentEquations.hpp"
 #include "dynamics/Crba.hpp"
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 #include "dynamics/Rnea.hpp"
 
 using namespace flexarm;
@@ -20,7 +25,7 @@ double relErr(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 }
 }  // namespace
 
-TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
+TEST(EquationsOfMotion, EqualRecursiveRigidAlgorithms) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
   for (const char* name : {"double-pendulum.flexarm.json", "spatial-3r-arm.flexarm.json"}) {
@@ -28,18 +33,21 @@ TEST(ReferenceEquations, EqualRecursiveRigidAlgorithms) {
     p.model.joints[1].type = JointType::Prismatic;  // mix in a prismatic joint
     const MultibodySystem sys = MultibodySystem::fromModel(p.model);
     ASSERT_TRUE(sys.isRigid());
-    DynamicsData fast(sys), ref(sys);
+    DynamicsData fast(sys), composite(sys);
     for (int trial = 0; trial < 20; ++trial) {
       Eigen::VectorXd q(sys.nq), qd(sys.nq), qdd(sys.nq);
       for (int i = 0; i < sys.nq; ++i) q(i) = 2 * u(rng), qd(i) = 2 * u(rng), qdd(i) = 2 * u(rng);
       const Eigen::MatrixXd M = crba(sys, fast, q);
       const Eigen::VectorXd tau = rnea(sys, fast, q, qd, qdd);
-      referenceEquations(sys, ref, q, qd, qdd, true);
-      EXPECT_LT(relErr(ref.M, M), 1e-10) << name;
-      EXPECT_LT(relErr(ref.tau, tau), 1e-10) << name;
+      compositeEquations(sys, composite, q, qd, qdd, true);
+      const flexarm::test::IndependentEquations independent = flexarm::test::independentEquations(sys, q, qd, qdd);
+      EXPECT_LT(relErr(independent.M, M), 1e-10) << name;
+      EXPECT_LT(relErr(independent.tau, tau), 1e-10) << name;
+      EXPECT_LT(relErr(composite.M, M), 1e-10) << name;
+      EXPECT_LT(relErr(composite.tau, tau), 1e-10) << name;
       // The pass sums 1/2 v^T I v over its mass elements; CRBA's M gives 1/2 qd^T M qd.
       const double kinetic = 0.5 * qd.dot(M * qd);
-      EXPECT_NEAR(ref.kinetic, kinetic, 1e-12 * kinetic) << name;
+      EXPECT_NEAR(composite.kinetic, kinetic, 1e-12 * kinetic) << name;
     }
   }
 }
@@ -81,32 +89,39 @@ void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd&
 }  // namespace
 
 namespace {
-// The composite evaluation equals the reference at random states of `model(coupling)` for every
-// coupling order: M, bias, gravity potential, distal Jacobians and internal forces (the axial force
-// of `geometric` included), to 1e-10. The kinetic energy each sums over its mass elements and
-// stations, with or without M, is 1/2 qd^T M qd to round-off; compositeKinematics() gives the same
-// frames and energies.
-void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed, int trials) {
+Eigen::MatrixXd pose(const Eigen::Isometry3d& X) { return X.matrix(); }
+
+// The equations equal the independent evaluation at random states of `model(coupling)` for every
+// coupling order, to 1e-10: M, M qdd + b, the gravity potential, and every body's frames (poses,
+// motions, distal Jacobians and d'Alembert forces, from which the axial force of `geometric` coupling
+// is computed). The kinetic energy each sums over its mass elements, with or without M, is
+// 1/2 qd^T M qd to round-off; compositeKinematics() gives the same frames and energies.
+void expectEqualIndependentEquations(Project (*model)(const char*), unsigned seed, int trials) {
   std::mt19937 rng(seed);
   for (const char* coupling : {"high", "zero", "geometric"}) {
     const Project p = model(coupling);
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
-    DynamicsData ref(sys), fast(sys), kin(sys);
+    DynamicsData fast(sys), kin(sys);
     fast.every_distal_jacobian = true;
     for (int trial = 0; trial < trials; ++trial) {
       Eigen::VectorXd q, qd, qdd;
       randomState(sys, rng, q, qd);
       randomState(sys, rng, qdd, qdd);
-      referenceEquations(sys, ref, q, qd, qdd, true);
+      const flexarm::test::IndependentEquations ref = flexarm::test::independentEquations(sys, q, qd, qdd);
       compositeEquations(sys, fast, q, qd, qdd, true);
       EXPECT_LT(relErr(fast.M, ref.M), 1e-10) << coupling;
       EXPECT_LT(relErr(fast.tau, ref.tau), 1e-10) << coupling;
       EXPECT_NEAR(fast.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential));
-      for (std::size_t i = 0; i < sys.bodies.size(); ++i)
-        EXPECT_LT(relErr(fast.frames[i].J_distal, ref.frames[i].J_distal), 1e-10) << coupling << " body " << i;
-      internalForces(sys, ref, q, qd);
-      internalForces(sys, fast, q, qd);
-      EXPECT_LT(relErr(fast.internal, ref.internal), 1e-10) << coupling;
+      for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+        const BodyFrames& f = fast.frames[i];
+        EXPECT_LT(relErr(pose(f.X_world_distal), pose(ref.distal[i])), 1e-12) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.J_distal, ref.distal_jacobian[i]), 1e-10) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.v_body, ref.body_velocity[i]), 1e-10) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.a_body, ref.body_acceleration[i]), 1e-10) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.v_distal, ref.distal_velocity[i]), 1e-10) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.a_distal, ref.distal_acceleration[i]), 1e-10) << coupling << " body " << i;
+        EXPECT_LT(relErr(f.force_world, ref.inertial_force[i]), 1e-10) << coupling << " body " << i;
+      }
       const double kinetic = 0.5 * qd.dot(ref.M * qd);
       EXPECT_NEAR(ref.kinetic, kinetic, 1e-12 * kinetic) << coupling;
       EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling;
@@ -117,7 +132,7 @@ void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed
       EXPECT_NEAR(kin.kinetic, kinetic, 1e-12 * kinetic) << coupling << " kinematics";
       EXPECT_NEAR(kin.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential)) << coupling;
       for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
-        const BodyFrames &k = kin.frames[i], &r = ref.frames[i];
+        const BodyFrames &k = kin.frames[i], &r = fast.frames[i];
         EXPECT_LT((k.X_world_distal.matrix() - r.X_world_distal.matrix()).norm(), 1e-12) << coupling << " body " << i;
         EXPECT_LT((k.v_distal - r.v_distal).norm(), 1e-10 * (1.0 + r.v_distal.norm())) << coupling << " body " << i;
         EXPECT_LT((k.a_distal - r.a_distal).norm(), 1e-10 * (1.0 + r.a_distal.norm())) << coupling << " body " << i;
@@ -129,10 +144,10 @@ void expectCompositeEqualsReference(Project (*model)(const char*), unsigned seed
 }
 }  // namespace
 
-TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOff) { expectCompositeEqualsReference(mixedArm, 3, 10); }
+TEST(EquationsOfMotion, EqualTheIndependentEquations) { expectEqualIndependentEquations(mixedArm, 3, 6); }
 
 namespace {
-// Finer meshes, where the composite evaluation's prefix and suffix sums over the intervals
+// Finer meshes, where the gathering's prefix and suffix sums over the intervals
 // (LinkInertia.hpp) carry most of the foreshortening: 7 spatial elements, 5 planar elements, and
 // 6 spatial elements reduced to their 4 lowest modes (dense rows on every interval).
 Project meshArm(const char* coupling) {
@@ -159,13 +174,13 @@ Project meshArm(const char* coupling) {
 }
 }  // namespace
 
-TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnFinerMeshes) { expectCompositeEqualsReference(meshArm, 11, 5); }
+TEST(EquationsOfMotion, EqualTheIndependentEquationsOnFinerMeshes) { expectEqualIndependentEquations(meshArm, 11, 3); }
 
 // The stations of spatial elements take their rows by index (FlexibleBody::Interval::spatial_nodes,
-// LinkInertia.cpp), which the test above compares with the reference: the 7-element link's clamped
+// LinkInertia.cpp), which the test above checks: the 7-element link's clamped
 // first interval is one node, the others two; the planar elements and the reduced link (dense rows
 // on every interval) are gathered otherwise.
-TEST(ReferenceEquations, SpatialElementsAreGatheredByIndex) {
+TEST(EquationsOfMotion, SpatialElementsAreGatheredByIndex) {
   const Project p = meshArm("high");
   const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
   std::vector<std::vector<int>> nodes;
@@ -181,7 +196,7 @@ TEST(ReferenceEquations, SpatialElementsAreGatheredByIndex) {
 }
 
 namespace {
-// The composite evaluation gathers each interval with compile-time sizes for the common windows
+// The equations gather each interval with compile-time sizes for the common windows
 // (LinkInertia.cpp) and with run-time sizes otherwise: twelve global modes of which six bend (the
 // Canadarm2 booms), seven of which five bend (run-time sizes), between rigid links with mass and a
 // distal payload (their blocks of M by addBodyMass in the composite evaluation).
@@ -208,9 +223,7 @@ Project modesArm(const char* coupling) {
 }
 }  // namespace
 
-TEST(ReferenceEquations, CompositeEvaluationAgreesToRoundOffOnEveryWindowSize) {
-  expectCompositeEqualsReference(modesArm, 17, 5);
-}
+TEST(EquationsOfMotion, EqualTheIndependentEquationsOnEveryWindowSize) { expectEqualIndependentEquations(modesArm, 17, 3); }
 
 namespace {
 // An evaluation clears M only where the one before wrote it (DynamicsData::M_regions): evaluated again
@@ -221,30 +234,28 @@ void expectMassMatrixClearedWhereWritten(Project (*model)(const char*), unsigned
   for (const char* coupling : {"high", "zero", "geometric"}) {
     const Project p = model(coupling);
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
-    for (auto evaluate : {&referenceEquations, &compositeEquations}) {
-      const char* which = evaluate == &referenceEquations ? " reference" : " composite";
-      DynamicsData reused(sys);
-      for (int trial = 0; trial < 3; ++trial) {
-        Eigen::VectorXd q, qd;
-        randomState(sys, rng, q, qd);
-        evaluate(sys, reused, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
-        if (trial == 1) evaluate(sys, reused, q, qd, Eigen::VectorXd::Zero(sys.nq), false);  // without M in between
-        DynamicsData fresh(sys);
-        evaluate(sys, fresh, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
-        EXPECT_EQ((reused.M - fresh.M).cwiseAbs().maxCoeff(), 0.0) << coupling << which;
-        ASSERT_TRUE(reused.M_regions_valid);
-        Eigen::MatrixXd covered = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
-        for (const MatrixRegion& r : reused.M_regions) {
-          if (!r.pattern) {
-            covered.block(r.row, r.col, r.rows, r.cols).setOnes();
-            continue;
-          }
-          for (int c = 0; c < r.pattern->outerSize(); ++c)
-            for (Eigen::SparseMatrix<double>::InnerIterator it(*r.pattern, c); it; ++it)
-              covered(r.row + static_cast<int>(it.row()), r.col + c) = 1.0;
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(sys.nq);
+    DynamicsData reused(sys);
+    for (int trial = 0; trial < 3; ++trial) {
+      Eigen::VectorXd q, qd;
+      randomState(sys, rng, q, qd);
+      compositeEquations(sys, reused, q, qd, zero, true);
+      if (trial == 1) compositeEquations(sys, reused, q, qd, zero, false);  // without M in between
+      DynamicsData fresh(sys);
+      compositeEquations(sys, fresh, q, qd, zero, true);
+      EXPECT_EQ((reused.M - fresh.M).cwiseAbs().maxCoeff(), 0.0) << coupling;
+      ASSERT_TRUE(reused.M_regions_valid);
+      Eigen::MatrixXd covered = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
+      for (const MatrixRegion& r : reused.M_regions) {
+        if (!r.pattern) {
+          covered.block(r.row, r.col, r.rows, r.cols).setOnes();
+          continue;
         }
-        EXPECT_EQ((reused.M.array() != 0.0 && covered.array() == 0.0).count(), 0) << coupling << which;
+        for (int c = 0; c < r.pattern->outerSize(); ++c)
+          for (Eigen::SparseMatrix<double>::InnerIterator it(*r.pattern, c); it; ++it)
+            covered(r.row + static_cast<int>(it.row()), r.col + c) = 1.0;
       }
+      EXPECT_EQ((reused.M.array() != 0.0 && covered.array() == 0.0).count(), 0) << coupling;
     }
   }
 }
@@ -261,7 +272,7 @@ Project meshedLink(const char* coupling) {
 }
 }  // namespace
 
-TEST(ReferenceEquations, MassMatrixIsClearedWhereTheLastEvaluationWroteIt) {
+TEST(EquationsOfMotion, MassMatrixIsClearedWhereTheLastEvaluationWroteIt) {
   expectMassMatrixClearedWhereWritten(mixedArm, 17);
   expectMassMatrixClearedWhereWritten(meshArm, 19);
   expectMassMatrixClearedWhereWritten(meshedLink, 23);
@@ -276,37 +287,34 @@ TEST(ReferenceEquations, MassMatrixIsClearedWhereTheLastEvaluationWroteIt) {
 
 namespace {
 // With every coordinate's acceleration known (elastic and motor ones included), the evaluation is the
-// inverse dynamics: tau(q, qd, qdd) = M(q) qdd + tau(q, qd, 0), to 1e-10, for both evaluations and every
-// coupling order. (Generalized-alpha's residual M a - f without the mass matrix, ForwardDynamics.)
+// inverse dynamics: tau(q, qd, qdd) = M(q) qdd + tau(q, qd, 0), to 1e-10, for every coupling order. (Generalized-alpha's residual
+// M a - f without the mass matrix, ForwardDynamics.)
 void expectInverseDynamicsEqualsMassTimesAcceleration(Project (*model)(const char*), unsigned seed) {
   std::mt19937 rng(seed);
   for (const char* coupling : {"high", "zero", "geometric"}) {
     const Project p = model(coupling);
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
-    for (auto evaluate : {&referenceEquations, &compositeEquations}) {
-      DynamicsData d(sys);
-      for (int trial = 0; trial < 3; ++trial) {
-        Eigen::VectorXd q, qd, qdd;
-        randomState(sys, rng, q, qd);
-        randomState(sys, rng, qdd, qdd);
-        evaluate(sys, d, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
-        const Eigen::VectorXd tau0 = d.tau;
-        const Eigen::MatrixXd M = d.M;
-        evaluate(sys, d, q, qd, qdd, false);
-        EXPECT_LT(relErr(d.tau - tau0, M * qdd), 1e-10)
-            << coupling << (evaluate == &referenceEquations ? " reference" : " composite");
-      }
+    DynamicsData d(sys);
+    for (int trial = 0; trial < 3; ++trial) {
+      Eigen::VectorXd q, qd, qdd;
+      randomState(sys, rng, q, qd);
+      randomState(sys, rng, qdd, qdd);
+      compositeEquations(sys, d, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+      const Eigen::VectorXd tau0 = d.tau;
+      const Eigen::MatrixXd M = d.M;
+      compositeEquations(sys, d, q, qd, qdd, false);
+      EXPECT_LT(relErr(d.tau - tau0, M * qdd), 1e-10) << coupling;
     }
   }
 }
 }  // namespace
 
-TEST(ReferenceEquations, KnownAccelerationsGiveTheInverseDynamics) {
+TEST(EquationsOfMotion, KnownAccelerationsGiveTheInverseDynamics) {
   expectInverseDynamicsEqualsMassTimesAcceleration(mixedArm, 5);
   expectInverseDynamicsEqualsMassTimesAcceleration(meshArm, 13);
 }
 
-TEST(ReferenceEquations, BiasEqualsLagrangeFromFiniteDifferences) {
+TEST(EquationsOfMotion, BiasEqualsLagrangeFromFiniteDifferences) {
   for (const char* coupling : {"high", "zero"}) {
     const Project p = mixedArm(coupling);
     const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
@@ -317,11 +325,11 @@ TEST(ReferenceEquations, BiasEqualsLagrangeFromFiniteDifferences) {
     randomState(sys, rng, q, qd);
     const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
     auto massMatrix = [&](const Eigen::VectorXd& x) {
-      referenceEquations(sys, d, x, zero, zero, true);
+      compositeEquations(sys, d, x, zero, zero, true);
       return Eigen::MatrixXd(d.M);
     };
     auto gravityPotential = [&](const Eigen::VectorXd& x) {
-      referenceEquations(sys, d, x, zero, zero, false);
+      compositeEquations(sys, d, x, zero, zero, false);
       return d.gravity_potential;
     };
     const Eigen::MatrixXd M = massMatrix(q);
@@ -343,7 +351,7 @@ TEST(ReferenceEquations, BiasEqualsLagrangeFromFiniteDifferences) {
       dV(l) = (gravityPotential(qp) - gravityPotential(qm)) / (2 * h);
     }
     const Eigen::VectorXd lagrange = Mdot * qd - dT + dV;
-    referenceEquations(sys, d, q, qd, zero, true);
+    compositeEquations(sys, d, q, qd, zero, true);
     const Eigen::VectorXd kane = d.tau;
     EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange "
                                             << lagrange.transpose();

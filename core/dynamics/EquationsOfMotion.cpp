@@ -1,4 +1,4 @@
-#include "dynamics/ReferenceEquations.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 
 #include "dynamics/FrameMotion.hpp"
 #include "dynamics/GeometricStiffness.hpp"
@@ -26,8 +26,8 @@ void clearMassMatrix(DynamicsData& d) {
   d.M_regions_valid = true;
 }
 
-// This evaluation writes M in the block (row, col, rows, cols). The same corner written again (a mass
-// element at every station of the reference evaluation) is noted once, as the largest block.
+// This evaluation writes M in the block (row, col, rows, cols). The same corner written again (by
+// several mass elements) is noted once, as the largest block.
 void noteMassBlock(DynamicsData& d, int row, int col, int rows, int cols) {
   for (MatrixRegion& r : d.M_regions) {
     if (r.pattern || r.row != row || r.col != col) continue;
@@ -76,21 +76,16 @@ void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::
   }
 }
 
-enum class StationMode { Reference, Composite };
-
 // What an evaluation computes. The frames (poses, velocities, accelerations), the gravity potential and
 // the kinetic energy always; with `forces` the generalized forces (data.tau), the Jacobians and the
-// bodies' d'Alembert forces, and with `with_M` also M. Without forces: a kinematics pass (the composite
-// evaluation only).
+// bodies' d'Alembert forces, and with `with_M` also M. Without forces: a kinematics pass.
 struct Pass {
-  StationMode mode;
   bool with_M;
   bool forces;
 };
 
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
-// Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass in the composite
-// evaluation, by general products in the reference one (which stays the check of addBodyMass).
+// Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass.
 // Without forces (a kinematics pass) its energies only.
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
                     const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
@@ -103,12 +98,7 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pas
   const ColumnSet cols = sys.jacobianColumns(p);
   addProjectedForce(J, cols, f, d.tau);
   if (pass.with_M) {
-    if (pass.mode == StationMode::Composite) {
-      addBodyMass(I, J, cols, d.IJ, d.M);
-    } else {
-      d.IJ.leftCols(p).noalias() = I * J.leftCols(p);
-      d.M.topLeftCorner(p, p).noalias() += J.leftCols(p).transpose() * d.IJ.leftCols(p);
-    }
+    addBodyMass(I, J, cols, d.IJ, d.M);
     noteMassBlock(d, 0, 0, p, p);
   }
   force_world += X_world.linear() * f.tail<3>();
@@ -134,28 +124,9 @@ Eigen::Isometry3d distalStep(const FlexibleBody& fb, int axis, const Eigen::Ref<
   return rotation(axis, row.dot(e.segment(c0, nc)));
 }
 
-struct Foreshortening {
-  double s = 0.0;    // 1/2 int (v'^2 + w'^2)
-  double sdd = 0.0;  // int (vdot'^2 + wdot'^2): the velocity-product part of d2s/dt2
-};
-
-// Adds the sub-quadrature points [begin, begin + count) to s, sdd and g = ds/de.
-void accumulateSlopes(const FlexibleBody& fb, int begin, int count, const Eigen::Ref<const Eigen::VectorXd>& e,
-                      const Eigen::Ref<const Eigen::VectorXd>& ed, Foreshortening& fs, Eigen::Ref<Eigen::VectorXd> g) {
-  for (int k = begin; k < begin + count; ++k) {
-    const FlexibleBody::SlopePoint& sp = fb.slopes[k];
-    const double v1 = sp.v1.dot(e), w1 = sp.w1.dot(e);
-    const double v1d = sp.v1.dot(ed), w1d = sp.w1.dot(ed);
-    fs.s += 0.5 * sp.weight * (v1 * v1 + w1 * w1);
-    fs.sdd += sp.weight * (v1d * v1d + w1d * w1d);
-    g.noalias() += (sp.weight * v1) * sp.v1.transpose() + (sp.weight * w1) * sp.w1.transpose();
-  }
-}
-
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& qdd_known, const Pass& pass) {
   const bool with_M = pass.with_M, forces = pass.forces;
-  const StationMode mode = pass.mode;
   d.tau.setZero();
   if (with_M) clearMassMatrix(d);
   d.gravity_potential = 0.0;
@@ -207,8 +178,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     }
 
     // The last body's distal Jacobian only for a payload on it (or when asked): nothing else reads it.
-    const bool distal_jacobian =
-        forces && (mode == StationMode::Reference || i + 1 < n || b.distal_mass > 0.0 || d.every_distal_jacobian);
+    const bool distal_jacobian = forces && (i + 1 < n || b.distal_mass > 0.0 || d.every_distal_jacobian);
     if (!b.isFlexible()) {
       fr.v_distal = v;
       fr.a_distal = a;
@@ -234,12 +204,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     auto g_start = d.g_start.head(m);
     auto g = d.g_point.head(m);
     auto dr_de = d.dr_de.leftCols(m);
-    g_start.setZero();
-    Foreshortening fs_start;
 
     // Sets dr_de = [u - c g^T; v; w] and returns rdot, r (body frame) at a point with rows (u, v, w).
     auto pointKinematics = [&](const Eigen::RowVectorXd& ru, const Eigen::RowVectorXd& rv, const Eigen::RowVectorXd& rw, double x,
-                               const Foreshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot, Eigen::Vector3d& rdd) {
+                               const TipForeshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot, Eigen::Vector3d& rdd) {
       dr_de.row(0) = ru;
       if (high) dr_de.row(0) -= g.transpose();
       dr_de.row(1) = rv;
@@ -250,89 +218,41 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       rdd.noalias() += dr_de * edd;  // the known elastic accelerations
     };
 
-    if (mode == StationMode::Composite) {
-      const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, sys.gravity, fr, d);
-      fs_start.s = tip.s;
-      fs_start.sdd = tip.sdd;
-      // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
-      const int p0 = b.e_index;
-      const ColumnSet cols = sys.jacobianColumns(p0);
-      if (forces) {
-        addProjectedForce(fr.J_body, cols, d.station_wrench, d.tau);
-        d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
-      }
-      if (with_M) {
-        addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, cols, b.e_index, m, d.IJ, d.M);
-        noteMassBlock(d, 0, 0, p0, p0);
-        noteMassBlock(d, 0, b.e_index, p0, m);
-        noteMassBlock(d, b.e_index, 0, m, p0);
-        if (high) {
-          d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
-          noteMassBlock(d, b.e_index, b.e_index, m, m);
-        } else {  // the structural mass: its non-zeros only (banded for elements)
-          for (int c = 0; c < fb.M_sparse.outerSize(); ++c)
-            for (Eigen::SparseMatrix<double>::InnerIterator it(fb.M_sparse, c); it; ++it)
-              d.M(b.e_index + static_cast<int>(it.row()), b.e_index + c) += it.value();
-          d.M_regions.push_back({b.e_index, b.e_index, m, m, &fb.M_sparse});
-        }
-      }
-    } else {
-      std::size_t st = 0;
-      for (std::size_t iv = 0; iv < fb.intervals.size(); ++iv) {
-        const FlexibleBody::Interval& interval = fb.intervals[iv];
-        for (; st < fb.stations.size() && fb.stations[st].interval == static_cast<int>(iv); ++st) {
-          const FlexibleBody::Station& s = fb.stations[st];
-          Foreshortening fs = fs_start;
-          g = g_start;
-          if (high) accumulateSlopes(fb, s.inner_begin, s.inner_count, e, ed, fs, g);
-          Eigen::Vector3d r, rdot, rdd;
-          pointKinematics(s.u, s.v, s.w, s.x, fs, r, rdot, rdd);
-          const double phi = s.phi.dot(e), phid = s.phi.dot(ed);
-          const double dm = fb.rhoA * s.weight, Jp = fb.rhoIp * s.weight;
-          Matrix6d I = Matrix6d::Zero();
-          I(0, 0) = Jp;
-          I.bottomRightCorner<3, 3>().diagonal().setConstant(dm);
-          // Translation to the deformed neutral-axis point, then the twist of the section about x.
-          Vector6d vs = fr.v_body, as = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
-          vrel.tail<3>() = rdot;
-          crel.tail<3>() = rdd;
-          Vector6d vtwist = Vector6d::Zero(), ctwist = Vector6d::Zero();
-          vtwist(0) = phid;
-          ctwist(0) = s.phi.dot(edd);
-          advance(translation(r), vrel, crel, p, vs, as, fr.J_body, d.J_work);
-          d.J_work.block(3, b.e_index, 3, m) += dr_de;
-          advance(rotation(0, phi), vtwist, ctwist, p, vs, as, d.J_work, d.J_work2);
-          d.J_work2.row(0).segment(b.e_index, m) += s.phi;
-          const Eigen::Isometry3d X_world_station = fr.X_world_body * translation(r) * rotation(0, phi);
-          addMassElement(sys, d, pass, p, I, vs, as, d.J_work2, X_world_station, dm, Eigen::Vector3d::Zero(), fr.force_world);
-        }
-        if (high) accumulateSlopes(fb, interval.full_begin, interval.full_count, e, ed, fs_start, g_start);
+    // The stations (LinkInertia.hpp); g_start is then the foreshortening's gradient at the tip, g(L).
+    const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, sys.gravity, fr, d);
+    // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
+    const int p0 = b.e_index;
+    const ColumnSet cols = sys.jacobianColumns(p0);
+    if (forces) {
+      addProjectedForce(fr.J_body, cols, d.station_wrench, d.tau);
+      d.tau.segment(b.e_index, m) += d.station_force_e.head(m);
+    }
+    if (with_M) {
+      addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, cols, b.e_index, m, d.IJ, d.M);
+      noteMassBlock(d, 0, 0, p0, p0);
+      noteMassBlock(d, 0, b.e_index, p0, m);
+      noteMassBlock(d, b.e_index, 0, m, p0);
+      if (high) {
+        d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
+        noteMassBlock(d, b.e_index, b.e_index, m, m);
+      } else {  // the structural mass: its non-zeros only (banded for elements)
+        for (int c = 0; c < fb.M_sparse.outerSize(); ++c)
+          for (Eigen::SparseMatrix<double>::InnerIterator it(fb.M_sparse, c); it; ++it)
+            d.M(b.e_index + static_cast<int>(it.row()), b.e_index + c) += it.value();
+        d.M_regions.push_back({b.e_index, b.e_index, m, m, &fb.M_sparse});
       }
     }
 
     // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
     g = g_start;
     Eigen::Vector3d r, rdot, rdd;
-    pointKinematics(fb.tip.u, fb.tip.v, fb.tip.w, fb.length, fs_start, r, rdot, rdd);
+    pointKinematics(fb.tip.u, fb.tip.v, fb.tip.w, fb.length, tip, r, rdot, rdd);
     fr.tip_deformation = r - Eigen::Vector3d(fb.length, 0.0, 0.0);
     Vector6d vd = fr.v_body, ad = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
     vrel.tail<3>() = rdot;
     crel.tail<3>() = rdd;
     Eigen::Isometry3d X_world_distal = fr.X_world_body * translation(r);
-    if (mode == StationMode::Reference) {  // four frame steps, each with its Jacobian
-      advance(translation(r), vrel, crel, p, vd, ad, fr.J_body, d.J_work);
-      d.J_work.block(3, b.e_index, 3, m) += dr_de;
-      Eigen::MatrixXd* J_in = &d.J_work;
-      Eigen::MatrixXd* J_out = &d.J_work2;
-      for (int axis : {2, 1, 0}) {  // rotation rows of distal_rotation: 0 = phi (x), 1 = -w' (y), 2 = v' (z)
-        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
-        advance(R, vrel, crel, p, vd, ad, *J_in, *J_out);
-        J_out->row(axis).segment(b.e_index, m) += fb.distal_rotation.row(axis);
-        X_world_distal = X_world_distal * R;
-        std::swap(J_in, J_out);
-      }
-      fr.J_distal.leftCols(p) = J_in->leftCols(p);
-    } else if (!distal_jacobian) {  // the same steps, for the motion only
+    if (!distal_jacobian) {  // the steps, for the motion only
       advanceMotion(translation(r), vrel, crel, vd, ad);
       for (int axis : {2, 1, 0}) {
         const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
@@ -355,7 +275,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
         c(axis, axis) += 1.0;
         X_world_distal = X_world_distal * R;
       }
-      const int p0 = b.e_index;  // J_body is zero on this link's elastic columns
+      // J_body is zero on this link's elastic columns (from p0 on).
       transformColumns(X_all, fr.J_body, sys.jacobianColumns(p0), fr.J_distal);
       auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
       J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
@@ -377,19 +297,14 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
 }  // namespace
 
-void referenceEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                        const Eigen::VectorXd& qdd_known, bool with_M) {
-  evaluateEquations(sys, d, q, qd, qdd_known, {StationMode::Reference, with_M, true});
-}
-
 void compositeEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_M) {
-  evaluateEquations(sys, d, q, qd, qdd_known, {StationMode::Composite, with_M, true});
+  evaluateEquations(sys, d, q, qd, qdd_known, {with_M, true});
 }
 
 void compositeKinematics(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                          const Eigen::VectorXd& qdd) {
-  evaluateEquations(sys, d, q, qd, qdd, {StationMode::Composite, false, false});
+  evaluateEquations(sys, d, q, qd, qdd, {false, false});
 }
 
 void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {

@@ -1,6 +1,6 @@
 #pragma once
-// The reference evaluation of the equations of motion, straightforward and general:
-// Kane's equations over every mass element, with body Jacobians propagated frame by frame.
+// The equations of motion M(q) qdd + b(q, qd) = Q of the discretized system, mass element by mass
+// element (Kane's equations):
 //
 //   M = sum_k J_k^T I_k J_k,     bias = sum_k J_k^T (I_k a_k + v_k x* I_k v_k)
 //
@@ -12,6 +12,14 @@
 //   r(x) = [x + u(x) - c s(x), v(x), w(x)],   s(x) = 1/2 int_0^x (v'^2 + w'^2) dxi,
 // with c = 1 for `high` coupling, 0 otherwise; the distal frame is r(L) rotated by
 // Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)). Everything is exact for the model as stated; no term is dropped.
+//
+// Body Jacobians are propagated frame by frame; the Gauss stations of a link are gathered in its body
+// frame (LinkInertia.hpp: each station's inertia is invariant under its twist about x), so that
+//   sum_k J_k^T I_k J_k = J_b^T A J_b + J_b^T B + B^T J_b + C
+// with A = sum spatialInertia(dm_k, r_k, Jp_k e_x e_x^T), B = sum [dm r_k x D_k + Jp e_x Psi_phi; dm D_k],
+// C = sum dm D_k^T D_k + Jp Psi_phi^T Psi_phi (D_k = dr_k/de), instead of a Jacobian to every station.
+// The check is independent of all of this: tests/validation/IndependentEquations.hpp differentiates the
+// positions of every mass element along the motion and equals these equations to 1e-10.
 #include "dynamics/DynamicsData.hpp"
 
 namespace flexarm {
@@ -20,15 +28,6 @@ namespace flexarm {
 // inertial effect of qdd_known), the frames of every body, the gravity potential, and the kinetic
 // energy data.kinetic = 1/2 qd^T M qd as sum_k 1/2 v_k^T I_k v_k (+ the rotors'), with or without M.
 // No heap allocation.
-void referenceEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                        const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
-
-// The same equations, faster: the Gauss stations of a link are gathered in its body frame
-// (each station's inertia is invariant under its twist about x), so that
-//   sum_k J_k^T I_k J_k = J_b^T A J_b + J_b^T B + B^T J_b + C
-// with A = sum spatialInertia(dm_k, r_k, Jp_k e_x e_x^T), B = sum [dm r_k x D_k + Jp e_x Psi_phi; dm D_k],
-// C = sum dm D_k^T D_k + Jp Psi_phi^T Psi_phi (D_k = dr_k/de), instead of propagating a Jacobian
-// to every station. Agrees with referenceEquations() to round-off (tested). No heap allocation.
 void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
 
@@ -43,7 +42,7 @@ void compositeKinematics(const MultibodySystem& sys, DynamicsData& data, const E
 // Generalized internal forces into data.internal (elastic stiffness and structural damping of the
 // links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`
 // coupling the axial-force term of Pan et al. 1990 eq. (16)), and data.elastic_potential.
-// Needs the frames of referenceEquations() at the same state. No heap allocation.
+// Needs the frames of compositeEquations() at the same state. No heap allocation.
 void internalForces(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
 }  // namespace flexarm
