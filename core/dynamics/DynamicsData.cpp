@@ -18,6 +18,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   for (std::size_t i = 0; i < n; ++i) {
     frames[i].J_body = Eigen::MatrixXd::Zero(6, sys.nq);
     frames[i].J_distal = Eigen::MatrixXd::Zero(6, sys.nq);
+    frames[i].force_section_world.assign(sys.bodies[i].section_masses.size(), Eigen::Vector3d::Zero());
     m_max = std::max(m_max, sys.bodies[i].e_count);
     if (!sys.bodies[i].isFlexible()) continue;
     const FlexibleBody& fb = *sys.bodies[i].flexible;
@@ -32,7 +33,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   slope_states = slope_products = Eigen::Matrix<double, Eigen::Dynamic, 2>::Zero(w_max, 2);
   window_lever = Eigen::VectorXd::Zero(w_max);
   prefix_slope = suffix_slope = suffix_lever = row_work = Eigen::VectorXd::Zero(m_max);
-  IJ = Eigen::MatrixXd::Zero(6, sys.nq);
+  IJ = J_section = Eigen::MatrixXd::Zero(6, sys.nq);
   dr_de = Eigen::MatrixXd::Zero(3, m_max);
   g_start = g_point = e = ed = edd = Eigen::VectorXd::Zero(m_max);
   station_coupling = Eigen::MatrixXd::Zero(m_max, 6);

@@ -17,6 +17,7 @@ struct BodyFrames {
   Eigen::MatrixXd J_body, J_distal;                                   // 6 x nq body Jacobians
   Eigen::Vector3d force_world = Eigen::Vector3d::Zero();              // linear d'Alembert force of all mass on this body
   Eigen::Vector3d force_distal_world = Eigen::Vector3d::Zero();       // ... of the payloads on its distal frame
+  std::vector<Eigen::Vector3d> force_section_world;                   // ... of each payload on a section (Body::section_masses)
   Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();          // r(L) - (L, 0, 0) in the body frame
   double tip_twist = 0.0;
 };
@@ -51,6 +52,7 @@ struct DynamicsData {
   // (the check against the independent equations). Otherwise it keeps an older state's.
   bool every_distal_jacobian = false;
   Eigen::MatrixXd IJ;                // 6 x nq: a Jacobian times an inertia
+  Eigen::MatrixXd J_section;         // 6 x nq: the Jacobian of a payload's section (Body::section_masses)
   Eigen::MatrixXd dr_de;             // 3 x m_max
   Eigen::VectorXd g_start, g_point;  // m_max: d s / d e at an interval start and at a station
   Eigen::VectorXd e, ed, edd;        // m_max: a link's elastic coordinates, rates, known accelerations

@@ -110,13 +110,24 @@ void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6
   J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
 }
 
-// The distal frame's rotation about `axis` by its row of distal_rotation: relative velocity and
+// A section of a flexible link as a frame: its shape rows u, v, w at x, the rows of its rotation
+// [phi; -w'; v'] (non-zero on the columns [first, first + count)), and its foreshortening s, sdd (the
+// gradient g = ds/de is in DynamicsData::g_point): the distal frame (x = L) or a payload's section.
+struct SectionRows {
+  const Eigen::RowVectorXd &u, &v, &w;
+  double x;
+  const Eigen::Matrix<double, 3, Eigen::Dynamic>& rotation;
+  int first, count;
+  TipForeshortening fs;
+};
+
+// The section's rotation about `axis` by its row of the rotation rows: relative velocity and
 // acceleration (vrel, crel) and the pose.
-Eigen::Isometry3d distalStep(const FlexibleBody& fb, int axis, const Eigen::Ref<const Eigen::VectorXd>& e,
-                             const Eigen::Ref<const Eigen::VectorXd>& ed, const Eigen::Ref<const Eigen::VectorXd>& edd,
-                             Vector6d& vrel, Vector6d& crel) {
-  const int c0 = fb.distal_first, nc = fb.distal_count;  // the row's non-zeros lie there
-  const auto row = fb.distal_rotation.row(axis).segment(c0, nc);
+Eigen::Isometry3d sectionStep(const SectionRows& sr, int axis, const Eigen::Ref<const Eigen::VectorXd>& e,
+                              const Eigen::Ref<const Eigen::VectorXd>& ed, const Eigen::Ref<const Eigen::VectorXd>& edd,
+                              Vector6d& vrel, Vector6d& crel) {
+  const int c0 = sr.first, nc = sr.count;  // the row's non-zeros lie there
+  const auto row = sr.rotation.row(axis).segment(c0, nc);
   vrel.setZero();
   vrel(axis) = row.dot(ed.segment(c0, nc));
   crel.setZero();
@@ -205,17 +216,46 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     auto g = d.g_point.head(m);
     auto dr_de = d.dr_de.leftCols(m);
 
-    // Sets dr_de = [u - c g^T; v; w] and returns rdot, r (body frame) at a point with rows (u, v, w).
-    auto pointKinematics = [&](const Eigen::RowVectorXd& ru, const Eigen::RowVectorXd& rv, const Eigen::RowVectorXd& rw, double x,
-                               const TipForeshortening& fs, Eigen::Vector3d& r, Eigen::Vector3d& rdot, Eigen::Vector3d& rdd) {
-      dr_de.row(0) = ru;
+    // The frame of section sr (its gradient g = ds/de in d.g_point): pose, motion and, with `jacobian`,
+    // its Jacobian J = X_all J_body + X_rot [0; dr_de] + c R_s, with X_rot the three rotations'
+    // transform, X_all = X_rot X_translation, c.col(k) the unit vector e_k carried through the rotations
+    // after the k-th, dr_de = [u - c g^T; v; w] and R_s the rotation rows. Returns r(x) in the body frame.
+    auto sectionFrame = [&](const SectionRows& sr, bool jacobian, Eigen::Isometry3d& X_world, Vector6d& vs, Vector6d& as,
+                            Eigen::MatrixXd& J) {
+      dr_de.row(0) = sr.u;
       if (high) dr_de.row(0) -= g.transpose();
-      dr_de.row(1) = rv;
-      dr_de.row(2) = rw;
-      r = Eigen::Vector3d(x + ru.dot(e) - (high ? fs.s : 0.0), rv.dot(e), rw.dot(e));
-      rdot.noalias() = dr_de * ed;
-      rdd = Eigen::Vector3d(high ? -fs.sdd : 0.0, 0.0, 0.0);
-      rdd.noalias() += dr_de * edd;  // the known elastic accelerations
+      dr_de.row(1) = sr.v;
+      dr_de.row(2) = sr.w;
+      const Eigen::Vector3d r(sr.x + sr.u.dot(e) - (high ? sr.fs.s : 0.0), sr.v.dot(e), sr.w.dot(e));
+      Vector6d vrel = Vector6d::Zero(), crel = Vector6d::Zero();
+      vrel.tail<3>().noalias() = dr_de * ed;
+      crel.tail<3>() = Eigen::Vector3d(high ? -sr.fs.sdd : 0.0, 0.0, 0.0);
+      crel.tail<3>().noalias() += dr_de * edd;  // the known elastic accelerations
+      vs = fr.v_body;
+      as = fr.a_body;
+      X_world = fr.X_world_body * translation(r);
+      Matrix6d X_all = advanceMotion(translation(r), vrel, crel, vs, as);
+      Matrix6d X_rot = Matrix6d::Identity();
+      Eigen::Matrix<double, 6, 3> c = Eigen::Matrix<double, 6, 3>::Zero();
+      for (int axis : {2, 1, 0}) {
+        const Eigen::Isometry3d R = sectionStep(sr, axis, e, ed, edd, vrel, crel);
+        const Matrix6d X_step = advanceMotion(R, vrel, crel, vs, as);
+        if (jacobian) {
+          X_all = X_step * X_all;
+          X_rot = X_step * X_rot;
+          c = X_step * c;
+          c(axis, axis) += 1.0;
+        }
+        X_world = X_world * R;
+      }
+      if (jacobian) {
+        // J_body is zero on this link's elastic columns (from e_index on).
+        transformColumns(X_all, fr.J_body, sys.jacobianColumns(b.e_index), J);
+        auto J_elastic = J.middleCols(b.e_index, m);
+        J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
+        J_elastic.middleCols(sr.first, sr.count).noalias() += c * sr.rotation.middleCols(sr.first, sr.count);
+      }
+      return r;
     };
 
     // The stations (LinkInertia.hpp); g_start is then the foreshortening's gradient at the tip, g(L).
@@ -245,52 +285,30 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
     g = g_start;
-    Eigen::Vector3d r, rdot, rdd;
-    pointKinematics(fb.tip.u, fb.tip.v, fb.tip.w, fb.length, tip, r, rdot, rdd);
-    fr.tip_deformation = r - Eigen::Vector3d(fb.length, 0.0, 0.0);
-    Vector6d vd = fr.v_body, ad = fr.a_body, vrel = Vector6d::Zero(), crel = Vector6d::Zero();
-    vrel.tail<3>() = rdot;
-    crel.tail<3>() = rdd;
-    Eigen::Isometry3d X_world_distal = fr.X_world_body * translation(r);
-    if (!distal_jacobian) {  // the steps, for the motion only
-      advanceMotion(translation(r), vrel, crel, vd, ad);
-      for (int axis : {2, 1, 0}) {
-        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
-        advanceMotion(R, vrel, crel, vd, ad);
-        X_world_distal = X_world_distal * R;
-      }
-    } else {
-      // The same steps composed, then one product: J_distal = X_all J_body + X_rot [0; dr_de] + c R_d,
-      // with X_rot the three rotations' transform, X_all = X_rot X_translation, and c.col(k) the unit
-      // vector e_k carried through the rotations after the k-th (R_d = distal_rotation).
-      Matrix6d X_all = advanceMotion(translation(r), vrel, crel, vd, ad);
-      Matrix6d X_rot = Matrix6d::Identity();
-      Eigen::Matrix<double, 6, 3> c = Eigen::Matrix<double, 6, 3>::Zero();
-      for (int axis : {2, 1, 0}) {
-        const Eigen::Isometry3d R = distalStep(fb, axis, e, ed, edd, vrel, crel);
-        const Matrix6d X_step = advanceMotion(R, vrel, crel, vd, ad);
-        X_all = X_step * X_all;
-        X_rot = X_step * X_rot;
-        c = X_step * c;
-        c(axis, axis) += 1.0;
-        X_world_distal = X_world_distal * R;
-      }
-      // J_body is zero on this link's elastic columns (from p0 on).
-      transformColumns(X_all, fr.J_body, sys.jacobianColumns(p0), fr.J_distal);
-      auto J_elastic = fr.J_distal.middleCols(b.e_index, m);
-      J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
-      J_elastic.middleCols(fb.distal_first, fb.distal_count).noalias() +=
-          c * fb.distal_rotation.middleCols(fb.distal_first, fb.distal_count);
-    }
-    fr.v_distal = vd;
-    fr.a_distal = ad;
-    fr.X_world_distal = X_world_distal;
+    const SectionRows distal{fb.tip.u, fb.tip.v, fb.tip.w, fb.length, fb.distal_rotation, fb.distal_first, fb.distal_count, tip};
+    fr.tip_deformation = sectionFrame(distal, distal_jacobian, fr.X_world_distal, fr.v_distal, fr.a_distal, fr.J_distal) -
+                         Eigen::Vector3d(fb.length, 0.0, 0.0);
     fr.tip_twist =
         fb.distal_rotation.row(0).segment(fb.distal_first, fb.distal_count).dot(e.segment(fb.distal_first, fb.distal_count));
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, pass, p, b.distal_inertia, vd, ad, fr.J_distal, X_world_distal, b.distal_mass, b.distal_com,
-                     fr.force_distal_world);
+      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, fr.X_world_distal, b.distal_mass,
+                     b.distal_com, fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
+    }
+    // Payloads riding on sections of the link.
+    for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
+      const Body::SectionMass& sm = b.section_masses[k];
+      const SectionPoint& sp = sm.section;
+      TipForeshortening fs;
+      sp.foreshortening(e, ed, fs.s, fs.sdd, g);
+      const SectionRows rows{sp.rows.u, sp.rows.v, sp.rows.w, sp.x, sp.rotation, sp.rotation_first, sp.rotation_count, fs};
+      Eigen::Isometry3d X_world;
+      Vector6d vs, as;
+      sectionFrame(rows, forces, X_world, vs, as, d.J_section);
+      Eigen::Vector3d& force = fr.force_section_world[k];
+      force.setZero();
+      addMassElement(sys, d, pass, p, sm.inertia, vs, as, d.J_section, X_world, sm.mass, sm.com, force);
+      fr.force_world += force;
     }
   }
 }
@@ -352,6 +370,9 @@ void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::Ve
         d.elastic_potential += 0.5 * sp.weight * Px * (v1 * v1 + w1 * w1);
       }
     }
+    // A payload on a section adds its tension between the link's root and that section.
+    for (std::size_t k = 0; k < b.section_masses.size(); ++k)
+      b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, i, k), e, out, d.elastic_potential);
   }
 }
 

@@ -16,28 +16,8 @@ LoadPoint LoadPoint::build(const Load& load, int body, const FlexibleBody* flexi
   lp.law.prepare();
   lp.point = load.point;
   if (!flexible) return lp;
-  const double x = std::clamp(load.point.x(), 0.0, flexible->length);
-  lp.point.x() = x;
-  flexible->evaluate(x, lp.rows);
-  ShapeRows r;
-  std::vector<double> xi, wi;
-  for (const FlexibleBody::Interval& iv : flexible->intervals) {
-    if (!(iv.a < x)) break;
-    gaussLegendre(FlexibleBody::kSlopePoints, iv.a, std::min(iv.b, x), xi, wi);
-    SlopeWindow sw;
-    sw.first = iv.first;
-    sw.weight.resize(static_cast<int>(xi.size()));
-    sw.v1.resize(static_cast<int>(xi.size()), iv.count);
-    sw.w1.resize(static_cast<int>(xi.size()), iv.count);
-    for (std::size_t k = 0; k < xi.size(); ++k) {
-      flexible->evaluate(xi[k], r);
-      const int row = static_cast<int>(k);
-      sw.weight(row) = wi[k];
-      sw.v1.row(row) = r.v1.segment(iv.first, iv.count);
-      sw.w1.row(row) = r.w1.segment(iv.first, iv.count);
-    }
-    lp.slopes.push_back(std::move(sw));
-  }
+  lp.section = SectionPoint::build(*flexible, load.point.x());
+  lp.point.x() = lp.section.x;
   return lp;
 }
 
@@ -51,31 +31,18 @@ struct SectionPose {
   Eigen::Matrix3d Rz = Eigen::Matrix3d::Identity(), Ry = Eigen::Matrix3d::Identity();  // its first two factors
 };
 
-// 1/2 int_0^x (v'^2 + w'^2) at e.
-double foreshortening(const LoadPoint& lp, const Eigen::Ref<const Eigen::VectorXd>& e) {
-  double s = 0.0;
-  for (const LoadPoint::SlopeWindow& sw : lp.slopes) {
-    const auto ew = e.segment(sw.first, sw.v1.cols());
-    for (int k = 0; k < sw.weight.size(); ++k) {
-      const double v1 = sw.v1.row(k).dot(ew), w1 = sw.w1.row(k).dot(ew);
-      s += 0.5 * sw.weight(k) * (v1 * v1 + w1 * w1);
-    }
-  }
-  return s;
-}
-
 SectionPose sectionPose(const LoadPoint& lp, const Body& b, bool high, const Eigen::Ref<const Eigen::VectorXd>& e) {
   SectionPose sp;
   if (!b.isFlexible()) {
     sp.p = lp.point;
     return sp;
   }
-  const ShapeRows& r = lp.rows;
-  const Eigen::Vector3d rx(lp.point.x() + r.u.dot(e) - (high ? foreshortening(lp, e) : 0.0), r.v.dot(e), r.w.dot(e));
+  const ShapeRows& r = lp.section.rows;
+  const Eigen::Isometry3d X = lp.section.pose(e, high);
   sp.Rz = rotation(2, r.v1.dot(e)).linear();
   sp.Ry = rotation(1, -r.w1.dot(e)).linear();
-  sp.R = sp.Rz * sp.Ry * rotation(0, r.phi.dot(e)).linear();
-  sp.p = rx + sp.R * Eigen::Vector3d(0.0, lp.point.y(), lp.point.z());
+  sp.R = X.linear();
+  sp.p = X * Eigen::Vector3d(0.0, lp.point.y(), lp.point.z());
   return sp;
 }
 
@@ -124,7 +91,7 @@ void externalForces(const MultibodySystem& sys, const DynamicsData& data, LoadFr
     if (!b.isFlexible()) continue;
     // The link's own elastic coordinates: Q_e = dr/de^T F + J_we^T (T + (R_s o) x F), with
     // dr/de = [u - c ds/de; v; w] and J_we = e_z v' + Rz e_y (-w') + Rz Ry e_x phi (LoadPoint.hpp).
-    const ShapeRows& r = lp.rows;
+    const ShapeRows& r = lp.section.rows;
     auto Qe = Q.segment(b.e_index, b.e_count);
     const Eigen::Vector3d moment = T + (sp.R * Eigen::Vector3d(0.0, lp.point.y(), lp.point.z())).cross(F);
     Qe.noalias() += F.x() * r.u.transpose() + F.y() * r.v.transpose() + F.z() * r.w.transpose();
@@ -132,7 +99,7 @@ void externalForces(const MultibodySystem& sys, const DynamicsData& data, LoadFr
     Qe.noalias() -= sp.Rz.col(1).dot(moment) * r.w1.transpose();
     Qe.noalias() += (sp.Rz * sp.Ry.col(0)).dot(moment) * r.phi.transpose();
     if (!high) continue;
-    for (const LoadPoint::SlopeWindow& sw : lp.slopes) {  // - F_x ds/de
+    for (const SectionPoint::SlopeWindow& sw : lp.section.slopes) {  // - F_x ds/de
       const auto ew = e.segment(sw.first, sw.v1.cols());
       auto Qw = Qe.segment(sw.first, sw.v1.cols());
       for (int k = 0; k < sw.weight.size(); ++k) {

@@ -17,6 +17,11 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
   return P;
 }
 
+double sectionMassTension(const MultibodySystem&, const DynamicsData& d, int i, std::size_t k) {
+  const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
+  return -(fr.X_world_body.linear().transpose() * fr.force_section_world[k]).x();
+}
+
 namespace {
 // K_w += the interval's slope points' P(x) weight (v1^T v1 + w1^T w1) on its window of coordinates. The
 // axial force is quadratic in x, so this is c0 S0 + c1 S1 + c2 S2 with the interval's sums

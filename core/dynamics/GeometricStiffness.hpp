@@ -34,6 +34,10 @@ struct AxialForce {
 // equations at the current state (EquationsOfMotion.hpp).
 AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& data, int i);
 
+// The tension a payload on section k of flexible body i (Body::section_masses) adds between the link's
+// root and that section: the axial component of the payload's d'Alembert force, as P_tip's.
+double sectionMassTension(const MultibodySystem& sys, const DynamicsData& data, int i, std::size_t k);
+
 // Adds K_G of link `fb` under the axial force P to the m x m block K.
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K);
 // The same as entries (offset + row, offset + column, value), one interval window at a time (banded

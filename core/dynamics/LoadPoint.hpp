@@ -1,9 +1,7 @@
 #pragma once
 // A load of the model (model/Model.hpp, Load) as the discretized system keeps it: where its point
-// sits on its body, and for a flexible link the shape rows there (ExternalLoads.hpp uses it).
-#include <vector>
-
-#include "discretization/FlexibleBody.hpp"
+// sits on its body, and for a flexible link the section there (ExternalLoads.hpp uses it).
+#include "dynamics/SectionPoint.hpp"
 #include "model/Model.hpp"
 
 namespace flexarm {
@@ -17,14 +15,7 @@ struct LoadPoint {
   // Rigid link: the point in the body frame. Flexible link: the section x = point.x() and the offset
   // (0, point.y(), point.z()) across it.
   Eigen::Vector3d point = Eigen::Vector3d::Zero();
-  // Flexible link: the shape rows at x, and the sub-quadrature of [0, x] for s(x) per interval window.
-  ShapeRows rows;
-  struct SlopeWindow {
-    int first = 0;           // the elastic coordinates [first, first + v1.cols()) of the rows
-    Eigen::VectorXd weight;  // per quadrature point
-    Eigen::MatrixXd v1, w1;  // slope rows of the points, on the window
-  };
-  std::vector<SlopeWindow> slopes;
+  SectionPoint section;  // flexible link: the section at x
 
   // The load on body `body`, a flexible link when `flexible` is not null.
   static LoadPoint build(const Load& load, int body, const FlexibleBody* flexible);

@@ -122,6 +122,13 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
       if (p.link != i) continue;
       if (p.frame == Payload::Frame::Distal && link.flex) {
         add(b.distal_inertia, b.distal_mass, distal_moment, p.mass, p.offset, p.inertia);
+      } else if (p.frame == Payload::Frame::Section && link.flex) {
+        Body::SectionMass sm;
+        sm.section = SectionPoint::build(*b.flexible, p.offset.x());
+        sm.mass = p.mass;
+        sm.com = Eigen::Vector3d(0.0, p.offset.y(), p.offset.z());
+        sm.inertia = spatialInertia(p.mass, sm.com, p.inertia);
+        b.section_masses.push_back(std::move(sm));
       } else {
         const Eigen::Vector3d c = p.frame == Payload::Frame::Distal ? Eigen::Vector3d(b.X_body_distal * p.offset) : p.offset;
         add(b.inertia, mass, first_moment, p.mass, c, p.inertia);

@@ -10,6 +10,7 @@
 
 #include "discretization/FlexibleBody.hpp"
 #include "dynamics/LoadPoint.hpp"
+#include "dynamics/SectionPoint.hpp"
 #include "dynamics/Spatial.hpp"
 #include "model/Project.hpp"
 
@@ -33,6 +34,15 @@ struct Body {
   Matrix6d distal_inertia = Matrix6d::Zero();
   double distal_mass = 0.0;
   Eigen::Vector3d distal_com = Eigen::Vector3d::Zero();
+  // Payloads riding on sections of a flexible link, each on its own (Payload::Frame::Section): the
+  // inertia about the section's point on the neutral axis, in the section's axes.
+  struct SectionMass {
+    SectionPoint section;
+    Matrix6d inertia = Matrix6d::Zero();
+    double mass = 0.0;
+    Eigen::Vector3d com = Eigen::Vector3d::Zero();  // (0, y, z) in the section's axes
+  };
+  std::vector<SectionMass> section_masses;
 
   int q_index = 0;                               // joint (link-side) coordinate
   int motor_index = -1;                          // motor coordinate of a flexible joint, else -1

@@ -61,8 +61,23 @@ void tangentStiffness(const MultibodySystem& sys, const DynamicsData& data, Tang
       for (int c = 0; c < source->outerSize(); ++c)
         for (Eigen::SparseMatrix<double>::InnerIterator it(*source, c); it; ++it)
           sink.add(damping, b.e_index + static_cast<int>(it.row()), b.e_index + static_cast<int>(it.col()), it.value());
-    if (sys.coupling != CouplingOrder::Zero)
-      sink.addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), b.e_index);
+    if (sys.coupling == CouplingOrder::Zero) continue;
+    sink.addGeometricStiffness(fb, rigidMotionAxialForce(sys, data, static_cast<int>(i)), b.e_index);
+    // A payload on a section pulls on the link from its root to that section: its tension P times
+    // int_0^x (v1^T v1 + w1^T w1), one window of coordinates at a time.
+    for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
+      const double P = sectionMassTension(sys, data, static_cast<int>(i), k);
+      for (const SectionPoint::SlopeWindow& sw : b.section_masses[k].section.slopes) {
+        const int n = static_cast<int>(sw.v1.cols()), e0 = b.e_index + sw.first;
+        for (int c = 0; c < n; ++c)
+          for (int r = 0; r < n; ++r) {
+            const double value = P * (sw.weight.array() *
+                                      (sw.v1.col(r).array() * sw.v1.col(c).array() + sw.w1.col(r).array() * sw.w1.col(c).array()))
+                                         .sum();
+            if (value != 0.0) sink.add(false, e0 + r, e0 + c, value);
+          }
+      }
+    }
   }
 }
 

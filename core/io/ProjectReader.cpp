@@ -593,6 +593,12 @@ void readPayload(JsonObjectReader& r, Payload& p, std::size_t i, const Model& mo
   readWithinBounds(r, key("payloads[].mass"), p.mass);
   const std::string inertia = key("payloads[].inertia").name();
   if (r.has(inertia)) readInertiaComponents(r, inertia, p.inertia, Need::Required);
+  if (p.link < 0 || p.frame != Payload::Frame::Section) return;
+  const Link& link = model.links[static_cast<std::size_t>(p.link)];
+  if (link.flex && !(p.offset.x() >= 0.0 && p.offset.x() <= link.length))
+    r.diagnostics().error(r.pathOf("offset"), "a payload on a section of the flexible link " + inQuotes(link.name) +
+                                                  " sits at x = offset[0] between 0 and its length " + formatNumber(link.length) +
+                                                  " m, got " + formatNumber(p.offset.x()));
 }
 
 // A vector of key k whose components lie within the schema's bounds (k.lower, k.upper).

@@ -165,7 +165,7 @@ std::vector<Key> buildKeys() {
       k("payloads", Type::Array, "", Need::Optional, "payloads", Json::array()),
       k(P + "name", Type::Name, "", Need::Optional, "name"),
       k(P + "link", Type::Text, "", Need::Required, "link"),
-      withInitial(choice(P + "frame", {"body", "distal"}, Need::Optional, "offset frame", "body"), "distal"),
+      withInitial(choice(P + "frame", {"body", "distal", "section"}, Need::Optional, "offset frame", "body"), "distal"),
       k(P + "offset", Type::Vector3, "m", Need::Optional, "offset", vec3Json(payload.offset)),
       withInitial(bounded(number(P + "mass", "kg", Need::Required, Range::Positive, "mass"), 0.0, kMaxMass), 1.0),
       k(P + "inertia", Type::Inertia, "kg m²", Need::Optional, "inertia Ixx, Iyy, Izz [, Ixy, Ixz, Iyz]", zeros3()),

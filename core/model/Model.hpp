@@ -81,10 +81,13 @@ struct Link {
 
 // A rigid point mass with rotational inertia, fixed to a link.
 struct Payload {
-  enum class Frame { Body, Distal };
+  // Section: on a flexible link, the payload rides on the section at x = offset.x along the deformed
+  // neutral axis, with its centre of mass at (offset.y, offset.z) across the section, turning with it
+  // (as a load's point, Load); on a rigid link the same as Body.
+  enum class Frame { Body, Distal, Section };
   std::string name;
-  int link = 0;                                       // index into Model::links
-  Frame frame = Frame::Body;                          // offset is given in the link's body (proximal) or distal frame
+  int link = 0;               // index into Model::links
+  Frame frame = Frame::Body;  // offset is given in the link's body (proximal) or distal frame, or a section
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();   // [m] position of the payload's centre of mass
   double mass = 0.0;                                  // [kg]
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  // [kg m^2] about its centre of mass

@@ -93,6 +93,46 @@ class ViewFitTest : public QObject {
     flexarm::test::saveScreenshot(w, "view-main-spinup");
   }
 
+  // Payloads on sections of a flexible link are drawn where the deformed beam carries them: one on the
+  // last section on the drawn tip at every row, one at mid-span between the root and the tip, sagging
+  // the same way less far.
+  void sectionPayloadsRideOnTheDrawnBeam() {
+    QTemporaryDir dir;
+    const QString project = flexarm::test::savedExample(
+        dir, "cantilever.flexarm.json",
+        {"simulation.t_end=0.4",
+         R"(payloads=[{"name": "end", "link": "beam", "frame": "section", "offset": [2, 0, 0], "mass": 0.5},
+                      {"name": "motor", "link": "beam", "frame": "section", "offset": [1, 0, 0], "mass": 1.5}])"},
+        "cantilever-with-motor.flexarm.json");
+    QVERIFY(!project.isEmpty());
+    MainWindow w;
+    QVERIFY(flexarm::test::openShown(w, project));
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.runSimulation();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 120000);
+    QCOMPARE(w.results()->status, RunStatus::Completed);
+    ArmView* v = w.armView();
+    bool sagged = false;
+    for (int row = 0; row < static_cast<int>(w.timeline()->size()); ++row) {
+      w.timeline()->setRow(row);
+      const std::vector<Eigen::Vector3d> drawn = v->drawnSectionPayloads();
+      QCOMPARE(drawn.size(), std::size_t{2});
+      const Eigen::Vector3d tip = v->drawnTip(0);
+      // The drawn centreline's points are stored in single precision: 2 m to about 2e-7 m.
+      QVERIFY2((drawn[0] - tip).norm() < 1e-6,
+               qPrintable(QString("row %1: the end payload is %2 m off the tip").arg(row).arg((drawn[0] - tip).norm())));
+      QVERIFY(v->inView(drawn[1]));
+      QVERIFY(std::abs(drawn[1].x() - 1.0) < 0.05);  // at mid-span of the 2 m beam along x
+      if (std::abs(tip.z()) > 1e-4) {
+        sagged = true;
+        QVERIFY2(drawn[1].z() * tip.z() > 0.0 && std::abs(drawn[1].z()) < std::abs(tip.z()),
+                 qPrintable(QString("row %1: mid-span %2, tip %3").arg(row).arg(drawn[1].z()).arg(tip.z())));
+      }
+    }
+    QVERIFY(sagged);
+    flexarm::test::saveScreenshot(w, "view-section-payloads");
+  }
+
   void compareViewsKeepBothBeamsInSight() {
     QTemporaryDir dir;
     MainWindow w;

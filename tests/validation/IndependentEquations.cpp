@@ -1,5 +1,6 @@
 #include "IndependentEquations.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace flexarm::test {
@@ -158,6 +159,31 @@ Placement place(const MultibodySystem& sys, const Eigen::VectorXd& q, const Eige
     Pose tip = body * shift(r_tip);
     for (int axis : {2, 1, 0}) tip = tip * turn(Eigen::Vector3d::Unit(axis), dot(fb.distal_rotation.row(axis), x, b.e_index));
     if (b.distal_mass > 0.0) out.elements.push_back(fromSpatial(tip, i, b.distal_inertia));
+    // A payload on a section x: the distal frame's construction at x, with its own quadrature of
+    // s(x) (Gauss-Legendre on each interval's part of [0, x]) and the basis' rows there.
+    for (const Body::SectionMass& sm : b.section_masses) {
+      const double xs = sm.section.x;
+      ShapeRows at, slope;
+      fb.evaluate(xs, at);
+      Jet s;
+      if (high) {
+        std::vector<double> xi, wi;
+        for (const FlexibleBody::Interval& iv : fb.intervals) {
+          if (!(iv.a < xs)) break;
+          gaussLegendre(FlexibleBody::kSlopePoints, iv.a, std::min(iv.b, xs), xi, wi);
+          for (std::size_t k = 0; k < xi.size(); ++k) {
+            fb.evaluate(xi[k], slope);
+            const Jet v1 = dot(slope.v1, x, b.e_index), w1 = dot(slope.w1, x, b.e_index);
+            s += Jet(0.5 * wi[k]) * (v1 * v1 + w1 * w1);
+          }
+        }
+      }
+      const Vec3 r(Jet(xs) + dot(at.u, x, b.e_index) - s, dot(at.v, x, b.e_index), dot(at.w, x, b.e_index));
+      const Pose section = body * shift(r) * turn(Eigen::Vector3d::UnitZ(), dot(at.v1, x, b.e_index)) *
+                           turn(Eigen::Vector3d::UnitY(), -dot(at.w1, x, b.e_index)) *
+                           turn(Eigen::Vector3d::UnitX(), dot(at.phi, x, b.e_index));
+      out.elements.push_back(fromSpatial(section, i, sm.inertia));
+    }
     parent_distal = tip;
     out.distal.push_back(tip);
   }

@@ -15,7 +15,9 @@
 #include "IndependentEquations.hpp"
 #include "dynamics/Crba.hpp"
 #include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/GeometricStiffness.hpp"
 #include "dynamics/Rnea.hpp"
+#include "dynamics/TangentStiffness.hpp"
 
 using namespace flexarm;
 
@@ -54,7 +56,8 @@ TEST(EquationsOfMotion, EqualRecursiveRigidAlgorithms) {
 
 namespace {
 // A spatial arm with everything: assumed-mode and FEM flexible links, a rigid link, flexible
-// revolute and prismatic joints, joint mass, an offset tip payload with rotational inertia.
+// revolute and prismatic joints, joint mass, an offset tip payload with rotational inertia, and
+// payloads riding on sections inside both flexible links (off the neutral axis, with inertia).
 Project mixedArm(const char* coupling) {
   const char* flex = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
                          "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
@@ -73,7 +76,10 @@ Project mixedArm(const char* coupling) {
                  {"name": "j2", "type": "prismatic", "axis": [1, 0, 0], "placement": {"rpy": [0.2, 0.1, 0]},
                   "flex": {"stiffness": 5000, "damping": 3, "rotor_inertia": 0.2, "gear_ratio": 1.5}},
                  {"name": "j3", "type": "revolute", "axis": [0, 1, 0], "mass": 0.3}],
-      "payloads": [{"name": "tip", "link": "b", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.5, "inertia": [1e-3, 2e-3, 3e-3]}]})");
+      "payloads": [{"name": "tip", "link": "b", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.5, "inertia": [1e-3, 2e-3, 3e-3]},
+                   {"name": "motor", "link": "a", "frame": "section", "offset": [0.5, 0.01, -0.02], "mass": 0.7,
+                    "inertia": [2e-3, 1e-3, 1.5e-3, 1e-4, -2e-4, 3e-4]},
+                   {"name": "disk", "link": "b", "frame": "section", "offset": [0.23, 0, 0], "mass": 0.4, "inertia": [4e-3, 2e-3, 2e-3]}]})");
 }
 
 void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
@@ -170,7 +176,8 @@ Project meshArm(const char* coupling) {
       "joints": [{"name": "j1", "type": "revolute", "axis": [0, 0, 1]},
                  {"name": "j2", "type": "revolute", "axis": [0, 1, 0], "placement": {"rpy": [0.3, 0, 0.1]}},
                  {"name": "j3", "type": "revolute", "axis": [0, 1, 0]}],
-      "payloads": [{"name": "tip", "link": "c", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.4, "inertia": [1e-3, 2e-3, 3e-3]}]})");
+      "payloads": [{"name": "tip", "link": "c", "frame": "distal", "offset": [0.02, 0, 0.01], "mass": 0.4, "inertia": [1e-3, 2e-3, 3e-3]},
+                   {"name": "clamp", "link": "b", "frame": "section", "offset": [0.31, 0, 0.005], "mass": 0.2, "inertia": [1e-4, 1e-4, 1e-4]}]})");
 }
 }  // namespace
 
@@ -355,5 +362,104 @@ TEST(EquationsOfMotion, BiasEqualsLagrangeFromFiniteDifferences) {
     const Eigen::VectorXd kane = d.tau;
     EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange "
                                             << lagrange.transpose();
+  }
+}
+
+namespace {
+// One flexible link carrying a payload at (x, 0.01, -0.02) on the section x, or the same payload on the
+// distal frame at (0, 0.01, -0.02).
+Project linkWithPayload(const char* coupling, const std::string& frame, double x) {
+  const char* fem =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+                        "basis": "fem", "elements": 3, "layout": "spatial"})";
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling +
+                                    R"(", "gravity": [0.4, -0.3, -9.81],
+      "links": [{"name": "a", "length": 0.9, "flex": )" +
+                                    fem + R"(}],
+      "joints": [{"name": "j1", "type": "revolute", "axis": [0, 1, 1]}],
+      "payloads": [{"name": "p", "link": "a", "frame": ")" +
+                                    frame + R"(", "offset": [)" + std::to_string(x) +
+                                    R"(, 0.01, -0.02], "mass": 0.6, "inertia": [2e-3, 1e-3, 1.5e-3, 1e-4, -2e-4, 3e-4]}]})");
+}
+
+// Every coordinate free, numbered as itself (TangentSink's numbering).
+std::vector<int> everyCoordinateFree(const MultibodySystem& sys) {
+  std::vector<int> number(static_cast<std::size_t>(sys.nq));
+  for (int k = 0; k < sys.nq; ++k) number[static_cast<std::size_t>(k)] = k;
+  return number;
+}
+}  // namespace
+
+// A payload on the last section (x = L) rides on the distal frame: the same equations, the same
+// internal forces (the axial force of `geometric` coupling included), the same tangent, to round-off.
+TEST(EquationsOfMotion, APayloadOnTheLastSectionIsADistalPayload) {
+  std::mt19937 rng(29);
+  for (const char* coupling : {"high", "zero", "geometric"}) {
+    const Project on_section = linkWithPayload(coupling, "section", 0.9), distal = linkWithPayload(coupling, "distal", 0.0);
+    const MultibodySystem a = MultibodySystem::fromModel(on_section.model, on_section.coupling),
+                          b = MultibodySystem::fromModel(distal.model, distal.coupling);
+    ASSERT_EQ(a.bodies[0].section_masses.size(), 1u);
+    ASSERT_EQ(b.bodies[0].distal_mass, 0.6);
+    DynamicsData da(a), db(b);
+    for (int trial = 0; trial < 3; ++trial) {
+      Eigen::VectorXd q, qd, qdd;
+      randomState(a, rng, q, qd);
+      randomState(a, rng, qdd, qdd);
+      compositeEquations(a, da, q, qd, qdd, true);
+      compositeEquations(b, db, q, qd, qdd, true);
+      EXPECT_LT(relErr(da.M, db.M), 1e-12) << coupling;
+      EXPECT_LT(relErr(da.tau, db.tau), 1e-12) << coupling;
+      EXPECT_NEAR(da.kinetic, db.kinetic, 1e-12 * db.kinetic) << coupling;
+      internalForces(a, da, q, qd);
+      internalForces(b, db, q, qd);
+      EXPECT_LT(relErr(da.internal, db.internal), 1e-12) << coupling;
+      EXPECT_NEAR(da.elastic_potential, db.elastic_potential, 1e-12 * std::abs(db.elastic_potential)) << coupling;
+      Eigen::MatrixXd Ka, Ca, Kb, Cb;
+      const std::vector<int> number = everyCoordinateFree(a);
+      DenseTangent ta(number, a.nq, Ka, Ca), tb(number, b.nq, Kb, Cb);
+      tangentStiffness(a, da, ta);
+      tangentStiffness(b, db, tb);
+      EXPECT_LT(relErr(Ka, Kb), 1e-12) << coupling;
+    }
+  }
+}
+
+// Inside the span, a section payload's tension acts from the root to its section only: the internal
+// force of `geometric` coupling is minus the gradient of its potential (difference quotients at the
+// frames of the state), and the tangent is that gradient's derivative.
+TEST(EquationsOfMotion, ASectionPayloadsTensionIsAPotentialsGradient) {
+  const Project p = linkWithPayload("geometric", "section", 0.47);
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  DynamicsData d(sys);
+  std::mt19937 rng(31);
+  Eigen::VectorXd q, qd;
+  randomState(sys, rng, q, qd);
+  qd.setZero();  // no structural damping force in the comparison
+  compositeEquations(sys, d, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
+  ASSERT_GT(std::abs(sectionMassTension(sys, d, 0, 0)), 1.0);
+  internalForces(sys, d, q, qd);
+  const Eigen::VectorXd force = d.internal;
+  const std::vector<int> number = everyCoordinateFree(sys);
+  Eigen::MatrixXd K, C;
+  DenseTangent tangent(number, sys.nq, K, C);
+  tangentStiffness(sys, d, tangent);
+  const Body& b = sys.bodies[0];
+  for (int k = b.e_index; k < b.e_index + b.e_count; ++k) {
+    const double h = 1e-6;
+    Eigen::VectorXd qp = q, qm = q;
+    qp(k) += h;
+    qm(k) -= h;
+    internalForces(sys, d, qp, qd);  // the frames (and so the tension) of q
+    const double Vp = d.elastic_potential;
+    const Eigen::VectorXd Fp = d.internal;
+    internalForces(sys, d, qm, qd);
+    const double Vm = d.elastic_potential;
+    const Eigen::VectorXd Fm = d.internal;
+    EXPECT_NEAR(-(Vp - Vm) / (2 * h), force(k), 1e-6 * force.cwiseAbs().maxCoeff()) << sys.describeCoordinate(k);
+    const Eigen::VectorXd column = -(Fp - Fm) / (2 * h);
+    EXPECT_LT((column.segment(b.e_index, b.e_count) - K.col(k).segment(b.e_index, b.e_count)).cwiseAbs().maxCoeff(),
+              1e-6 * K.cwiseAbs().maxCoeff())
+        << sys.describeCoordinate(k);
   }
 }

@@ -114,6 +114,22 @@ TEST(StaticEquilibrium, OwnWeightGivesWL4Over8EIWithoutARun) {
     }
 }
 
+TEST(StaticEquilibrium, APayloadOnASectionWeighsOnTheBeamThere) {
+  // Own weight w L^4 / (8 E I) plus the payload's weight M g at x = a: M g a^2 (3 L - a) / (6 E I) at the
+  // tip. a = 0.55 L lies inside an element of the six; the payload sits on the neutral axis.
+  const double g = 9.81, w = rho * A * g, M = 2.0, a = 0.55 * L;
+  const double expected = -(w * std::pow(L, 4) / (8 * E * Iz) + M * g * a * a * (3 * L - a) / (6 * E * Iz));
+  const std::string payload = R"([{"name": "motor", "link": "beam", "frame": "section", "offset": [0.825, 0, 0], "mass": 2.0}])";
+  for (const std::string& basis : {kPlanar, kModes})
+    for (const char* coupling : {"zero", "high"}) {
+      Project p = cantilever(bar(basis), L, std::string(R"("coupling": ")") + coupling + R"(",)", payload, "[0, -9.81, 0]");
+      const StaticSolution s = solve(p);
+      const bool exact = basis == kPlanar && std::string(coupling) == "zero";
+      EXPECT_NEAR(channel(s, "tip.beam.v") / expected, 1.0, exact ? 1e-6 : 5e-3) << basis << " " << coupling;
+      EXPECT_NEAR(s.effort(0) / (w * L * L / 2 + M * g * a), 1.0, 5e-3) << basis << " " << coupling;
+    }
+}
+
 // A fine mesh: each coordinate's residual sums element forces far larger than what is left, so it
 // stalls at its round-off above the force tolerance; the Newton step is then the measure of
 // convergence (before, every load step was refused down to 0.1 % of gravity).

@@ -120,7 +120,8 @@ struct ArmView::Scene {
   vtkNew<vtkLookupTable> lut;
   std::vector<LinkTube> links, ghosts;
   std::vector<vtkSmartPointer<vtkActor>> joints, payloads;
-  std::vector<vtkSmartPointer<vtkActor>> loads;  // an arrow per load: its force (else its torque), tip on its point
+  std::vector<vtkSmartPointer<vtkActor>> section_payloads;  // Body::section_masses, body by body
+  std::vector<vtkSmartPointer<vtkActor>> loads;             // an arrow per load: its force (else its torque), tip on its point
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
   std::vector<vtkSmartPointer<vtkActor>> supports;  // sliding supports, fixed in their joint's frame
   vtkSmartPointer<vtkActor> grid, base;
@@ -231,6 +232,7 @@ void ArmView::rebuildScene() {
   for (auto& t : s.ghosts) s.renderer->RemoveActor(t.actor);
   for (auto& a : s.joints) s.renderer->RemoveActor(a);
   for (auto& a : s.payloads) s.renderer->RemoveActor(a);
+  for (auto& a : s.section_payloads) s.renderer->RemoveActor(a);
   for (auto& a : s.loads) s.renderer->RemoveActor(a);
   for (auto& a : s.frames) s.renderer->RemoveActor(a);
   for (auto& a : s.supports) s.renderer->RemoveActor(a);
@@ -240,6 +242,7 @@ void ArmView::rebuildScene() {
   s.ghosts.clear();
   s.joints.clear();
   s.payloads.clear();
+  s.section_payloads.clear();
   s.loads.clear();
   s.frames.clear();
   s.supports.clear();
@@ -291,17 +294,25 @@ void ArmView::rebuildScene() {
     s.renderer->AddActor(joint);
     s.joints.push_back(joint);
 
-    if (b.distal_mass > 0.0 || b.mass > 0.0) {
+    auto payloadSphere = [&] {
       vtkNew<vtkSphereSource> sp;
       sp->SetRadius(2.5 * radius);
       sp->SetThetaResolution(24);
       sp->SetPhiResolution(16);
-      auto a = sourceActor(sp, 0.85, 0.25, 0.20);
+      return sourceActor(sp, 0.85, 0.25, 0.20);
+    };
+    if (b.distal_mass > 0.0 || b.mass > 0.0) {
+      auto a = payloadSphere();
       a->SetVisibility(b.distal_mass > 0.0);
       s.renderer->AddActor(a);
       s.payloads.push_back(a);
     } else {
       s.payloads.push_back(nullptr);
+    }
+    for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
+      auto a = payloadSphere();
+      s.renderer->AddActor(a);
+      s.section_payloads.push_back(a);
     }
     auto axes = vtkSmartPointer<vtkAxesActor>::New();
     axes->SetTotalLength(0.1 * reach_, 0.1 * reach_, 0.1 * reach_);
@@ -369,6 +380,7 @@ void ArmView::updateGeometry() {
   const Eigen::Vector3d centre = envelope().centre;
   for (const auto& line : lines)
     for (const Eigen::Vector3d& p : line) swept_radius_ = std::max(swept_radius_, (p - centre).norm());
+  std::size_t section_payload = 0;  // the next of s.section_payloads
   for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
     for (int k = 0; k < kSamples; ++k) {
       const Eigen::Vector3d& p = lines[i][k];
@@ -387,6 +399,13 @@ void ArmView::updateGeometry() {
     X_part.linear() = X_joint.linear() * alignY(b.axis);
     s.joints[i]->SetUserMatrix(toVtk(X_part));
     if (s.payloads[i]) s.payloads[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_distal * Eigen::Translation3d(b.distal_com)));
+    for (std::size_t k = 0; k < b.section_masses.size(); ++k, ++section_payload) {
+      const Body::SectionMass& sm = b.section_masses[k];
+      const Eigen::Isometry3d X = data_->frames[i].X_world_body *
+                                  sm.section.pose(shown.segment(b.e_index, b.e_count), sys.coupling == CouplingOrder::High) *
+                                  Eigen::Translation3d(sm.com);
+      s.section_payloads[section_payload]->SetUserMatrix(toVtk(X));
+    }
     s.frames[i]->SetUserMatrix(toVtk(data_->frames[i].X_world_body));
     for (std::size_t k = 0; k < supports_.size(); ++k)
       if (supports_[k].body == static_cast<int>(i))
@@ -418,6 +437,15 @@ Eigen::Vector3d ArmView::drawnTip(int link) const {
   double p[3];
   scene_->links.at(static_cast<std::size_t>(link)).points->GetPoint(kSamples - 1, p);
   return Eigen::Vector3d(p[0], p[1], p[2]);
+}
+
+std::vector<Eigen::Vector3d> ArmView::drawnSectionPayloads() const {
+  std::vector<Eigen::Vector3d> out;
+  for (const auto& a : scene_->section_payloads) {
+    vtkMatrix4x4* m = a->GetUserMatrix();
+    out.emplace_back(m->GetElement(0, 3), m->GetElement(1, 3), m->GetElement(2, 3));
+  }
+  return out;
 }
 
 void ArmView::setDeformationScale(double scale) {

@@ -81,6 +81,8 @@ class ArmView : public QWidget {
   long long framesRendered() const { return frames_rendered_; }
   // World position of a link's drawn tip (deformation scaled), for tests and read-outs.
   Eigen::Vector3d drawnTip(int link) const;
+  // World positions of the payloads drawn on sections of flexible links, body by body.
+  std::vector<Eigen::Vector3d> drawnSectionPayloads() const;
   // The OpenGL format VTK needs (3.2 core); set as the default before QApplication exists.
   static void setDefaultSurfaceFormat();
 
