@@ -1,8 +1,11 @@
 // The Help menu (issue 20, item 8), under xvfb-run: About names the version and the dependencies with
-// their licences; the user guide shows the README and docs/project-format.md compiled into the
-// program; the shortcuts list every key of the menus and the 3D view's mouse; every menu shows its
-// items' tooltips.
+// their licences; the user guide shows the documentation's getting-started tutorial, its guide to the
+// workbench and docs/project-format.md compiled into the program, with their pictures, each page with its
+// headings to jump to and a search field; the shortcuts list every key of the menus and the 3D view's
+// mouse; every menu shows its items' tooltips.
 #include <QAction>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QDialog>
 #include <QMenu>
 #include <QMenuBar>
@@ -77,30 +80,54 @@ class HelpTest : public QObject {
     saveShot(about, "help-about");
     about->close();
 
-    // The user guide: the README and the project format, as shipped with this build.
+    // The user guide: the tutorial, the workbench's guide and the project format, as shipped with this build.
     w.findChild<QAction*>("help.guide")->trigger();
     auto* guide = w.findChild<QDialog*>("help.guide");
     QVERIFY(guide && guide->isVisible());
     auto* tabs = guide->findChild<QTabWidget*>("guide.tabs");
-    QCOMPARE(tabs->count(), 2);
-    const QString readme = qobject_cast<QTextBrowser*>(tabs->widget(0))->toPlainText();
-    const QString format = qobject_cast<QTextBrowser*>(tabs->widget(1))->toPlainText();
-    QVERIFY(readme.contains("Using the workbench") && readme.contains("Using flexarm-cli"));
+    QCOMPARE(tabs->count(), 3);
+    auto page = [tabs](int i) { return tabs->widget(i)->findChild<QTextBrowser*>("guide.text"); };
+    const QString tutorial = page(0)->toPlainText(), workbench = page(1)->toPlainText(), format = page(2)->toPlainText();
+    QVERIFY(tutorial.contains("Make the upper arm rigid") && tutorial.contains("Zero- against high-order coupling"));
+    QVERIFY(workbench.contains("The window at a glance") && workbench.contains("Editing a model"));
     QVERIFY(format.contains("FlexArm project file format") && format.contains("solver.max_order"));
-    // The README's screenshots are shipped too, scaled to the guide's width.
-    auto* readme_view = qobject_cast<QTextBrowser*>(tabs->widget(0));
-    int images = 0;
-    for (QTextBlock b = readme_view->document()->begin(); b.isValid(); b = b.next())
-      for (QTextBlock::iterator it = b.begin(); !it.atEnd(); ++it) {
-        const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
-        if (!image.isValid()) continue;
-        const QImage picture =
-            qvariant_cast<QImage>(readme_view->document()->resource(QTextDocument::ImageResource, QUrl(image.name())));
-        QVERIFY2(!picture.isNull(), qPrintable(image.name()));
-        QVERIFY(picture.width() <= 760 || (image.width() > 0 && image.width() <= 760));
-        ++images;
-      }
-    QVERIFY(images >= 5);
+    // Each page's pictures are shipped too, scaled to the guide's width.
+    for (const auto& [i, at_least] : {std::pair<int, int>{0, 5}, {1, 4}}) {
+      int images = 0;
+      for (QTextBlock b = page(i)->document()->begin(); b.isValid(); b = b.next())
+        for (QTextBlock::iterator it = b.begin(); !it.atEnd(); ++it) {
+          const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
+          if (!image.isValid()) continue;
+          const QImage picture =
+              qvariant_cast<QImage>(page(i)->document()->resource(QTextDocument::ImageResource, QUrl(image.name())));
+          QVERIFY2(!picture.isNull(), qPrintable(image.name()));
+          QVERIFY(picture.width() <= 760 || (image.width() > 0 && image.width() <= 760));
+          ++images;
+        }
+      QVERIFY2(images >= at_least, qPrintable(tabs->tabText(i)));
+    }
+    // The contents: the page's headings; choosing one puts the text there.
+    auto* contents = tabs->widget(0)->findChild<QListWidget*>("guide.contents");
+    QVERIFY(contents->count() >= 8);
+    QList<QListWidgetItem*> step4 = contents->findItems("4. Zero- against high-order coupling", Qt::MatchContains);
+    QCOMPARE(step4.size(), 1);
+    emit contents->itemActivated(step4[0]);
+    QCOMPARE(page(0)->textCursor().block().text(), QString("4. Zero- against high-order coupling"));
+    // The search: Return finds the next match, and from the top again after the last.
+    tabs->setCurrentIndex(1);
+    auto* search = tabs->widget(1)->findChild<QLineEdit*>("guide.search");
+    search->setText("Verify error estimate");
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(page(1)->textCursor().selectedText(), QString("Verify error estimate"));
+    const int first = page(1)->textCursor().position();
+    QTest::keyClick(search, Qt::Key_Return);
+    QVERIFY(page(1)->textCursor().position() != first);
+    for (int k = 0; k < 20 && page(1)->textCursor().position() != first; ++k) QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(page(1)->textCursor().position(), first);  // round again
+    QVERIFY(guide->isVisible());                        // Return searched; it did not close the guide
+    // A link to another page of the guide opens its tab.
+    emit page(0)->anchorClicked(QUrl("guide/workbench.md"));
+    QCOMPARE(tabs->currentIndex(), 1);
     saveShot(guide, "help-guide");
     guide->close();
 

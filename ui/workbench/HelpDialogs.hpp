@@ -1,7 +1,8 @@
 #pragma once
 // The Help menu's windows: About (FlexArm's version, the dependencies it is built on and their
-// licences), the user guide (README.md and docs/project-format.md, compiled into the program so that
-// they ship with it) and the keyboard shortcuts (every shortcut of the window's actions, and the 3D
+// licences), the user guide (the documentation's getting-started tutorial, its guide to the workbench
+// and the project format, compiled into the program so that they ship with it, each with its contents
+// and a search field) and the keyboard shortcuts (every shortcut of the window's actions, and the 3D
 // view's mouse controls). Each is made here and shown by the caller.
 #include <QString>
 
@@ -11,7 +12,8 @@ class QWidget;
 namespace flexarm {
 
 QString aboutText();  // rich text: version, purpose, dependencies and licences
-// The user guide: a dialog with one tab per document, rendered from its Markdown.
+// The user guide: a dialog with one tab per page, rendered from its Markdown, with its headings to jump
+// to and a search field.
 QDialog* makeUserGuide(QWidget* parent);
 // The shortcuts of every action under `window` (menus and toolbars), and the 3D view's mouse controls.
 QDialog* makeShortcutsDialog(QWidget* window);
