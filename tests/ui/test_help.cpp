@@ -91,6 +91,8 @@ class HelpTest : public QObject {
     QVERIFY(tutorial.contains("Make the upper arm rigid") && tutorial.contains("Zero- against high-order coupling"));
     QVERIFY(workbench.contains("The window at a glance") && workbench.contains("Editing a model"));
     QVERIFY(format.contains("FlexArm project file format") && format.contains("solver.max_order"));
+    for (const QString& text : {tutorial, workbench, format})  // plain Markdown: no comment or directive shown as text
+      QVERIFY(!text.contains("<!--") && !text.contains("```{"));
     // Each page's pictures are shipped too, scaled to the guide's width.
     for (const auto& [i, at_least] : {std::pair<int, int>{0, 5}, {1, 4}}) {
       int images = 0;
