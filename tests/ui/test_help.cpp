@@ -20,6 +20,11 @@
 
 #include "Version.hpp"
 #include "tests/ui/UiTestSupport.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/ModelTree.hpp"
+#include "ui/editor/PropertyEditor.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/HelpDialogs.hpp"
 #include "ui/workbench/MainWindow.hpp"
 
 using namespace flexarm;
@@ -146,6 +151,41 @@ class HelpTest : public QObject {
     QVERIFY(keysOf(table, "3D view: orbit").contains("drag"));
     saveShot(shortcuts, "help-shortcuts");
     shortcuts->close();
+  }
+
+  // F1 on a field of the Properties dock opens the guide on the project format's section about that field.
+  void f1OnAFormFieldOpensItsSectionOfTheFormat() {
+    QCOMPARE(formatSectionFor("links[1].flex.rayleigh"), QString("3.7"));
+    QCOMPARE(formatSectionFor("links[0].flex.section.width"), QString("3.4"));
+    QCOMPARE(formatSectionFor("links[0].flex.modes.bending_y"), QString("3.6.1"));
+    QCOMPARE(formatSectionFor("joints[2].drive.setpoint.after"), QString("6"));
+    QCOMPARE(formatSectionFor("joints[2].drive.kp"), QString("5"));
+    QCOMPARE(formatSectionFor("simulation.solver.rho_inf"), QString("8"));
+    QCOMPARE(formatSectionFor("name"), QString("1"));
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(w.openProject(QString(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json"));
+    w.modelTree()->select({ModelItem::Kind::Link, 0});
+    QWidget* rayleigh = w.propertyEditor()->field("links[0].flex.rayleigh");
+    QVERIFY(rayleigh);
+    rayleigh->setFocus();
+    QTRY_VERIFY(rayleigh->hasFocus());
+    QTest::keyClick(rayleigh, Qt::Key_F1);
+    QDialog* guide = nullptr;
+    QTRY_VERIFY((guide = w.findChild<QDialog*>("help.guide")) && guide->isVisible());
+    auto* tabs = guide->findChild<QTabWidget*>("guide.tabs");
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Project file format"));
+    auto* text = tabs->currentWidget()->findChild<QTextBrowser*>("guide.text");
+    QTRY_COMPARE(text->textCursor().block().text(), QString("3.7 Damping and initial deformation"));
+    saveShot(guide, "help-guide-f1");
+    guide->close();
+    // F1 elsewhere (the 3D view) opens the guide as the menu does, on its first page.
+    w.armView()->setFocus();
+    QTest::keyClick(&w, Qt::Key_F1);
+    QTRY_VERIFY(w.findChildren<QDialog*>("help.guide").size() >= 1);
   }
 };
 

@@ -25,6 +25,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFragment>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <vector>
@@ -143,7 +144,7 @@ QWidget* makeGuidePage(const GuidePage& page, QTabWidget* tabs, const std::vecto
   contents->setObjectName("guide.contents");
   for (QTextBlock b = text->document()->begin(); b.isValid(); b = b.next()) {
     const int level = b.blockFormat().headingLevel();
-    if (level < 1 || level > 3 || b.text().trimmed().isEmpty()) continue;
+    if (level < 1 || level > 4 || b.text().trimmed().isEmpty()) continue;
     auto* item = new QListWidgetItem(QString(2 * (level - 1), ' ') + b.text().trimmed(), contents);
     item->setData(Qt::UserRole, b.position());
   }
@@ -183,7 +184,58 @@ QWidget* makeGuidePage(const GuidePage& page, QTabWidget* tabs, const std::vecto
 }
 }  // namespace
 
-QDialog* makeUserGuide(QWidget* parent) {
+QString formatSectionFor(const QString& path) {
+  static const std::vector<std::pair<QString, QString>> sections = {
+      {"coupling", "3.8"},
+      {"links[]", "3"},
+      {"links[].shape", "3.1"},
+      {"links[].com", "3.2"},
+      {"links[].inertia", "3.2"},
+      {"links[].flex", "3.3"},
+      {"links[].flex.section", "3.4"},
+      {"links[].flex.material", "3.5"},
+      {"links[].flex.basis", "3.6"},
+      {"links[].flex.modes", "3.6.1"},
+      {"links[].flex.elements", "3.6.2"},
+      {"links[].flex.layout", "3.6.2"},
+      {"links[].flex.nodes", "3.6.2"},
+      {"links[].flex.reduce_to", "3.6.2"},
+      {"links[].flex.root", "3.6.2"},
+      {"links[].flex.rayleigh", "3.7"},
+      {"links[].flex.modal_damping", "3.7"},
+      {"links[].flex.e0", "3.7"},
+      {"links[].flex.ed0", "3.7"},
+      {"links[].flex.initial_load", "3.7"},
+      {"joints[]", "4"},
+      {"joints[].flex", "4.1"},
+      {"joints[].limits", "4.2"},
+      {"joints[].drive", "5"},
+      {"joints[].drive.setpoint", "6"},
+      {"payloads[]", "7"},
+      {"constraints[]", "7.1"},
+      {"loads[]", "7.2"},
+      {"loads[].law", "6"},
+      {"simulation", "8"},
+      {"simulation.divergence_ratio", "8.1"},
+      {"variants", "8.2"},
+      {"study", "8.2"},
+      {"simulation.accuracy", "8.3"},
+      {"simulation.solver.method", "8.3"},
+  };
+  QString key = path;
+  key.replace(QRegularExpression("\\[\\d+\\]"), "[]");
+  QString best = "1", best_prefix;
+  for (const auto& [prefix, section] : sections) {
+    const bool under = key == prefix || key.startsWith(prefix + ".") || key.startsWith(prefix + "[");
+    if (under && prefix.size() > best_prefix.size()) {
+      best = section;
+      best_prefix = prefix;
+    }
+  }
+  return best;
+}
+
+QDialog* makeUserGuide(QWidget* parent, const QString& field_path) {
   registerUserGuide();
   auto* tabs = new QTabWidget;
   tabs->setObjectName("guide.tabs");
@@ -193,6 +245,20 @@ QDialog* makeUserGuide(QWidget* parent) {
   for (const GuidePage& page : pages) tabs->addTab(makeGuidePage(page, tabs, pages), page.title);
   QDialog* d = dialog(parent, "FlexArm user guide", tabs, {1100, 760});
   d->setObjectName("help.guide");
+  // F1 on a form field: the format's section about it, once the dialog is laid out.
+  if (!field_path.isEmpty()) {
+    const int format = static_cast<int>(pages.size()) - 1;
+    tabs->setCurrentIndex(format);
+    auto* contents = tabs->widget(format)->findChild<QListWidget*>("guide.contents");
+    const QString number = formatSectionFor(field_path) + (formatSectionFor(field_path).contains('.') ? " " : ". ");
+    for (int i = 0; i < contents->count(); ++i)
+      if (contents->item(i)->text().trimmed().startsWith(number)) {
+        QListWidgetItem* item = contents->item(i);
+        contents->setCurrentItem(item);
+        QTimer::singleShot(0, contents, [contents, item] { emit contents->itemActivated(item); });
+        break;
+      }
+  }
   // Return in a search field finds the next match; it must not press Close, the dialog's default button.
   for (QPushButton* b : d->findChildren<QPushButton*>()) {
     b->setAutoDefault(false);

@@ -339,8 +339,10 @@ void MainWindow::buildHelpMenu() {
     a->setToolTip(tip);
     return a;
   };
-  action("&User guide", "help.guide", "Getting started, the workbench and the project file format, with contents and search",
-         [this] { makeUserGuide(this)->show(); })
+  action("&User guide", "help.guide",
+         "Getting started, the workbench and the project file format, with contents and search; F1 on a form field opens "
+         "the format's section about it",
+         [this] { makeUserGuide(this, properties_->pathOf(QApplication::focusWidget()))->show(); })
       ->setShortcut(QKeySequence::HelpContents);
   action("&Keyboard shortcuts", "help.shortcuts", "Every key of the menus and the 3D view's mouse controls",
          [this] { makeShortcutsDialog(this)->show(); });
