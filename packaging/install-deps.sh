@@ -26,6 +26,8 @@ PACKAGES=(
   qt6-svg-dev poppler-utils ffmpeg
   # the Python module (pybind11) and its tests and examples: NumPy, pandas, pytest, matplotlib
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
+  # the documentation site (docs/, the target `docs` and the Docs.* tests): Sphinx, Markdown pages, its theme
+  python3-sphinx python3-myst-parser furo
   # the Debian package (cpack -G DEB) and its checks: dpkg-shlibdeps, desktop-file-validate, lintian
   dpkg-dev file desktop-file-utils lintian
   # studies on a cluster: the tests start a private single-node Slurm (slurmctld, slurmd) with munge

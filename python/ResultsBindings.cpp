@@ -133,8 +133,11 @@ void bindResults(py::module_& m) {
       .def_property_readonly(
           "t", [](const PyResults& r) { return column(r, "t"); }, "Output times [s].")
       .def("__getitem__", &column, py::arg("channel"), "One channel by name, e.g. r['tip.beam.v'] (see r.channels).")
-      .def("__contains__", [](const PyResults& r, const std::string& name) { return r.results->channelIndex(name) >= 0; })
-      .def("__len__", [](const PyResults& r) { return r.results->rows(); })
+      .def(
+          "__contains__", [](const PyResults& r, const std::string& name) { return r.results->channelIndex(name) >= 0; },
+          py::arg("channel"), "True when the run recorded this channel, e.g. 'tip.beam.v' in r.")
+      .def(
+          "__len__", [](const PyResults& r) { return r.results->rows(); }, "The number of output rows (times) of the run.")
       .def_property_readonly(
           "channels",
           [](const PyResults& r) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Package.Deb: builds the Debian package with CPack, unpacks it into a temporary root (dpkg -x) and
 # checks what it installs: flexarm-cli check and a short run of every installed example, a plot, flexarm
-# --version without a display, the workbench opening an example under Xvfb, the Python module, the desktop entry, and lintian without errors.
+# --version without a display, the workbench opening an example under Xvfb, the Python module, the desktop entry, the
+# documentation site in /usr/share/doc/flexarm/html, and lintian without errors.
 #   CheckPackage.sh BUILD_DIR
 set -euo pipefail
 build="$1"
@@ -44,7 +45,9 @@ PYTHONPATH="$root/usr/lib/python3/dist-packages" /usr/bin/python3 -c "import fle
 for f in usr/share/applications/flexarm.desktop usr/share/mime/packages/flexarm.xml \
          usr/share/icons/hicolor/scalable/apps/flexarm.svg usr/share/icons/hicolor/48x48/apps/flexarm.png \
          usr/share/man/man1/flexarm.1.gz usr/share/man/man1/flexarm-cli.1.gz \
-         usr/share/bash-completion/completions/flexarm-cli usr/share/doc/flexarm/copyright; do
+         usr/share/bash-completion/completions/flexarm-cli usr/share/doc/flexarm/copyright \
+         usr/share/doc/flexarm/html/index.html usr/share/doc/flexarm/html/getting-started.html \
+         usr/share/doc/flexarm/html/reference/cli.html usr/share/doc/flexarm/html/reference/python.html; do
   [ -s "$root/$f" ] || { echo "missing: /$f"; exit 1; }
 done
 desktop-file-validate "$root/usr/share/applications/flexarm.desktop"

@@ -6,7 +6,7 @@
 // the engine accepts a number that is not finite or refuses without a message, what it accepted
 // does not save and read back the same, one input takes longer than --timeout, or the process
 // crashes (a sanitizer report in the FLEXARM_SANITIZE build). Findings are saved under --findings and make the exit status 1.
-// Deterministic for a given --seed and --iterations. See README.md, "Fuzzing".
+// Deterministic for a given --seed and --iterations. See docs/theory/testing.md, "Fuzzing".
 #include <signal.h>
 #include <unistd.h>
 #include <fcntl.h>

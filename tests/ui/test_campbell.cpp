@@ -3,7 +3,7 @@
 // every plotted curve is the core's Campbell result for its coupling order (computed here again), the
 // zero-order in-plane mode is marked unstable from its first bending frequency, 2.911 rad/s, the high
 // order never; the plot overlays or sits side by side and exports as PNG and SVG; wrong input is
-// refused with a message. Writes campbell.png for the README with FLEXARM_SCREENSHOT_DIR set.
+// refused with a message. Writes campbell.png for the user guide with FLEXARM_SCREENSHOT_DIR set.
 #include <qcustomplot.h>
 
 #include <QAction>

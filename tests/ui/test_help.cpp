@@ -1,8 +1,11 @@
 // The Help menu (issue 20, item 8), under xvfb-run: About names the version and the dependencies with
-// their licences; the user guide shows the README and docs/project-format.md compiled into the
-// program; the shortcuts list every key of the menus and the 3D view's mouse; every menu shows its
-// items' tooltips.
+// their licences; the user guide shows the documentation's getting-started tutorial, its guide to the
+// workbench and docs/project-format.md compiled into the program, with their pictures, each page with its
+// headings to jump to and a search field; the shortcuts list every key of the menus and the 3D view's
+// mouse; every menu shows its items' tooltips.
 #include <QAction>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QDialog>
 #include <QMenu>
 #include <QMenuBar>
@@ -17,6 +20,11 @@
 
 #include "Version.hpp"
 #include "tests/ui/UiTestSupport.hpp"
+#include "ui/document/ProjectDocument.hpp"
+#include "ui/editor/ModelTree.hpp"
+#include "ui/editor/PropertyEditor.hpp"
+#include "ui/view/ArmView.hpp"
+#include "ui/workbench/HelpDialogs.hpp"
 #include "ui/workbench/MainWindow.hpp"
 
 using namespace flexarm;
@@ -77,30 +85,56 @@ class HelpTest : public QObject {
     saveShot(about, "help-about");
     about->close();
 
-    // The user guide: the README and the project format, as shipped with this build.
+    // The user guide: the tutorial, the workbench's guide and the project format, as shipped with this build.
     w.findChild<QAction*>("help.guide")->trigger();
     auto* guide = w.findChild<QDialog*>("help.guide");
     QVERIFY(guide && guide->isVisible());
     auto* tabs = guide->findChild<QTabWidget*>("guide.tabs");
-    QCOMPARE(tabs->count(), 2);
-    const QString readme = qobject_cast<QTextBrowser*>(tabs->widget(0))->toPlainText();
-    const QString format = qobject_cast<QTextBrowser*>(tabs->widget(1))->toPlainText();
-    QVERIFY(readme.contains("Using the workbench") && readme.contains("Using flexarm-cli"));
+    QCOMPARE(tabs->count(), 3);
+    auto page = [tabs](int i) { return tabs->widget(i)->findChild<QTextBrowser*>("guide.text"); };
+    const QString tutorial = page(0)->toPlainText(), workbench = page(1)->toPlainText(), format = page(2)->toPlainText();
+    QVERIFY(tutorial.contains("Make the upper arm rigid") && tutorial.contains("Zero- against high-order coupling"));
+    QVERIFY(workbench.contains("The window at a glance") && workbench.contains("Editing a model"));
     QVERIFY(format.contains("FlexArm project file format") && format.contains("solver.max_order"));
-    // The README's screenshots are shipped too, scaled to the guide's width.
-    auto* readme_view = qobject_cast<QTextBrowser*>(tabs->widget(0));
-    int images = 0;
-    for (QTextBlock b = readme_view->document()->begin(); b.isValid(); b = b.next())
-      for (QTextBlock::iterator it = b.begin(); !it.atEnd(); ++it) {
-        const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
-        if (!image.isValid()) continue;
-        const QImage picture =
-            qvariant_cast<QImage>(readme_view->document()->resource(QTextDocument::ImageResource, QUrl(image.name())));
-        QVERIFY2(!picture.isNull(), qPrintable(image.name()));
-        QVERIFY(picture.width() <= 760 || (image.width() > 0 && image.width() <= 760));
-        ++images;
-      }
-    QVERIFY(images >= 5);
+    for (const QString& text : {tutorial, workbench, format})  // plain Markdown: no comment or directive shown as text
+      QVERIFY(!text.contains("<!--") && !text.contains("```{"));
+    // Each page's pictures are shipped too, scaled to the guide's width.
+    for (const auto& [i, at_least] : {std::pair<int, int>{0, 5}, {1, 4}}) {
+      int images = 0;
+      for (QTextBlock b = page(i)->document()->begin(); b.isValid(); b = b.next())
+        for (QTextBlock::iterator it = b.begin(); !it.atEnd(); ++it) {
+          const QTextImageFormat image = it.fragment().charFormat().toImageFormat();
+          if (!image.isValid()) continue;
+          const QImage picture =
+              qvariant_cast<QImage>(page(i)->document()->resource(QTextDocument::ImageResource, QUrl(image.name())));
+          QVERIFY2(!picture.isNull(), qPrintable(image.name()));
+          QVERIFY(picture.width() <= 760 || (image.width() > 0 && image.width() <= 760));
+          ++images;
+        }
+      QVERIFY2(images >= at_least, qPrintable(tabs->tabText(i)));
+    }
+    // The contents: the page's headings; choosing one puts the text there.
+    auto* contents = tabs->widget(0)->findChild<QListWidget*>("guide.contents");
+    QVERIFY(contents->count() >= 8);
+    QList<QListWidgetItem*> step4 = contents->findItems("4. Zero- against high-order coupling", Qt::MatchContains);
+    QCOMPARE(step4.size(), 1);
+    emit contents->itemActivated(step4[0]);
+    QCOMPARE(page(0)->textCursor().block().text(), QString("4. Zero- against high-order coupling"));
+    // The search: Return finds the next match, and from the top again after the last.
+    tabs->setCurrentIndex(1);
+    auto* search = tabs->widget(1)->findChild<QLineEdit*>("guide.search");
+    search->setText("Verify error estimate");
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(page(1)->textCursor().selectedText(), QString("Verify error estimate"));
+    const int first = page(1)->textCursor().position();
+    QTest::keyClick(search, Qt::Key_Return);
+    QVERIFY(page(1)->textCursor().position() != first);
+    for (int k = 0; k < 20 && page(1)->textCursor().position() != first; ++k) QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(page(1)->textCursor().position(), first);  // round again
+    QVERIFY(guide->isVisible());                        // Return searched; it did not close the guide
+    // A link to another page of the guide opens its tab.
+    emit page(0)->anchorClicked(QUrl("guide/workbench.md"));
+    QCOMPARE(tabs->currentIndex(), 1);
     saveShot(guide, "help-guide");
     guide->close();
 
@@ -117,6 +151,41 @@ class HelpTest : public QObject {
     QVERIFY(keysOf(table, "3D view: orbit").contains("drag"));
     saveShot(shortcuts, "help-shortcuts");
     shortcuts->close();
+  }
+
+  // F1 on a field of the Properties dock opens the guide on the project format's section about that field.
+  void f1OnAFormFieldOpensItsSectionOfTheFormat() {
+    QCOMPARE(formatSectionFor("links[1].flex.rayleigh"), QString("3.7"));
+    QCOMPARE(formatSectionFor("links[0].flex.section.width"), QString("3.4"));
+    QCOMPARE(formatSectionFor("links[0].flex.modes.bending_y"), QString("3.6.1"));
+    QCOMPARE(formatSectionFor("joints[2].drive.setpoint.after"), QString("6"));
+    QCOMPARE(formatSectionFor("joints[2].drive.kp"), QString("5"));
+    QCOMPARE(formatSectionFor("simulation.solver.rho_inf"), QString("8"));
+    QCOMPARE(formatSectionFor("name"), QString("1"));
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(w.openProject(QString(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json"));
+    w.modelTree()->select({ModelItem::Kind::Link, 0});
+    QWidget* rayleigh = w.propertyEditor()->field("links[0].flex.rayleigh");
+    QVERIFY(rayleigh);
+    rayleigh->setFocus();
+    QTRY_VERIFY(rayleigh->hasFocus());
+    QTest::keyClick(rayleigh, Qt::Key_F1);
+    QDialog* guide = nullptr;
+    QTRY_VERIFY((guide = w.findChild<QDialog*>("help.guide")) && guide->isVisible());
+    auto* tabs = guide->findChild<QTabWidget*>("guide.tabs");
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), QString("Project file format"));
+    auto* text = tabs->currentWidget()->findChild<QTextBrowser*>("guide.text");
+    QTRY_COMPARE(text->textCursor().block().text(), QString("3.7 Damping and initial deformation"));
+    saveShot(guide, "help-guide-f1");
+    guide->close();
+    // F1 elsewhere (the 3D view) opens the guide as the menu does, on its first page.
+    w.armView()->setFocus();
+    QTest::keyClick(&w, Qt::Key_F1);
+    QTRY_VERIFY(w.findChildren<QDialog*>("help.guide").size() >= 1);
   }
 };
 

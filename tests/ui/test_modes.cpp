@@ -3,7 +3,7 @@
 // with the Euler-Bernoulli closed form; animate mode 1 in the 3D view (the drawn tip moves by the
 // requested amplitude about the static deflection, the image changes), stop it (the view is
 // undeformed again); an edit makes the modes out of date, a run and the timeline stop the animation;
-// an empty chain and a rigid arm get a clear message. Writes the screenshot for the README.
+// an empty chain and a rigid arm get a clear message. Writes the user guide's screenshot.
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
@@ -306,7 +306,7 @@ class ModesTest : public QObject {
     QVERIFY(!m->animate(0));
   }
 
-  // The README's screenshot: the dock's table and mode 2 (second bending) at its largest displacement.
+  // The user guide's screenshot: the dock's table and mode 2 (second bending) at its largest displacement.
   void screenshot() {
     QTemporaryDir dir;
     MainWindow w;

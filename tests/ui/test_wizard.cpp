@@ -208,7 +208,7 @@ class WizardTest : public QObject {
     QVERIFY(mw.windowTitle().startsWith("Planar two-link arm"));
   }
 
-  void screenshot() {  // FLEXARM_SCREENSHOTS=docs/screenshots: the README's picture of the wizard
+  void screenshot() {  // FLEXARM_SCREENSHOTS=docs/screenshots: the user guide's picture of the wizard
     NewProjectWizard w(FLEXARM_PROJECTS_DIR);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));

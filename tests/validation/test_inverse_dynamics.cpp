@@ -91,8 +91,8 @@ TEST(InverseDynamics, Seed002ReportedFiguresNextToFlexArms) {
   EXPECT_GT(1e3 * tip, 0.35);
   EXPECT_LT(1e3 * tip, 1.4);
   // Slope / deflection of a cantilever's first mode with a tip mass is 4.6-5 1/m: 0.7 mm goes with
-  // 0.0035 rad, not the paper's 0.035 rad (see README).
+  // 0.0035 rad, not the paper's 0.035 rad (see docs/theory/testing.md).
   EXPECT_NEAR(slope / tip, 4.8, 0.4);
-  // The rigid force peak is the closed form's 0.033 N on the q >= 0 branch, not 0.6 N (see README).
+  // The rigid force peak is the closed form's 0.033 N on the q >= 0 branch, not 0.6 N (see docs/theory/testing.md).
   EXPECT_NEAR(force, 0.0325, 0.001);
 }

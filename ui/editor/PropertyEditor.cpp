@@ -410,6 +410,13 @@ QStringList PropertyEditor::paths() const {
   return out;
 }
 
+QString PropertyEditor::pathOf(const QWidget* w) const {
+  if (!w) return {};
+  for (const Row& row : rows_)
+    if (row.editor && !row.spec.path.isEmpty() && (row.editor == w || row.editor->isAncestorOf(w))) return row.spec.path;
+  return {};
+}
+
 void PropertyEditor::setFileChooser(std::function<QString(const QString&)> chooser) { choose_file_ = std::move(chooser); }
 
 int PropertyEditor::previewPoints() const { return preview_->isVisibleTo(this) ? preview_->graph(0)->dataCount() : 0; }

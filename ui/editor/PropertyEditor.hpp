@@ -34,6 +34,8 @@ class PropertyEditor : public QWidget {
   QWidget* field(const QString& path) const;
   QString fieldError(const QString& path) const;  // the message under the field; empty when valid
   QStringList paths() const;
+  // The path of the field that holds widget `w` (its editor or a part of it): what F1 looks up; "" when none.
+  QString pathOf(const QWidget* w) const;
   // The drive-law preview: samples plotted (0 when hidden) and the value at the last sample.
   int previewPoints() const;
   double previewLastValue() const;

@@ -329,7 +329,8 @@ void MainWindow::buildActions() {
   for (QMenu* m : menuBar()->findChildren<QMenu*>()) m->setToolTipsVisible(true);  // what each item does, on hover
 }
 
-// Help: the user guide (README and project format, compiled in), the keyboard shortcuts, About.
+// Help: the user guide (the tutorial, the workbench and the project format, compiled in), the keyboard
+// shortcuts, About.
 void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu("&Help");
   auto action = [this, help](const QString& text, const char* name, const QString& tip, auto open) {
@@ -338,9 +339,11 @@ void MainWindow::buildHelpMenu() {
     a->setToolTip(tip);
     return a;
   };
-  action("&User guide", "help.guide", "The README and the project file format of this version", [this] {
-    makeUserGuide(this)->show();
-  })->setShortcut(QKeySequence::HelpContents);
+  action("&User guide", "help.guide",
+         "Getting started, the workbench and the project file format, with contents and search; F1 on a form field opens "
+         "the format's section about it",
+         [this] { makeUserGuide(this, properties_->pathOf(QApplication::focusWidget()))->show(); })
+      ->setShortcut(QKeySequence::HelpContents);
   action("&Keyboard shortcuts", "help.shortcuts", "Every key of the menus and the 3D view's mouse controls",
          [this] { makeShortcutsDialog(this)->show(); });
   action("&About FlexArm", "help.about", "The version, and the libraries FlexArm is built on with their licences", [this] {
