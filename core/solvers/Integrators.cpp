@@ -31,7 +31,7 @@ const std::vector<IntegratorEntry>& integrators() {
       {M::Bdf, &makeOdeStepper<CvodeIntegrator>, 1e-6, 1.0, [](S, std::ostream& os) { os << "CVODE BDF"; }},
       {M::Adams, &makeOdeStepper<CvodeIntegrator>, 1e-6, 1.0, [](S, std::ostream& os) { os << "CVODE Adams"; }},
       {M::Dirk, &makeOdeStepper<ArkodeIntegrator>, 1e-6, 1.0, [](S, std::ostream& os) { os << "ARKODE ESDIRK"; }},
-      // the sliding beams (orders 1-2): fast push 5.9e-4, slow push 5.3e-4 at rtol 5e-4 (a rung between 1e-3
+      // the sliding beams (orders 1-2): slow push 5.9e-4, fast push 5.4e-4 at rtol 5e-4 (a rung between 1e-3
       // and 3e-4, where the slow push is 1.0e-3 and 4.4e-4): 16-22 % fewer evaluations than at 3e-4
       {M::Ida, &makeIdaStepper, 5e-4, 1.4, [](S, std::ostream& os) { os << "IDA (index-2 GGL)"; }},
       {M::Newmark, &makeNewmarkStepper, 1e-6, 1.0,
