@@ -17,6 +17,7 @@
 #include "io/ProjectFile.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/workbench/MainWindow.hpp"
+#include "ui/editor/NewProjectWizard.hpp"
 #include "ui/editor/PropertyEditor.hpp"
 
 namespace flexarm::test {
@@ -78,6 +79,17 @@ inline QAction* menuAction(QMainWindow& w, const QString& menu, const QString& t
   for (QAction* m : w.menuBar()->actions())
     if (m->text() == menu && m->menu()) return menuAction(m->menu(), text);
   return nullptr;
+}
+
+// Types text into a field of the new-project wizard as a user does; false when there is no such field.
+inline bool typeInWizard(NewProjectWizard& w, const QString& key, const QString& text) {
+  auto* e = qobject_cast<QLineEdit*>(w.field(key));
+  if (!e) return false;
+  e->setFocus();
+  e->selectAll();
+  QTest::keyClick(e, Qt::Key_Delete);
+  QTest::keyClicks(e, text);
+  return true;
 }
 
 // Shows the window at the tests' size and opens the project in it.

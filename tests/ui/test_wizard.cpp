@@ -26,17 +26,6 @@ using namespace flexarm;
 namespace {
 QString example(const char* name) { return QDir(QString(FLEXARM_PROJECTS_DIR)).absoluteFilePath(name); }
 
-// Types text into a wizard field as a user does.
-bool type(NewProjectWizard& w, const QString& key, const QString& text) {
-  auto* e = qobject_cast<QLineEdit*>(w.field(key));
-  if (!e) return false;
-  e->setFocus();
-  e->selectAll();
-  QTest::keyClick(e, Qt::Key_Delete);
-  QTest::keyClicks(e, text);
-  return true;
-}
-
 bool finishEnabled(NewProjectWizard& w) { return w.button(QWizard::FinishButton)->isEnabled(); }
 }  // namespace
 
@@ -67,24 +56,27 @@ class WizardTest : public QObject {
                                                             {"links[0].length", "long", "must be a number"},
                                                             {"links[0].flex.elements", "2.5", "links[0].flex.elements"},
                                                             {"payloads[0].mass", "-0.2", "payloads[0].mass"}}) {
-      QVERIFY(type(w, key, text));
+      QVERIFY(flexarm::test::typeInWizard(w, key, text));
       QVERIFY2(!w.fieldError(key).isEmpty() || w.error().contains(says), qPrintable(key + " " + text + ": " + w.error()));
       QVERIFY2(w.error().contains(says), qPrintable(w.error()));
       QVERIFY(!w.document());
       QVERIFY(!finishEnabled(w));
       // Put back a valid value.
-      QVERIFY(type(w, key, key == "links[0].flex.elements" ? "6" : key == "payloads[0].mass" ? "0.2" : "1"));
+      QVERIFY(flexarm::test::typeInWizard(w, key,
+                                          key == "links[0].flex.elements" ? "6"
+                                          : key == "payloads[0].mass"     ? "0.2"
+                                                                          : "1"));
       QVERIFY2(w.document(), qPrintable(w.error()));
     }
     QVERIFY(w.fieldError("links[0].length").isEmpty());
-    QVERIFY(type(w, "name", ""));
+    QVERIFY(flexarm::test::typeInWizard(w, "name", ""));
     QCOMPARE(w.fieldError("name"), QString("needs a name"));
     QVERIFY(!finishEnabled(w));
     // The values a user sets: a 1.8 m steel link, 15 mm wide, 0.5 kg at its tip.
-    QVERIFY(type(w, "name", "Steel boom"));
-    QVERIFY(type(w, "links[0].length", "1.8"));
-    QVERIFY(type(w, "links[0].flex.section.width", "0.015"));
-    QVERIFY(type(w, "payloads[0].mass", "0.5"));
+    QVERIFY(flexarm::test::typeInWizard(w, "name", "Steel boom"));
+    QVERIFY(flexarm::test::typeInWizard(w, "links[0].length", "1.8"));
+    QVERIFY(flexarm::test::typeInWizard(w, "links[0].flex.section.width", "0.015"));
+    QVERIFY(flexarm::test::typeInWizard(w, "payloads[0].mass", "0.5"));
     auto* material = qobject_cast<QComboBox*>(w.field("links[0].flex.material.preset"));
     QVERIFY(material);
     material->setCurrentText("steel");
@@ -132,9 +124,9 @@ class WizardTest : public QObject {
   void theTwoLinkArmAndTheEmptyBase() {
     NewProjectWizard w(FLEXARM_PROJECTS_DIR);
     QVERIFY(w.choose("planar-two-link"));
-    QVERIFY(type(w, "links[0].length", "1.2"));
+    QVERIFY(flexarm::test::typeInWizard(w, "links[0].length", "1.2"));
     // One value for both links: the section width goes to each.
-    QVERIFY(type(w, "links[0].flex.section.width", "0.02"));
+    QVERIFY(flexarm::test::typeInWizard(w, "links[0].flex.section.width", "0.02"));
     std::optional<Json> doc = w.document();
     QVERIFY2(doc, qPrintable(w.error()));
     MainWindow mw;
@@ -146,7 +138,7 @@ class WizardTest : public QObject {
     QVERIFY(std::abs(mw.armView()->drawnTip(1).norm() - (1.2 + 0.6)) < 1e-6);
 
     QVERIFY(w.choose("empty"));
-    QVERIFY(type(w, "name", "From scratch"));
+    QVERIFY(flexarm::test::typeInWizard(w, "name", "From scratch"));
     doc = w.document();
     QVERIFY2(doc, qPrintable(w.error()));
     QVERIFY(mw.newProjectFrom(*doc));
@@ -159,7 +151,7 @@ class WizardTest : public QObject {
     NewProjectWizard w(FLEXARM_PROJECTS_DIR);
     QVERIFY(w.choose(example("cantilever.flexarm.json")));
     QVERIFY(!w.field("links[0].length"));  // an example's values are edited in the editor
-    QVERIFY(type(w, "name", "My cantilever"));
+    QVERIFY(flexarm::test::typeInWizard(w, "name", "My cantilever"));
     const std::optional<Json> doc = w.document();
     QVERIFY2(doc, qPrintable(w.error()));
     MainWindow mw;
@@ -217,7 +209,7 @@ class WizardTest : public QObject {
     QTest::qWait(100);
     QVERIFY(w.grab().toImage().save(dir + "/new-project-start.png"));
     w.next();
-    QVERIFY(type(w, "links[1].length", "-0.6"));
+    QVERIFY(flexarm::test::typeInWizard(w, "links[1].length", "-0.6"));
     QTest::qWait(100);
     const QImage image = w.grab().toImage();
     QVERIFY(flexarm::test::nonBackgroundPixels(image) > 1000);

@@ -294,8 +294,8 @@ TEST(EquationsOfMotion, MassMatrixIsClearedWhereTheLastEvaluationWroteIt) {
 
 namespace {
 // With every coordinate's acceleration known (elastic and motor ones included), the evaluation is the
-// inverse dynamics: tau(q, qd, qdd) = M(q) qdd + tau(q, qd, 0), to 1e-10, for every coupling order. (Generalized-alpha's residual
-// M a - f without the mass matrix, ForwardDynamics.)
+// inverse dynamics: tau(q, qd, qdd) = M(q) qdd + tau(q, qd, 0), to 1e-10, for every coupling order.
+// (Generalized-alpha's residual M a - f without the mass matrix, ForwardDynamics.)
 void expectInverseDynamicsEqualsMassTimesAcceleration(Project (*model)(const char*), unsigned seed) {
   std::mt19937 rng(seed);
   for (const char* coupling : {"high", "zero", "geometric"}) {
