@@ -18,7 +18,7 @@
 //   sum_k J_k^T I_k J_k = J_b^T A J_b + J_b^T B + B^T J_b + C
 // with A = sum spatialInertia(dm_k, r_k, Jp_k e_x e_x^T), B = sum [dm r_k x D_k + Jp e_x Psi_phi; dm D_k],
 // C = sum dm D_k^T D_k + Jp Psi_phi^T Psi_phi (D_k = dr_k/de), instead of a Jacobian to every station.
-// The check is independent of all of this: tests/validation/IndependentEquations.hpp differentiates the
+// The check is independent of all of this: tests/physics/IndependentEquations.hpp differentiates the
 // positions of every mass element along the motion and equals these equations to 1e-10.
 #include "dynamics/DynamicsData.hpp"
 

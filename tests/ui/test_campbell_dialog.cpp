@@ -146,4 +146,4 @@ class CampbellTest : public QObject {
 
 int main(int argc, char** argv) { return flexarm::test::runUiTests<CampbellTest>(argc, argv); }
 
-#include "test_campbell.moc"
+#include "test_campbell_dialog.moc"

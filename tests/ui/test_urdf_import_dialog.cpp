@@ -172,4 +172,4 @@ class UrdfImportTest : public QObject {
 };
 
 int main(int argc, char** argv) { return flexarm::test::runUiTests<UrdfImportTest>(argc, argv); }
-#include "test_urdf_import.moc"
+#include "test_urdf_import_dialog.moc"

@@ -178,3 +178,15 @@ TEST(AutoMethod, VerificationMeasuresWhatTheEstimateBounds) {
     }
   }
 }
+
+// What a new project gets since issue 40 (SimulationSettings' defaults): the automatic method at the
+// accuracy 1e-3, its tolerances from the accuracy (AutoMethod.* above).
+TEST(DefaultSolver, IsAutoAtTheAccuracy1e3) {
+  const SimulationSettings d;
+  EXPECT_EQ(d.method, SimulationSettings::Method::Auto);
+  EXPECT_EQ(d.accuracy, 1e-3);
+  EXPECT_EQ(d.jacobian, SimulationSettings::Jacobian::Analytic);
+  EXPECT_EQ(d.max_order, 0);
+  EXPECT_EQ(d.rtol, 0.0);
+  EXPECT_EQ(d.atol, 0.0);
+}
