@@ -41,7 +41,7 @@ void BM_RightHandSide3R(benchmark::State& state) {
   ForwardDynamics fd(sys);
   std::vector<double> y(fd.stateSize(), 0.2), ydot(fd.stateSize());
   for (auto _ : state) {
-    fd.evaluate(0.5, y.data(), ydot.data());
+    fd.evaluate(ForwardDynamics::Request::accelerations(0.5, y.data(), ydot.data()));
     benchmark::DoNotOptimize(ydot.data());
   }
 }
@@ -60,9 +60,9 @@ void BM_Seed004(benchmark::State& state) {
   Eigen::MatrixXd K, C;
   for (auto _ : state) {
     switch (state.range(0)) {
-      case 0: fd.evaluateTerms(0.5, y.data()); break;
-      case 1: fd.evaluate(0.5, y.data(), ydot.data()); break;
-      default: fd.evaluateTerms(0.5, y.data()); fd.tangent(K, C);
+      case 0: fd.evaluate(ForwardDynamics::Request::terms(0.5, y.data())); break;
+      case 1: fd.evaluate(ForwardDynamics::Request::accelerations(0.5, y.data(), ydot.data())); break;
+      default: fd.evaluate(ForwardDynamics::Request::terms(0.5, y.data())); fd.tangent(K, C);
     }
     benchmark::DoNotOptimize(fd.residualForce().data());
   }

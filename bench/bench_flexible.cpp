@@ -7,6 +7,7 @@
 #include "discretization/FlexibleBody.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/ForceTerms.hpp"
 #include "io/ProjectFile.hpp"
 #include "solvers/ForwardDynamicsRhs.hpp"
 #include "solvers/Simulation.hpp"
@@ -34,7 +35,7 @@ void rhs(benchmark::State& state, bool modes) {
   ForwardDynamics fd(sys);
   std::vector<double> y(fd.stateSize(), 1e-3), ydot(fd.stateSize());
   for (auto _ : state) {
-    fd.evaluate(7.5, y.data(), ydot.data());
+    fd.evaluate(ForwardDynamics::Request::accelerations(7.5, y.data(), ydot.data()));
     benchmark::DoNotOptimize(ydot.data());
   }
   state.counters["coordinates"] = sys.nq;

@@ -41,7 +41,7 @@ vtkSmartPointer<vtkPolyData> armSnapshot(const Model& model, const MultibodySyst
                                          const Eigen::VectorXd& q, double t, int samples) {
   Eigen::VectorXd undeformed = q;
   for (int i = 0; i < sys.nq; ++i)
-    if (sys.coordinate_kinds[static_cast<std::size_t>(i)] == CoordinateKind::Elastic) undeformed(i) = 0.0;
+    if (sys.coordinates.kinds[static_cast<std::size_t>(i)] == CoordinateKind::Elastic) undeformed(i) = 0.0;
   const auto ghost = deformedCentrelines(sys, data, undeformed, samples);
   const auto lines = deformedCentrelines(sys, data, q, samples);  // leaves the frames of q in data
   const auto curvature = sampleLinkField(sys, q, samples, LinkField::Curvature);

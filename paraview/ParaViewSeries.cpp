@@ -49,7 +49,7 @@ std::string frameName(const std::string& base, std::size_t k, std::size_t total)
 Status checkResultsBelong(const MultibodySystem& sys, const Results& results) {
   if (sys.bodies.empty()) return error("the project has no links");
   if (results.rows() == 0) return error("the results have no rows");
-  for (const std::string& name : sys.coordinate_names)
+  for (const std::string& name : sys.coordinates.names)
     if (results.channelIndex(name) < 0) return error("no channel " + inQuotes(name) + " of the project's coordinates");
   double reach = 0.0;
   for (const Body& b : sys.bodies) reach += b.length;
@@ -60,7 +60,7 @@ Status checkResultsBelong(const MultibodySystem& sys, const Results& results) {
     const std::string at = "row " + std::to_string(row + 1) + " (t = " + formatShort(results.value(row, 0), 9) + " s)";
     coordinatesAtRow(sys, results, row, q);
     for (int k = 0; k < sys.nq; ++k)
-      if (!std::isfinite(q(k))) return errorAt(at, "no value of " + inQuotes(sys.coordinate_names[static_cast<std::size_t>(k)]));
+      if (!std::isfinite(q(k))) return errorAt(at, "no value of " + inQuotes(sys.coordinates.names[static_cast<std::size_t>(k)]));
     const auto lines = deformedCentrelines(sys, data, q, 2);
     for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
       const Body& b = sys.bodies[i];

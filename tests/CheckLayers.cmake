@@ -1,12 +1,12 @@
 cmake_minimum_required(VERSION 3.22)
 # Fails when a file includes from a layer above its own (cmake -DSOURCE_DIR=... -P CheckLayers.cmake).
 # The engine's layers, lowest first; a file in core/<layer>/ includes only from its own layer or lower:
-#   base <- model <- discretization <- dynamics <- io <- results <- solvers <- analysis
-# io sits above dynamics: the reader checks a project against the system it describes (constraints
-# name coordinates that only the discretization defines). Above the engine: validation/ (the seed
+#   base <- model <- discretization <- io <- dynamics <- results <- solvers <- analysis
+# io reads and writes projects without the dynamics: what only the discretization can tell (the
+# coordinates constraints name) it checks with discretization/. Above the engine: validation/ (the seed
 # papers), then ui/ (its folders in the order below), then app/. The engine includes no Qt.
 # paraview/ (the ParaView series writer, VTK only) builds on the engine alone; ui/ and app/ use it.
-set(core_layers base model discretization dynamics io results solvers analysis)
+set(core_layers base model discretization io dynamics results solvers analysis)
 # ui/: which other folders of ui/ each folder may include (ui/README.md draws the same).
 set(ui_plots "")
 set(ui_document "")

@@ -95,7 +95,7 @@ int check(const ProjectInput& in) {
   Eigen::VectorXd q0, qd0;
   sys.initialState(m, q0, qd0);
   for (int k = 0; k < sys.nq; ++k)
-    if (sys.coordinate_kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic) q0(k) = 0.0;
+    if (sys.coordinates.kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic) q0(k) = 0.0;
   DynamicsData data(sys);
   const auto lines = deformedCentrelines(sys, data, q0, 2);
   std::cout << "joints:\n";
@@ -121,7 +121,7 @@ int check(const ProjectInput& in) {
   }
   const SimulationSettings& s = project->simulation;
   std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
-  if (const SolverChoice choice = solverChoice(*project); choice.automatic)
+  if (const SolverChoice choice = chooseSolver(*project, sys); choice.automatic)
     std::cout << "method: " << choice.summary << ": " << choice.reason << "\n";
   std::cout << "ok\n";
   return kExitOk;

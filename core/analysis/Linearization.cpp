@@ -56,7 +56,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   const int nf = static_cast<int>(free.size());
   out.free_coordinates = free;
   for (int k : free) {
-    out.coordinate_names.push_back(sys.coordinate_names[k]);
+    out.coordinate_names.push_back(sys.coordinates.names[k]);
     out.coordinate_descriptions.push_back(sys.describeCoordinate(k));
   }
   if (nf == 0) return failed(out, "every coordinate is prescribed: nothing can vibrate");
@@ -83,7 +83,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   // (LinearizedEquations) takes its place.
   std::vector<int> eq;  // positions in the free list
   for (int k = 0; k < nf; ++k)
-    if (sys.coordinate_kinds[free[k]] != CoordinateKind::Joint) eq.push_back(k);
+    if (sys.coordinates.kinds[free[k]] != CoordinateKind::Joint) eq.push_back(k);
   const int ne = static_cast<int>(eq.size());
   const Eigen::VectorXd at_rest = Eigen::VectorXd::Zero(nf);
   Eigen::VectorXd R, r(ne);
@@ -139,12 +139,13 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     last_step = size;
   }
   out.equilibrium_residual = ne > 0 ? r.cwiseAbs().maxCoeff() : 0.0;
-  if (!fd.evaluate(0.0, y.data(), ydot.data()) || !std::isfinite(out.equilibrium_residual))
+  if (!fd.evaluate(ForwardDynamics::Request::accelerations(0.0, y.data(), ydot.data())) ||
+      !std::isfinite(out.equilibrium_residual))
     return failed(out, "no equilibrium of the elastic and motor coordinates was found: " +
                            (fd.error().empty() ? std::string("the residual is not finite") : fd.error()));
   out.equilibrium_q = fd.q();  // assembled from y: free coordinates at equilibrium, prescribed ones at their frozen value
   for (int k = 0; k < nf; ++k)
-    if (sys.coordinate_kinds[free[k]] == CoordinateKind::Joint)
+    if (sys.coordinates.kinds[free[k]] == CoordinateKind::Joint)
       out.joint_residual = std::max(out.joint_residual, std::abs(fd.residualForce()(k)));
 
   // M, K and C about the equilibrium, and the state matrix.

@@ -16,8 +16,8 @@ bool LinearizedEquations::residual(double t, const Eigen::VectorXd& y, const Eig
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
   r.resize(nf);
   ++evaluations_;
-  if (fd_.residualWithoutMass() || a.cwiseAbs().maxCoeff() == 0.0) {
-    fd_.massFreeResidual(t, y.data(), a.data(), r.data());
+  if (fd_.abilities().exact_residual || a.cwiseAbs().maxCoeff() == 0.0) {
+    fd_.evaluate(ForwardDynamics::Request::residual(t, y.data(), a.data(), r.data()));
   } else {
     // `geometric` coupling: b - Q with the axial force of the motion without the free accelerations,
     // plus M(q) a from the zero-coupling equations (the same mass matrix), which are linear in a.
@@ -26,11 +26,11 @@ bool LinearizedEquations::residual(double t, const Eigen::VectorXd& y, const Eig
       return false;
     }
     const Eigen::VectorXd none = Eigen::VectorXd::Zero(nf);
-    fd_.massFreeResidual(t, y.data(), none.data(), r.data());
+    fd_.evaluate(ForwardDynamics::Request::residual(t, y.data(), none.data(), r.data()));
     work_.resize(nf);
-    zero_->massFreeResidual(t, y.data(), a.data(), work_.data());
+    zero_->evaluate(ForwardDynamics::Request::residual(t, y.data(), a.data(), work_.data()));
     r += work_;
-    zero_->massFreeResidual(t, y.data(), none.data(), work_.data());
+    zero_->evaluate(ForwardDynamics::Request::residual(t, y.data(), none.data(), work_.data()));
     r -= work_;
   }
   if (r.allFinite()) return true;
@@ -64,7 +64,7 @@ bool LinearizedEquations::jacobianColumns(double t, const Eigen::VectorXd& y, co
 bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel) {
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
   Eigen::VectorXd ydot(2 * nf);
-  if (!fd_.evaluate(t, y.data(), ydot.data())) {
+  if (!fd_.evaluate(ForwardDynamics::Request::accelerations(t, y.data(), ydot.data()))) {
     error_ = fd_.error();
     return false;
   }
@@ -92,7 +92,7 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
 bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K) {
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
   Eigen::VectorXd ydot(2 * nf);
-  if (!fd_.evaluate(t, y.data(), ydot.data())) {
+  if (!fd_.evaluate(ForwardDynamics::Request::accelerations(t, y.data(), ydot.data()))) {
     error_ = fd_.error();
     return false;
   }

@@ -6,7 +6,7 @@
 //
 // M is the analytic mass matrix of one evaluation. K (and C where anything moves) are central difference quotients of R
 // column by column, each from one pass of the equations with the accelerations known
-// (ForwardDynamics::massFreeResidual: linear in the mesh, no mass matrix, no factorization), so all
+// (ForwardDynamics::Output::Residual: linear in the mesh, no mass matrix, no factorization), so all
 // of them cost O(n^2), not the O(n^4) of a dense factorization per column: they hold every term the
 // integrators' analytic tangent (TangentStiffness.hpp) leaves out, the inertial and gyroscopic
 // derivatives, the gravity torques and the foreshortening terms of `high` coupling.

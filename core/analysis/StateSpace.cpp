@@ -129,8 +129,8 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
     return std::string("-");
   };
   for (int k : free) {
-    m.states.push_back(sys.coordinate_names[k]);
-    m.state_units.push_back(unitOf(sys.coordinate_names[k]));
+    m.states.push_back(sys.coordinates.names[k]);
+    m.state_units.push_back(unitOf(sys.coordinates.names[k]));
   }
   for (int k = 0; k < nf; ++k) {
     m.states.push_back(names::coordinateRate(m.states[k]));
@@ -140,7 +140,7 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
 
   Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nf), ydot(2 * nf);
   for (int k = 0; k < nf; ++k) y(k) = lin.equilibrium_q(free[k]);
-  if (!fd.evaluate(0.0, y.data(), ydot.data()))
+  if (!fd.evaluate(ForwardDynamics::Request::accelerations(0.0, y.data(), ydot.data())))
     return error("the equations cannot be evaluated at the equilibrium: " + fd.error());
 
   // B: an effort u on the driven coordinate k adds u to Q_k, so qdd_f gains M_ff^-1 e_k u.
@@ -173,8 +173,8 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
   const bool kinematics_only = !sys.isRigid();
   Results rows;
   auto outputsAt = [&](const Eigen::VectorXd& state, Eigen::VectorXd& out) -> bool {
-    if (kinematics_only ? !fd.evaluateWithAccelerations(0.0, state.data(), accelerations.data())
-                        : !fd.evaluate(0.0, state.data(), ydot.data()))
+    if (kinematics_only ? !fd.evaluate(ForwardDynamics::Request::row(0.0, state.data(), accelerations.data()))
+                        : !fd.evaluate(ForwardDynamics::Request::accelerations(0.0, state.data(), ydot.data())))
       return false;
     if (rows.rows() % 256 == 0) rows.setChannels(channels);  // only the last row is read
     recorder.record(0.0, fd, rows);

@@ -51,7 +51,7 @@ class StaticResidual {
     y_.head(nf) = qf;
     // At rest with zero free accelerations: M a = 0, so the residual of the equations without M is
     // the force balance (for every coupling order: `geometric`'s axial force is then that of gravity).
-    fd_.massFreeResidual(t_, y_.data(), zero_.data(), r_.data());
+    fd_.evaluate(ForwardDynamics::Request::residual(t_, y_.data(), zero_.data(), r_.data()));
     R = -r_;
     const DynamicsData& d = fd_.data();
     scale_ = 0.0;
@@ -82,7 +82,7 @@ std::string unheldCoordinates(const MultibodySystem& sys, const std::vector<int>
   int listed = 0;
   for (int k = 0; k < v.size() && listed < 3; ++k)
     if (v(k) >= 0.5 * largest) {
-      names += (listed++ ? ", " : "") + sys.coordinate_names[static_cast<std::size_t>(free[static_cast<std::size_t>(k)])];
+      names += (listed++ ? ", " : "") + sys.coordinates.names[static_cast<std::size_t>(free[static_cast<std::size_t>(k)])];
     }
   return names;
 }
@@ -236,7 +236,7 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
   factor.set(lambda);
   Eigen::VectorXd y = Eigen::VectorXd::Zero(2 * nf), ydot(2 * nf);
   y.head(nf) = qf;
-  fd.evaluate(o.t, y.data(), ydot.data());
+  fd.evaluate(ForwardDynamics::Request::accelerations(o.t, y.data(), ydot.data()));
   out.q = fd.q();
   out.effort = fd.effort();
   ChannelRecorder recorder(sys);

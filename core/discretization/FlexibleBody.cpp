@@ -109,6 +109,13 @@ Matrices structuralMatrices(const LinkBasis& basis, const std::vector<double>& b
   out.K = 0.5 * (out.K + out.K.transpose());
   return out;
 }
+
+// The modes a finite-element mesh of `full` coordinates is reduced to, or 0 when it keeps them all.
+int reducedSize(const FlexibleLink& link, int full) {
+  const int k = link.discretization.kind == LinkDiscretization::Kind::FiniteElements ? link.discretization.reduce_to : 0;
+  return k > 0 && k < full ? k : 0;
+}
+
 }  // namespace
 
 void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vector<double>& w) {
@@ -136,6 +143,12 @@ void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vecto
   }
 }
 
+int elasticCoordinateCount(const FlexibleLink& link, double length) {
+  const int full = makeLinkBasis(link, length)->size();
+  const int reduced = reducedSize(link, full);
+  return reduced > 0 ? reduced : full;
+}
+
 std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link, double length) {
   auto body = std::make_shared<FlexibleBody>();
   FlexibleBody& b = *body;
@@ -161,9 +174,8 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
   const std::vector<double> breaks = b.basis->breakpoints();
 
   Matrices mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
-  const int k_reduce = link.discretization.kind == LinkDiscretization::Kind::FiniteElements ? link.discretization.reduce_to : 0;
-  if (k_reduce > 0 && k_reduce < b.basis->size()) {
-    b.basis = makeReducedBasis(std::move(b.basis), lowestModes(mk.K, mk.M, k_reduce).vectors);
+  if (const int reduced = reducedSize(link, b.basis->size()); reduced > 0) {
+    b.basis = makeReducedBasis(std::move(b.basis), lowestModes(mk.K, mk.M, reduced).vectors);
     mk = structuralMatrices(*b.basis, breaks, b.rhoA, b.rhoIp, b.EA, b.EIy, b.EIz, b.GJ);
   }
   b.m = b.basis->size();

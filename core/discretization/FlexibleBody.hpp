@@ -105,4 +105,8 @@ struct FlexibleBody {
 // Gauss-Legendre rule with n points on [a, b] (n <= 8).
 void gaussLegendre(int n, double a, double b, std::vector<double>& x, std::vector<double>& w);
 
+// The number of elastic coordinates FlexibleBody::build gives the link (its basis's size, or the modes
+// a finite-element mesh is reduced to), without building it.
+int elasticCoordinateCount(const FlexibleLink& link, double length);
+
 }  // namespace flexarm

@@ -17,7 +17,7 @@ ConstrainedDynamics::ConstrainedDynamics(const MultibodySystem& sys, const Const
 void ConstrainedDynamics::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   y_.head(sys_.nq) = q;
   y_.tail(sys_.nq) = qd;
-  fd_.evaluateTerms(t, y_.data());
+  fd_.evaluate(ForwardDynamics::Request::terms(t, y_.data()));
   cs_.evaluate(t, q, qd, rows_, scratch_);
 }
 
@@ -27,7 +27,7 @@ void ConstrainedDynamics::inertialResidual(double t, const Eigen::VectorXd& q, c
   y_.tail(sys_.nq) = qd;
   // Every coordinate is free here: the pass takes qdd for all of them, the prescribed joints' included
   // (what evaluate() puts into f as M[:, p] qdd_p comes out of M qdd the same).
-  fd_.massFreeResidual(t, y_.data(), qdd.data(), r.data());
+  fd_.evaluate(ForwardDynamics::Request::residual(t, y_.data(), qdd.data(), r.data()));
   cs_.evaluate(t, q, qd, rows_, scratch_);
 }
 

@@ -26,8 +26,8 @@ class ConstrainedDynamics {
   Eigen::Ref<const Eigen::MatrixXd> M() const { return fd_.massMatrix(); }
   const Eigen::VectorXd& f() const { return fd_.residualForce(); }
   const ConstraintRows& rows() const { return rows_; }
-  // Whether inertialResidual() is available (ForwardDynamics::residualWithoutMass()).
-  bool hasInertialResidual() const { return fd_.residualWithoutMass(); }
+  // What its evaluations can give: inertialResidual() is M qdd - f where abilities().exact_residual.
+  const ForwardDynamics::Abilities& abilities() const { return fd_.abilities(); }
   // r = M(q) qdd - f(q, qd, t) from one pass of the equations with the accelerations qdd known (linear
   // in the mesh, no mass matrix), and the constraint rows at (t, q, qd). M() is then of an earlier
   // state: evaluate() before reading it.

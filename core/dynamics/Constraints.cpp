@@ -3,26 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "discretization/ConstraintCheck.hpp"
 #include "dynamics/Kinematics.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "model/Names.hpp"
 
 namespace flexarm {
-namespace {
-
-// Index of a coordinate by its name (model/Names.hpp), or -1; its unit.
-int coordinateIndex(const MultibodySystem& sys, const std::string& name, std::string& unit) {
-  const int k = sys.coordinateIndex(name);
-  if (k < 0) return -1;
-  unit = "-";
-  if (sys.coordinate_kinds[static_cast<std::size_t>(k)] != CoordinateKind::Elastic)
-    for (const Body& b : sys.bodies)
-      if (k == b.q_index || k == b.motor_index) unit = b.joint_type == JointType::Revolute ? "rad" : "m";
-  return k;
-}
-
-}  // namespace
 
 const char* constraintKindName(Constraint::Kind kind) {
   switch (kind) {
@@ -49,42 +36,33 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
     entries_.push_back(e);
   };
 
-  for (std::size_t c = 0; c < model.constraints.size(); ++c) {
-    const Constraint& k = model.constraints[c];
-    const std::string where = "constraint '" + excerpt(k.name) + "'";
+  if (Status checked = checkConstraints(model, sys.coordinates); !checked) return checked;
+  for (const Constraint& k : model.constraints) {
     switch (k.kind) {
       case Constraint::Kind::Coordinates: {
         Linear lin;
         lin.a = Eigen::VectorXd::Zero(sys.nq);
         lin.law = k.value;
         lin.law.prepare();
-        std::string unit, first_unit;
+        std::string first_unit;
         for (const auto& [name, coef] : k.terms) {
-          const int i = coordinateIndex(sys, name, unit);
-          if (i < 0)
-            return errorAt(where, "no coordinate named " + inQuotes(name) + " (use q.<joint>, qm.<joint> or e.<link>.<k>)");
+          const int i = sys.coordinateIndex(name);
+          const std::string unit = sys.coordinates.unit(i);
           if (first_unit.empty()) first_unit = unit;
           if (unit != first_unit) first_unit = "m or rad";
           lin.a(i) += coef;
         }
-        if (lin.a.norm() == 0.0) return errorAt(where, "all coefficients are zero");
         linear_.push_back(std::move(lin));
         addGroup(Group{k.name, first_unit, 0, 1, -1, 1.0}, Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
         break;
       }
       case Constraint::Kind::Point: {
-        for (int j = k.link; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent)
-          if (sys.bodies[static_cast<std::size_t>(j)].isFlexible())
-            return errorAt(where, "a point constraint needs rigid links from the base to link '" +
-                                      sys.bodies[static_cast<std::size_t>(k.link)].name + "', and link '" +
-                                      sys.bodies[static_cast<std::size_t>(j)].name + "' is flexible");
         PointRows p;
         p.body = k.link;
         p.point = k.point;
         p.world = k.world;
         for (int a = 0; a < 3; ++a)
           if (k.axes[static_cast<std::size_t>(a)]) p.axes.push_back(a);
-        if (p.axes.empty()) return errorAt(where, "no axis is held");
         points_.push_back(p);
         addGroup(Group{k.name, "m", 0, static_cast<int>(p.axes.size()), -1, 1.0},
                  Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
@@ -92,10 +70,6 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
       }
       case Constraint::Kind::SlidingSupport: {
         const Body& b = sys.bodies[static_cast<std::size_t>(k.link)];
-        if (!b.isFlexible()) return errorAt(where, "link '" + b.name + "' is rigid; a sliding support holds a flexible link");
-        if (b.joint_type != JointType::Prismatic || std::abs(std::abs(b.axis.x()) - 1.0) > 1e-9)
-          return errorAt(where, "the joint of link '" + b.name +
-                                    "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support");
         Support s;
         s.body = k.link;
         s.position = k.position;
@@ -104,9 +78,6 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         ShapeRows r;
         b.flexible->evaluate(0.5 * b.length, r);
         s.lateral_w = r.w.size() > 0 && r.w.cwiseAbs().maxCoeff() > 0.0;
-        for (const Support& other : supports_)
-          if (other.body == s.body && std::abs(other.position - s.position) < 1e-12)
-            return errorAt(where, "another support of link '" + b.name + "' sits at the same position");
         supports_.push_back(s);
         const int rows = (s.lateral_w ? 2 : 1) * (s.slope ? 2 : 1);
         addGroup(Group{k.name, "m", 0, rows, -1, 1.0}, Entry{Entry::Kind::Support, static_cast<int>(supports_.size()) - 1, 0});

@@ -39,6 +39,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   station_coupling = Eigen::MatrixXd::Zero(m_max, 6);
   station_mass = Eigen::MatrixXd::Zero(m_max, m_max);
   station_force_e = Eigen::VectorXd::Zero(m_max);
+  structural_force = joint_spring_force = joint_damping_force = geometric_force = drive_force = Eigen::VectorXd::Zero(sys.nq);
   internal = Eigen::VectorXd::Zero(sys.nq);
   external = Eigen::VectorXd::Zero(sys.nq);
 }

@@ -78,9 +78,16 @@ struct DynamicsData {
   double gravity_potential = 0.0;                                      // [J]
   // [J] 1/2 qd^T M qd of the pass's rates, summed over its mass elements and stations (1/2 v^T I v each) and rotors
   double kinetic = 0.0;
-  Eigen::VectorXd internal;        // generalized internal forces (elastic, damping, joint springs)
-  Eigen::VectorXd external;        // generalized forces of the loads (ExternalLoads.hpp)
-  double elastic_potential = 0.0;  // [J] links + joint springs (+ axial-force potential for `geometric`)
+  // The generalized forces Q by term (ForceTerms.hpp), each in its own vector, as MuJoCo's qfrc_spring,
+  // qfrc_damper, ...; the bias above (tau) is the inertia's, gravity included.
+  Eigen::VectorXd structural_force;     // the links' elasticity and structural damping: -K e - C ed
+  Eigen::VectorXd joint_spring_force;   // the flexible joints' springs and dampers
+  Eigen::VectorXd joint_damping_force;  // the joints' viscous dampers
+  Eigen::VectorXd geometric_force;      // `geometric` coupling's axial-force term
+  Eigen::VectorXd drive_force;          // the drives' efforts (the forward dynamics' last evaluation)
+  Eigen::VectorXd internal;             // the sum of the first four (internalForces)
+  Eigen::VectorXd external;             // the loads on links (ExternalLoads.hpp)
+  double elastic_potential = 0.0;       // [J] the sum of the terms' potentials (links, joint springs, axial force)
 };
 
 }  // namespace flexarm

@@ -21,6 +21,7 @@ Energies computeEnergies(const MultibodySystem& sys, DynamicsData& data, const E
 }  // namespace flexarm
 
 #include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/ForceTerms.hpp"
 
 namespace flexarm {
 

@@ -39,10 +39,6 @@ void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Ei
 void compositeKinematics(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                          const Eigen::VectorXd& qdd);
 
-// Generalized internal forces into data.internal (elastic stiffness and structural damping of the
-// links, springs and dampers of flexible joints, joint viscous damping, and for `geometric`
-// coupling the axial-force term of Pan et al. 1990 eq. (16)), and data.elastic_potential.
-// Needs the frames of compositeEquations() at the same state. No heap allocation.
-void internalForces(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+// The right-hand side Q, term by term, and internalForces(): ForceTerms.hpp.
 
 }  // namespace flexarm

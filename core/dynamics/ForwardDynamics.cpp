@@ -7,6 +7,7 @@
 #include "dynamics/Crba.hpp"
 #include "dynamics/ExternalLoads.hpp"
 #include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/ForceTerms.hpp"
 #include "dynamics/Rnea.hpp"
 #include "dynamics/TangentStiffness.hpp"
 
@@ -42,6 +43,9 @@ ForwardDynamics::ForwardDynamics(const MultibodySystem& sys, Prescribed prescrib
   M_ff_ = Eigen::MatrixXd::Identity(nf, nf);
   mass_solve_.computeCholesky(M_ff_);
   if (consecutive_) M_ff_.resize(0, 0);  // massMatrix() is a block of data_.M
+  abilities_.exact_residual = rigid_ || sys.coupling != CouplingOrder::Geometric;
+  abilities_.mass_free_residual = mode_ == Prescribed::Eliminated && abilities_.exact_residual;
+  abilities_.row_from_accelerations = !rigid_ && nf > 0 && abilities_.mass_free_residual;
 }
 
 void ForwardDynamics::initialState(const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double* y) const {
@@ -72,43 +76,15 @@ void ForwardDynamics::assemble(double t, const double* y) {
   }
 }
 
-void ForwardDynamics::computeTerms(double t) {
-  const int nf = static_cast<int>(free_.size());
-  mass_stale_ = false;
-  // b = h(q, qd) + M[:, p] qdd_p ;  internal forces into data_.internal
-  if (rigid_) {
-    rnea(sys_, data_, q_, qd_, qdd_);
-    if (nf > 0) crba(sys_, data_, q_);
-  } else {
-    compositeEquations(sys_, data_, q_, qd_, qdd_, nf > 0);
-  }
-  internalForces(sys_, data_, q_, qd_);
-  const Eigen::VectorXd& b = data_.tau;
-  const Eigen::MatrixXd& M = data_.M;
-  applyForces(t, true);
-  for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
-  for (int c = 0; c < nf && !consecutive_; ++c) {  // column by column, as both are stored
-    const double* from = M.col(free_[c]).data();
-    double* to = M_ff_.col(c).data();
-    for (int r = 0; r < nf; ++r) to[r] = from[free_[r]];
-  }
-  if (mode_ == Prescribed::Constrained) {
-    // The kinematics above used the nominal accelerations of the prescribed joints, so that the
-    // geometric axial force follows the prescribed motion (Pan et al. 1990 eq. (17)); the multipliers
-    // supply those accelerations, so they are taken out of the bias again: f = Q - h(q, qd).
-    for (const Body& body : sys_.bodies)
-      if (body.drive.kind == JointDrive::Kind::Prescribed)
-        rhs_f_ += massMatrix().col(body.drivenIndex()) * qdd_(body.drivenIndex());
-  }
-  force_f_ = rhs_f_;
-}
-
 void ForwardDynamics::applyForces(double t, bool frames_with_forces) {
   applied_ = data_.internal;
   if (!sys_.loads.empty() && frames_with_forces) {
     externalForces(sys_, data_, rigid_ ? LoadFrames::Recursive : LoadFrames::Equations, t, q_, data_.external);
     applied_ += data_.external;
   }
+  // The drives term's force (ForceTerms.hpp), joint by joint: their efforts are recorded.
+  const TermState state{t, q_, qd_, frozen_};
+  data_.drive_force.setZero();
   for (std::size_t j = 0; j < sys_.bodies.size(); ++j) {
     const Body& body = sys_.bodies[j];
     if (body.drive.kind == JointDrive::Kind::Prescribed) {
@@ -116,28 +92,10 @@ void ForwardDynamics::applyForces(double t, bool frames_with_forces) {
       continue;
     }
     const int i = body.drivenIndex();
-    const double scale = body.driveScale();  // PD feedback on the link-side angle seen by the motor
-    effort_(static_cast<int>(j)) = body.drive.effort(t, scale * q_(i), scale * qd_(i), frozen_);
+    effort_(static_cast<int>(j)) = driveEffort(body, state);
+    data_.drive_force(i) += effort_(static_cast<int>(j));
     applied_(i) += effort_(static_cast<int>(j));
   }
-}
-
-bool ForwardDynamics::residualWithoutMass() const { return rigid_ || sys_.coupling != CouplingOrder::Geometric; }
-
-bool ForwardDynamics::hasMassFreeResidual() const { return mode_ == Prescribed::Eliminated && residualWithoutMass(); }
-
-void ForwardDynamics::massFreeResidual(double t, const double* y, const double* a, double* r) {
-  failure_ = Failure::None;
-  assemble(t, y);
-  const int nf = static_cast<int>(free_.size());
-  for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  if (rigid_)
-    rnea(sys_, data_, q_, qd_, qdd_);
-  else
-    compositeEquations(sys_, data_, q_, qd_, qdd_, false);
-  internalForces(sys_, data_, q_, qd_);
-  applyForces(t, true);
-  for (int k = 0; k < nf; ++k) r[k] = data_.tau(free_[k]) - applied_(free_[k]);
 }
 
 void ForwardDynamics::prescribedEffortsFromPass() {
@@ -158,40 +116,86 @@ void ForwardDynamics::keepPassWithoutMass(double t) {
   prescribedEffortsFromPass();
 }
 
-bool ForwardDynamics::evaluateWithAccelerations(double t, const double* y, const double* a) {
+bool ForwardDynamics::evaluate(const Request& r) {
+  if (r.output == Output::Accelerations && r.reuse_mass && !massReusable())
+    return evaluate(Request::accelerations(r.t, r.y, r.out));
   failure_ = Failure::None;
-  assemble(t, y);
-  const int nf = static_cast<int>(free_.size());
-  for (int k = 0; k < nf; ++k) qdd_(free_[k]) = a[k];
-  // Only a prescribed joint's effort needs the forces (tau = M qdd + b), and not that of a prescribed
-  // motor (tau = J_rotor qdd_m, which the kinematics pass adds too); the rest of a row is the
-  // kinematics and the energies.
-  const bool kinematics_only = !effort_from_forces_ && sys_.coupling != CouplingOrder::Geometric;
-  if (kinematics_only)
-    compositeKinematics(sys_, data_, q_, qd_, qdd_);
-  else
-    compositeEquations(sys_, data_, q_, qd_, qdd_, false);
+  // 1. Positions and velocities: the free ones from y, the prescribed ones from their laws.
+  assemble(r.t, r.y);
+  // 2. The free accelerations where they are known (the prescribed ones' come from their laws).
+  if (r.output == Output::Residual || r.output == Output::Row)
+    for (std::size_t k = 0; k < free_.size(); ++k) qdd_(free_[k]) = r.a[k];
+  // 3. One pass of the equations of motion: kinematics, the bias, M where asked.
+  const Pass pass = passFor(r);
+  equationsPass(pass);
+  // 4. The forces, term by term, the drives and the loads (these need the frames' Jacobians).
   internalForces(sys_, data_, q_, qd_);
-  applyForces(t, !kinematics_only);
-  refined_ = Eigen::Map<const Eigen::VectorXd>(a, nf);
-  keepPassWithoutMass(t);
-  if (std::isfinite(data_.kinetic) && effort_.allFinite()) return true;
-  failure_ = Failure::NonFinite;
-  failure_t_ = t;
+  applyForces(r.t, pass != Pass::Kinematics);
+  // 5. What was asked for.
+  switch (r.output) {
+    case Output::Terms:
+      mass_factor_current_ = false;
+      collectTerms();
+      return true;
+    case Output::Residual:
+      for (std::size_t k = 0; k < free_.size(); ++k) r.out[k] = data_.tau(free_[k]) - applied_(free_[k]);
+      return true;
+    case Output::Row: return keepRow(r.t, r.a);
+    case Output::Accelerations: return r.reuse_mass ? refineWithoutMass(r) : solve(r.t, r.out);
+  }
   return false;
 }
 
-void ForwardDynamics::evaluateTerms(double t, const double* y) {
-  failure_ = Failure::None;
-  mass_factor_current_ = false;
-  assemble(t, y);
-  computeTerms(t);
+ForwardDynamics::Pass ForwardDynamics::passFor(const Request& r) const {
+  switch (r.output) {
+    case Output::Terms: return Pass::WithMass;
+    case Output::Residual: return Pass::Bias;
+    // Only a prescribed joint's effort needs the forces (tau = M qdd + b), and not that of a prescribed
+    // motor (tau = J_rotor qdd_m, which the kinematics pass adds too); the rest of a row is the
+    // kinematics and the energies.
+    case Output::Row:
+      return !effort_from_forces_ && sys_.coupling != CouplingOrder::Geometric && !rigid_ ? Pass::Kinematics : Pass::Bias;
+    case Output::Accelerations: return r.reuse_mass ? Pass::Bias : Pass::WithMass;
+  }
+  return Pass::WithMass;
 }
 
-bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
-  failure_ = Failure::None;
-  assemble(t, y);
-  computeTerms(t);
+void ForwardDynamics::equationsPass(Pass pass) {
+  const bool with_mass = pass == Pass::WithMass && !free_.empty();
+  if (rigid_) {
+    rnea(sys_, data_, q_, qd_, qdd_);
+    if (with_mass) crba(sys_, data_, q_);
+  } else if (pass == Pass::Kinematics) {
+    compositeKinematics(sys_, data_, q_, qd_, qdd_);
+  } else {
+    compositeEquations(sys_, data_, q_, qd_, qdd_, with_mass);
+  }
+}
+
+void ForwardDynamics::collectTerms() {
+  const int nf = static_cast<int>(free_.size());
+  mass_stale_ = false;
+  const Eigen::VectorXd& b = data_.tau;
+  const Eigen::MatrixXd& M = data_.M;
+  for (int k = 0; k < nf; ++k) rhs_f_(k) = applied_(free_[k]) - b(free_[k]);
+  for (int c = 0; c < nf && !consecutive_; ++c) {  // column by column, as both are stored
+    const double* from = M.col(free_[c]).data();
+    double* to = M_ff_.col(c).data();
+    for (int r = 0; r < nf; ++r) to[r] = from[free_[r]];
+  }
+  if (mode_ == Prescribed::Constrained) {
+    // The kinematics above used the nominal accelerations of the prescribed joints, so that the
+    // geometric axial force follows the prescribed motion (Pan et al. 1990 eq. (17)); the multipliers
+    // supply those accelerations, so they are taken out of the bias again: f = Q - h(q, qd).
+    for (const Body& body : sys_.bodies)
+      if (body.drive.kind == JointDrive::Kind::Prescribed)
+        rhs_f_ += massMatrix().col(body.drivenIndex()) * qdd_(body.drivenIndex());
+  }
+  force_f_ = rhs_f_;
+}
+
+bool ForwardDynamics::solve(double t, double* ydot) {
+  collectTerms();
   const int nf = static_cast<int>(free_.size());
   const Eigen::VectorXd& b = data_.tau;
   const Eigen::MatrixXd& M = data_.M;
@@ -212,15 +216,13 @@ bool ForwardDynamics::evaluate(double t, const double* y, double* ydot) {
   return storeAccelerations(t, ydot);
 }
 
-bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydot) {
+bool ForwardDynamics::massReusable() const {
+  return !free_.empty() && mass_factor_refinable_ && !rigid_ && abilities_.mass_free_residual;
+}
+
+bool ForwardDynamics::refineWithoutMass(const Request& r) {
   const int nf = static_cast<int>(free_.size());
-  if (nf == 0 || !mass_factor_refinable_ || rigid_ || !hasMassFreeResidual()) return evaluate(t, y, ydot);
-  failure_ = Failure::None;
-  assemble(t, y);
   // f = Q - b with the free accelerations zero; Q does not depend on them.
-  compositeEquations(sys_, data_, q_, qd_, qdd_, false);
-  internalForces(sys_, data_, q_, qd_);
-  applyForces(t, true);
   for (int k = 0; k < nf; ++k) force_f_(k) = applied_(free_[k]) - data_.tau(free_[k]);
   refined_ = force_f_;
   mass_solve_.solveInPlace(refined_);
@@ -233,15 +235,24 @@ bool ForwardDynamics::evaluateWithoutMass(double t, const double* y, double* ydo
     if (!std::isfinite(size)) break;
     if (backwardError(factored_norm_, refined_, force_f_, correction_) <= 4.0 * factored_backward_error_) {
       ++refined_solves_;
-      keepPassWithoutMass(t);
-      return storeAccelerations(t, ydot);
+      keepPassWithoutMass(r.t);
+      return storeAccelerations(r.t, r.out);
     }
     if (size > 0.5 * previous) break;  // not contracting: M has moved too far
     previous = size;
     mass_solve_.solveInPlace(correction_);
     refined_ += correction_;
   }
-  return evaluate(t, y, ydot);
+  return evaluate(Request::accelerations(r.t, r.y, r.out));
+}
+
+bool ForwardDynamics::keepRow(double t, const double* a) {
+  refined_ = Eigen::Map<const Eigen::VectorXd>(a, static_cast<int>(free_.size()));
+  keepPassWithoutMass(t);
+  if (std::isfinite(data_.kinetic) && effort_.allFinite()) return true;
+  failure_ = Failure::NonFinite;
+  failure_t_ = t;
+  return false;
 }
 
 bool ForwardDynamics::storeAccelerations(double t, double* ydot) {
@@ -330,9 +341,12 @@ bool ForwardDynamics::solveAccelerations() {
 }
 
 void ForwardDynamics::solveMass(Eigen::Ref<Eigen::MatrixXd> b) {
-  if (mass_stale_) {  // after evaluateWithoutMass(): build M at its state (with the free accelerations zero)
+  if (mass_stale_) {  // after a pass without M: build M at its state (with the free accelerations zero)
     for (int k : free_) qdd_(k) = 0.0;
-    computeTerms(evaluated_t_);
+    equationsPass(Pass::WithMass);
+    internalForces(sys_, data_, q_, qd_);
+    applyForces(evaluated_t_, true);
+    collectTerms();
     for (std::size_t k = 0; k < free_.size(); ++k) qdd_(free_[k]) = refined_(static_cast<int>(k));
     rhs_f_ = refined_;
   }

@@ -36,22 +36,70 @@ class ForwardDynamics {
   // Fills q, qd (and the prescribed part of qdd) at time t from the ODE state. No allocation.
   void assemble(double t, const double* y);
 
-  // ydot = f(t, y). Returns false when the mass matrix is not positive definite or a value is not
-  // finite; error() then says what. No heap allocation below SymmetricSolve::kSparseFrom free
-  // coordinates (Eigen's sparse Cholesky allocates its work arrays in each factorization).
-  bool evaluate(double t, const double* y, double* ydot);
-  // evaluate() for an integrator's right-hand side, without building a large dense mass matrix: where
-  // evaluate() would refine the accelerations (kRefineMassFrom) and the equations can be evaluated
-  // with the accelerations known (hasMassFreeResidual()), each refinement's residual f - M a comes
-  // from those equations (one pass linear in the mesh, instead of the O(n^2) build of M and M a), to
-  // the same backward error; a prescribed joint's effort from the last pass. Falls back to evaluate()
-  // when the refinement does not contract. Afterwards massMatrix() is not that of y (solveMass()
-  // builds it).
-  bool evaluateWithoutMass(double t, const double* y, double* ydot);
+  // What an evaluation computes. Every evaluation runs the same stages (evaluate()):
+  //   1. positions and velocities: the free ones from the ODE state y, the prescribed ones from their laws;
+  //   2. accelerations known before the pass: the prescribed ones', and the free ones where given (a);
+  //   3. one pass of the equations of motion: the frames' kinematics, the bias b, and M where asked;
+  //   4. the forces Q, term by term (ForceTerms.hpp), the drives' efforts and the loads;
+  //   5. what was asked for, below.
+  enum class Output {
+    // ydot = [qd_f; qdd_f], qdd_f = M_ff^-1 (Q_f - b_f): an ODE's right-hand side. Returns false when the
+    // mass matrix is not positive definite or a value is not finite; error() says what. No heap
+    // allocation below SymmetricSolve::kSparseFrom free coordinates (Eigen's sparse Cholesky allocates
+    // its work arrays in each factorization).
+    Accelerations,
+    // M_ff and Q_f - b_f without solving (massMatrix(), residualForce()): the constrained solvers' and the
+    // implicit integrators' matrices. No heap allocation.
+    Terms,
+    // r = M_ff a - (Q_f - b_f) for the free accelerations a, from a pass with every acceleration known
+    // (the inverse dynamics, linear in the elements of a link), without M; that is the same equation
+    // where abilities().exact_residual. Afterwards massMatrix() is not that of y. No heap allocation.
+    Residual,
+    // What a recorded row needs (drive efforts, data().frames, energies()) with the free accelerations a
+    // known to the integrator's tolerance (generalized-alpha's), from one pass linear in the mesh without
+    // M or its solve: less than half of Accelerations on the 42 coordinates of Moolam et al.'s spatial RRR
+    // arm. Where no prescribed joint's effort reads the forces (none, or only prescribed motors of flexible
+    // joints) the pass is compositeKinematics(): no forces or Jacobians (data().tau then holds only the
+    // rotors' inertia terms). For flexible systems (abilities().row_from_accelerations). Returns false
+    // when a value is not finite.
+    Row,
+  };
+  struct Request {
+    Output output = Output::Accelerations;
+    double t = 0.0;
+    const double* y = nullptr;  // the ODE state [q_f; qd_f]
+    const double* a = nullptr;  // Residual, Row: the free accelerations
+    double* out = nullptr;      // Accelerations: ydot (2 nf); Residual: r (nf)
+    // Accelerations: where the mass matrix is large and dense (kRefineMassFrom) and abilities().mass_free_residual,
+    // solve with the factorization of an earlier state and refine on the residual's passes (each linear
+    // in the mesh, instead of the O(n^2) build of M and M a), to the same backward error; a prescribed
+    // joint's effort from the last pass. Falls back to the plain solve when the refinement does not
+    // contract. Afterwards massMatrix() is not that of y (solveMass() builds it).
+    bool reuse_mass = false;
 
-  // The terms of M(q) qdd = Q - b(q, qd) at state y without solving: massMatrix() and
-  // residualForce() of the free coordinates. For the constrained solvers. No heap allocation.
-  void evaluateTerms(double t, const double* y);
+    static Request accelerations(double t, const double* y, double* ydot, bool reuse_mass = false) {
+      return {Output::Accelerations, t, y, nullptr, ydot, reuse_mass};
+    }
+    static Request terms(double t, const double* y) { return {Output::Terms, t, y, nullptr, nullptr, false}; }
+    static Request residual(double t, const double* y, const double* a, double* r) {
+      return {Output::Residual, t, y, a, r, false};
+    }
+    static Request row(double t, const double* y, const double* a) { return {Output::Row, t, y, a, nullptr, false}; }
+  };
+  bool evaluate(const Request& request);
+
+  // What the evaluations of this system can give.
+  struct Abilities {
+    // Output::Residual is M a - (Q - b) exactly: not under `geometric` coupling, whose axial force is
+    // that of the motion without the free accelerations.
+    bool exact_residual = false;
+    // ... and the prescribed coordinates are eliminated: an integrator may take Residual for M a - f.
+    bool mass_free_residual = false;
+    // Output::Row serves a recorded row: a flexible system with a free coordinate and mass_free_residual.
+    bool row_from_accelerations = false;
+  };
+  const Abilities& abilities() const { return abilities_; }
+
   // Where massMatrix() may hold non-zeros (in its own numbering), from the last evaluation with it;
   // nullptr when that is not known (then anywhere). Valid until the next evaluation.
   const std::vector<MatrixRegion>* massRegions();
@@ -62,40 +110,18 @@ class ForwardDynamics {
     const int nf = static_cast<int>(free_.size());
     return data_.M.block(nf > 0 ? free_.front() : 0, nf > 0 ? free_.front() : 0, nf, nf);
   }
-  // r = M_ff a - (Q_f - b_f) at state y for the free accelerations a, without the mass matrix: the
-  // equations evaluated with every acceleration known (the inverse dynamics, linear in the elements of
-  // a link). Only where that is the same equation: eliminated prescribed coordinates, and no
-  // `geometric` coupling (whose axial force is that of the motion without the free accelerations).
-  // Afterwards massMatrix() is not that of y. No heap allocation.
-  bool hasMassFreeResidual() const;
-  // massFreeResidual() equals M a - f in either mode unless the geometric axial force would follow the
-  // unknown accelerations (`geometric` coupling takes that of the motion without them).
-  bool residualWithoutMass() const;
-  void massFreeResidual(double t, const double* y, const double* a, double* r);
-  // What a recorded row needs at state y when an integrator already knows the free accelerations a
-  // (generalized-alpha's, to its Newton tolerance): the drive efforts (a prescribed joint's from the
-  // equations with every acceleration known), data().frames and energies(), from one pass of the
-  // equations linear in the mesh (the kinetic energy from its mass elements and stations), without the
-  // mass matrix or its solve: less than half of evaluate() on the 42 coordinates of Moolam et al.'s spatial RRR arm. Where no
-  // prescribed joint's effort reads the forces (none, or only prescribed motors of flexible joints) the
-  // pass is compositeKinematics(): no forces or Jacobians (data().tau then holds only the rotors'
-  // inertia terms). Where
-  // hasMassFreeResidual() and for a flexible system with a free coordinate (outputsFromAccelerations()).
-  // Returns false when a value is not finite.
-  bool evaluateWithAccelerations(double t, const double* y, const double* a);
-  bool outputsFromAccelerations() const { return !rigid_ && !free_.empty() && hasMassFreeResidual(); }
   // Constrained solvers: the accelerations they computed, and the effort a prescribed joint's drive
   // supplies (from its multiplier), for recording.
   void setAccelerations(const Eigen::VectorXd& qdd) { qdd_ = qdd; }
   void setEffort(int joint, double effort) { effort_(joint) = effort; }
-  // evaluateTerms() then builds M without the running-integral terms of `high` coupling
+  // Output::Terms then builds M without the running-integral terms of `high` coupling
   // (DynamicsData::mass_without_running_terms): for an iteration matrix only.
   void setMassWithoutRunningTerms(bool on) { data_.mass_without_running_terms = on; }
   // Frozen in time, for statics: the prescribed coordinates stand still at their laws' values (no rate,
   // no acceleration), so that residualForce() at zero free rates is the static force balance.
   void setFrozen(bool on) { frozen_ = on; }
 
-  // Results of the last evaluate(): full coordinates, rates, accelerations, and per joint the
+  // Results of the last evaluation: full coordinates, rates, accelerations, and per joint the
   // drive effort (applied by the drive for a free joint, needed to follow the motion for a
   // prescribed one; on the motor side for a flexible joint).
   const Eigen::VectorXd& q() const { return q_; }
@@ -110,15 +136,15 @@ class ForwardDynamics {
   // second evaluation); a rigid system's from the recursive kinematics (systemEnergies).
   Energies energies();
   // The tangent stiffness and damping of the free coordinates (TangentStiffness.hpp) at the state of
-  // the last evaluate() or evaluateTerms(), for the implicit integrators' iteration matrix.
+  // the last evaluation with Output::Accelerations or Terms, for the implicit integrators' iteration matrix.
   void tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff);
   // The same stored sparse: built from the terms' entries, without any dense n x n pass.
   void tangent(Eigen::SparseMatrix<double>& K_ff, Eigen::SparseMatrix<double>& C_ff);
-  // Solves M_ff x = b in place with a factorization of the last evaluate()'s mass matrix (made now
-  // when evaluate() refined the accelerations with an earlier one, see kRefineMassFrom).
+  // Solves M_ff x = b in place with a factorization of the last evaluation's mass matrix (made now
+  // when the evaluation refined the accelerations with an earlier one, see kRefineMassFrom).
   void solveMass(Eigen::Ref<Eigen::MatrixXd> b);
   // From this many free coordinates, while the mass matrix is factorized densely (n^3 / 3),
-  // evaluate() first solves for the accelerations with the factorization of an earlier state and
+  // Output::Accelerations first solves for them with the factorization of an earlier state and
   // refines them (x += L^-T L^-1 (f - M x), each n^2): accepted when their backward error
   // |f - M x| / (|M| |x| + |f|) is within 4 times that of the direct solve at the factorized state,
   // else M is factorized anew. M changes little from one evaluation to the next.
@@ -130,11 +156,19 @@ class ForwardDynamics {
 
  private:
   enum class Failure { None, NotPositiveDefinite, NonFinite };
-  void computeTerms(double t);  // M_ff_, force_f_ = rhs_f_, efforts of the free drives
+  // The stages of evaluate(): the pass of the equations it needs, the pass, and what follows it.
+  enum class Pass { WithMass, Bias, Kinematics };  // M and the bias; the bias; the frames' kinematics only
+  Pass passFor(const Request& request) const;
+  void equationsPass(Pass pass);
   // applied_ = internal forces + the free drives' efforts (effort_) + the loads' forces (when the last
   // pass computed the frames' Jacobians: `frames_with_forces`; data_.external is left as it was otherwise).
   void applyForces(double t, bool frames_with_forces);
-  bool factorMass();  // mass_solve_ of massMatrix(), false when not positive definite
+  void collectTerms();                       // M_ff_, force_f_ = rhs_f_ from the pass and the forces
+  bool solve(double t, double* ydot);        // Output::Accelerations with a fresh M
+  bool massReusable() const;                 // Request::reuse_mass can refine
+  bool refineWithoutMass(const Request& r);  // Output::Accelerations with reuse_mass
+  bool keepRow(double t, const double* a);   // Output::Row
+  bool factorMass();                         // mass_solve_ of massMatrix(), false when not positive definite
   // rhs_f_ <- massMatrix()^-1 rhs_f_: refined with an earlier factorization, or factorized anew.
   bool solveAccelerations();
   bool refineAccelerations();  // true when the refinement met its backward error
@@ -175,6 +209,7 @@ class ForwardDynamics {
   long refined_solves_ = 0, mass_factorizations_ = 0;
   Failure failure_ = Failure::None;
   double failure_t_ = 0.0;
+  Abilities abilities_;
 };
 
 }  // namespace flexarm

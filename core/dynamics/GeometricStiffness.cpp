@@ -1,5 +1,7 @@
 #include "dynamics/GeometricStiffness.hpp"
 
+#include "dynamics/ForceTerms.hpp"
+
 namespace flexarm {
 
 AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& d, int i) {
@@ -57,6 +59,86 @@ void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, int offs
       for (int r = 0; r < iv.count; ++r)
         if (W(r, c) != 0.0) out.emplace_back(offset + iv.first + r, offset + iv.first + c, W(r, c));
   }
+}
+
+namespace {
+
+// K += the geometric stiffness of link i under the axial force of the rigid motion, and of the tension
+// each payload on one of its sections adds between the root and that section: P times
+// int_0^x (v1^T v1 + w1^T w1), one window of coordinates at a time.
+void addAxialForceStiffness(const MultibodySystem& sys, const DynamicsData& data, int i, TangentSink& sink) {
+  const Body& b = sys.bodies[static_cast<std::size_t>(i)];
+  sink.addGeometricStiffness(*b.flexible, rigidMotionAxialForce(sys, data, i), b.e_index);
+  for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
+    const double P = sectionMassTension(sys, data, i, k);
+    for (const SectionPoint::SlopeWindow& sw : b.section_masses[k].section.slopes) {
+      const int n = static_cast<int>(sw.v1.cols()), e0 = b.e_index + sw.first;
+      for (int c = 0; c < n; ++c)
+        for (int r = 0; r < n; ++r) {
+          const double value = P * (sw.weight.array() *
+                                    (sw.v1.col(r).array() * sw.v1.col(c).array() + sw.w1.col(r).array() * sw.w1.col(c).array()))
+                                       .sum();
+          if (value != 0.0) sink.add(false, e0 + r, e0 + c, value);
+        }
+    }
+  }
+}
+
+// `geometric` coupling's term (ForceTerms.hpp; Pan et al. 1990 eqs. (16)-(18)): V = 1/2 int P(x) (v'^2 + w'^2) dx
+// with the axial force P of the rigid motion (inertial and gravity loads of the beam beyond x and of
+// everything outboard, and of the payloads on its sections), Q = -dV/de with P held, K_t = K_G.
+class GeometricStiffening final : public ForceTerm {
+ public:
+  const char* name() const override { return "geometric stiffening"; }
+  Eigen::VectorXd& of(DynamicsData& d) const override { return d.geometric_force; }
+
+  double addForce(const MultibodySystem& sys, const DynamicsData& d, const TermState& s,
+                  Eigen::Ref<Eigen::VectorXd> force) const override {
+    if (sys.coupling != CouplingOrder::Geometric) return 0.0;
+    double potential = 0.0;
+    for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+      const Body& b = sys.bodies[i];
+      if (!b.isFlexible()) continue;
+      const FlexibleBody& fb = *b.flexible;
+      const auto e = s.q.segment(b.e_index, fb.m);
+      auto out = force.segment(b.e_index, fb.m);
+      const AxialForce P = rigidMotionAxialForce(sys, d, static_cast<int>(i));
+      for (const FlexibleBody::Interval& iv : fb.intervals) {
+        const auto e_w = e.segment(iv.first, iv.count);
+        auto out_w = out.segment(iv.first, iv.count);
+        for (int k = iv.full_begin; k < iv.full_begin + iv.full_count; ++k) {
+          const FlexibleBody::SlopePoint& sp = fb.slopes[static_cast<std::size_t>(k)];
+          const auto v1r = sp.v1.segment(iv.first, iv.count), w1r = sp.w1.segment(iv.first, iv.count);
+          const double Px = P.at(sp.x);
+          const double v1 = v1r.dot(e_w), w1 = w1r.dot(e_w);
+          out_w.noalias() -= (sp.weight * Px * v1) * v1r.transpose() + (sp.weight * Px * w1) * w1r.transpose();
+          potential += 0.5 * sp.weight * Px * (v1 * v1 + w1 * w1);
+        }
+      }
+      for (std::size_t k = 0; k < b.section_masses.size(); ++k)
+        b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, static_cast<int>(i), k), e, out, potential);
+    }
+    return potential;
+  }
+
+  void addTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) const override {
+    if (sys.coupling != CouplingOrder::Geometric) return;
+    for (std::size_t i = 0; i < sys.bodies.size(); ++i)
+      if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
+  }
+};
+
+}  // namespace
+
+const ForceTerm& geometricStiffening() {
+  static const GeometricStiffening term;
+  return term;
+}
+
+void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) {
+  if (sys.coupling != CouplingOrder::High) return;
+  for (std::size_t i = 0; i < sys.bodies.size(); ++i)
+    if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
 }
 
 }  // namespace flexarm

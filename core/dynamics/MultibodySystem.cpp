@@ -1,5 +1,7 @@
 #include "dynamics/MultibodySystem.hpp"
 
+#include <cassert>
+
 #include "discretization/FlexibleBody.hpp"
 #include "model/Names.hpp"
 
@@ -21,31 +23,12 @@ bool MultibodySystem::isRigid() const {
 }
 
 std::string MultibodySystem::describeCoordinate(int k) const {
-  if (k < 0 || k >= static_cast<int>(coordinate_names.size())) return {};
-  if (coordinate_kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic)
+  if (k < 0 || k >= coordinates.size()) return {};
+  if (coordinates.kinds[static_cast<std::size_t>(k)] == CoordinateKind::Elastic)
     for (const Body& b : bodies)
       if (b.flexible && k >= b.e_index && k < b.e_index + b.e_count)
-        return coordinate_names[static_cast<std::size_t>(k)] + " (" + b.flexible->basis->coordinateName(k - b.e_index) + ")";
-  return coordinate_names[static_cast<std::size_t>(k)];
-}
-
-int MultibodySystem::coordinateIndex(const std::string& name) const {
-  const std::optional<names::CoordinateName> c = names::parseCoordinate(name);
-  if (!c) return -1;
-  for (const Body& b : bodies) {
-    switch (c->kind) {
-      case names::CoordinateName::Kind::Joint:
-        if (c->owner == b.joint_name) return b.q_index;
-        break;
-      case names::CoordinateName::Kind::Motor:
-        if (c->owner == b.joint_name) return b.motor_index;
-        break;
-      case names::CoordinateName::Kind::Elastic:
-        if (c->owner == b.name) return c->k <= b.e_count ? b.e_index + c->k - 1 : -1;
-        break;
-    }
-  }
-  return -1;
+        return coordinates.names[static_cast<std::size_t>(k)] + " (" + b.flexible->basis->coordinateName(k - b.e_index) + ")";
+  return coordinates.names[static_cast<std::size_t>(k)];
 }
 
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
@@ -54,15 +37,14 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
   sys.coupling = coupling;
   const int n = static_cast<int>(model.links.size());
   sys.bodies.resize(n);
-  int next = 0;
+  sys.coordinates = Coordinates::of(model);
+  sys.nq = sys.coordinates.size();
+  // The coordinates that move frames: all but the motors.
   sys.frame_coordinates_below.push_back(0);
-  auto addCoordinate = [&](const std::string& name, CoordinateKind kind) {
-    sys.coordinate_names.push_back(name);
-    sys.coordinate_kinds.push_back(kind);
-    if (kind != CoordinateKind::Motor) sys.frame_coordinates.push_back(next);
-    sys.frame_coordinates_below.push_back(static_cast<int>(sys.frame_coordinates.size()));  // below next + 1
-    return next++;
-  };
+  for (int k = 0; k < sys.nq; ++k) {
+    if (sys.coordinates.kinds[static_cast<std::size_t>(k)] != CoordinateKind::Motor) sys.frame_coordinates.push_back(k);
+    sys.frame_coordinates_below.push_back(static_cast<int>(sys.frame_coordinates.size()));  // below k + 1
+  }
   for (int i = 0; i < n; ++i) {
     const Link& link = model.links[i];
     const Joint& joint = model.joints[i];
@@ -87,21 +69,18 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     b.drive.law.prepare();
     b.joint_damping = joint.damping;
 
-    // Coordinates: joint, motor, elastic.
-    b.q_index = addCoordinate(names::jointCoordinate(joint.name), CoordinateKind::Joint);
-    if (joint.flex) {
-      b.joint_flex = *joint.flex;
-      b.motor_index = addCoordinate(names::motorCoordinate(joint.name), CoordinateKind::Motor);
-    }
+    // Coordinates: joint, motor, elastic (Coordinates::of).
+    const Coordinates::OfLink& at = sys.coordinates.links[static_cast<std::size_t>(i)];
+    b.q_index = at.q;
+    b.motor_index = at.motor;
+    if (joint.flex) b.joint_flex = *joint.flex;
+    b.e_index = at.e_first;
     if (link.flex) {
       b.flexible = FlexibleBody::build(*link.flex, link.length);
-      b.e_index = next;
       b.e_count = b.flexible->m;
-      for (int k = 0; k < b.e_count; ++k) addCoordinate(names::elasticCoordinate(link.name, k + 1), CoordinateKind::Elastic);
-    } else {
-      b.e_index = next;
+      assert(b.e_count == at.e_count);
     }
-    b.end_index = next;
+    b.end_index = at.e_first + at.e_count;
 
     // Rigid inertia carried by the body frame.
     double mass = 0.0;
@@ -138,7 +117,6 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     b.com = mass > 0.0 ? Eigen::Vector3d(first_moment / mass) : Eigen::Vector3d::Zero();
     b.distal_com = b.distal_mass > 0.0 ? Eigen::Vector3d(distal_moment / b.distal_mass) : Eigen::Vector3d::Zero();
   }
-  sys.nq = next;
   for (const Load& load : model.loads)
     sys.loads.push_back(LoadPoint::build(load, load.link, sys.bodies[static_cast<std::size_t>(load.link)].flexible.get()));
   return sys;

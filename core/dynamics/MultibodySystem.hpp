@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "discretization/Coordinates.hpp"
 #include "discretization/FlexibleBody.hpp"
 #include "dynamics/LoadPoint.hpp"
 #include "dynamics/SectionPoint.hpp"
@@ -62,17 +63,15 @@ struct Body {
   double driveScale() const { return motor_index >= 0 ? 1.0 / joint_flex.gear_ratio : 1.0; }
 };
 
-enum class CoordinateKind { Joint, Motor, Elastic };
-
 struct MultibodySystem {
   std::vector<Body> bodies;
   std::vector<LoadPoint> loads;  // the model's loads, in its order
   int nq = 0;                    // number of generalized coordinates
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
   CouplingOrder coupling = CouplingOrder::High;
-  // As the result channels name them (model/Names.hpp): "q.shoulder", "qm.shoulder", "e.beam.3".
-  std::vector<std::string> coordinate_names;
-  std::vector<CoordinateKind> coordinate_kinds;
+  // Their names (as the result channels name them: "q.shoulder", "qm.shoulder", "e.beam.3"), kinds and
+  // places per link.
+  Coordinates coordinates;
   // The coordinates that move frames (all but the motors), ascending: where a frame Jacobian can be
   // non-zero; frame_coordinates_below[p] of them are below p.
   std::vector<int> frame_coordinates, frame_coordinates_below;
@@ -84,7 +83,7 @@ struct MultibodySystem {
   // joint and motor coordinates are their names.
   std::string describeCoordinate(int k) const;
   // Index of the coordinate with that name, or -1.
-  int coordinateIndex(const std::string& name) const;
+  int coordinateIndex(const std::string& name) const { return coordinates.index(name); }
 
   // True when no link or joint is flexible: the recursive rigid algorithms (RNEA, CRBA) apply.
   bool isRigid() const;

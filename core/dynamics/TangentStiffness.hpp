@@ -1,15 +1,9 @@
 #pragma once
 // The tangent stiffness K_t = dF/dq and damping C_t = dF/dqd of the residual F = M(q) qdd + b(q, qd) - Q
-// that the implicit integrators need for their iteration matrix M + gamma h C_t + beta h^2 K_t:
-//   - the structural stiffness K and damping C of every flexible link;
-//   - the geometric stiffness of the axial force of the rigid motion (GeometricStiffness.hpp), for
-//     `geometric` coupling (where it is exact) and `high` coupling (where it is the leading part of
-//     the foreshortening terms' derivative: the dynamic stiffening of a spinning link);
-//   - the springs and dampers of flexible joints and the joints' viscous damping;
-//   - the gains of PD drives.
-// The derivatives of the inertial terms (M(q) qdd, Coriolis and centrifugal forces of the rigid
-// motion, gravity torques) are left out: they are small against M / (beta h^2) at the steps these
-// integrators take, and the Newton iteration that uses K_t converges on the exact residual anyway.
+// that the implicit integrators need for their iteration matrix M + gamma h C_t + beta h^2 K_t: the sum
+// of each force term's (ForceTerms.hpp: the links' structural K and C, the flexible joints' springs and
+// dampers, the joints' viscous damping, `geometric` coupling's geometric stiffness, the PD drives' gains)
+// and the leading part of the inertia's (addInertiaTangent: `high` coupling's dynamic stiffening).
 #include <Eigen/SparseCore>
 #include <vector>
 

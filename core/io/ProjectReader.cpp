@@ -8,7 +8,7 @@
 #include "base/Constants.hpp"
 #include "base/Files.hpp"
 #include "base/Text.hpp"
-#include "dynamics/Constraints.hpp"
+#include "discretization/ConstraintCheck.hpp"
 #include "io/Overrides.hpp"
 #include "io/ProjectFile.hpp"
 #include "io/ProjectSchema.hpp"
@@ -969,11 +969,9 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
                                                std::string(methodName(project.simulation.method)) + "\" has no multipliers)");
   root.finish();
   if (diag.hasErrors()) return std::nullopt;
-  if (!model.constraints.empty()) {  // what only the discretized system can tell (coordinate names, chains)
-    const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
-    ConstraintSet cs;
-    if (const Status built = cs.build(sys, model, true); !built) diag.error("constraints", built.error().text());
-  }
+  if (!model.constraints.empty())  // what only the coordinates can tell (their names, chains)
+    if (const Status checked = checkConstraints(model, Coordinates::of(model)); !checked)
+      diag.error("constraints", checked.error().text());
   if (diag.hasErrors()) return std::nullopt;
   return project;
 }

@@ -18,7 +18,7 @@ bool coordinatesAtRow(const MultibodySystem& sys, const Results& results, std::s
     return true;
   };
   for (int k = 0; k < sys.nq; ++k)
-    if (!take(sys.coordinate_names[static_cast<std::size_t>(k)], k)) return false;
+    if (!take(sys.coordinates.names[static_cast<std::size_t>(k)], k)) return false;
   q = out;
   return true;
 }
@@ -39,13 +39,13 @@ Status continueFromRow(Project& project, const MultibodySystem& sys, const Resul
   if (row >= results.rows()) return error("the results have no row " + std::to_string(row));
   Eigen::VectorXd q, qd(sys.nq);
   if (!coordinatesAtRow(sys, results, row, q)) {
-    for (const std::string& name : sys.coordinate_names)
+    for (const std::string& name : sys.coordinates.names)
       if (results.channelIndex(name) < 0)
         return error("the results have no channel \"" + name + "\": they are not a run of this model");
     return error("the results' row " + std::to_string(row + 1) + " cannot be read");
   }
   for (int k = 0; k < sys.nq; ++k) {
-    const std::string rate = names::coordinateRate(sys.coordinate_names[static_cast<std::size_t>(k)]);
+    const std::string rate = names::coordinateRate(sys.coordinates.names[static_cast<std::size_t>(k)]);
     const int c = results.channelIndex(rate);
     if (c < 0)
       return error("the results have no channel \"" + rate +
@@ -55,7 +55,7 @@ Status continueFromRow(Project& project, const MultibodySystem& sys, const Resul
   for (int k = 0; k < sys.nq; ++k)
     if (!std::isfinite(q(k)) || !std::isfinite(qd(k)))
       return error("the state at row " + std::to_string(row + 1) + " is not finite (" +
-                   sys.coordinate_names[static_cast<std::size_t>(k)] + ")");
+                   sys.coordinates.names[static_cast<std::size_t>(k)] + ")");
   const double t = results.value(row, 0);
   if (!(t < project.simulation.t_end))
     return errorAt("simulation.t_end", "the run would continue from t = " + formatNumber(t) + " s, which is not before t_end " +

@@ -10,7 +10,7 @@
 // by modified Newton with the iteration matrix M + h gamma C_t + (h gamma)^2 K_t
 // (TangentStiffness.hpp) that generalized-alpha uses, kept for 20 steps: every stage of a step shares
 // one factorization (larger systems keep it for later steps while the step size stays within 30 %),
-// and each iteration costs one residual without M (ForwardDynamics::massFreeResidual) and one solve. With
+// and each iteration costs one residual without M (ForwardDynamics::Output::Residual) and one solve. With
 // ARKODE's `dirk` the same method solves the first-order system, whose every evaluation builds and
 // factorizes M. The first stage is the last step's end (its acceleration known), and the last stage
 // is the step's end: M a = f holds there to the Newton tolerance, and the dense output is generalized-

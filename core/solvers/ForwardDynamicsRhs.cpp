@@ -13,7 +13,7 @@ int ForwardDynamicsRhs::rhs(double t, const double* y, double* ydot) { return ev
 int ForwardDynamicsRhs::evaluate(double t, const double* y, double* ydot, bool without_mass) {
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;  // recoverable: the integrator retries with a smaller step
-  if (without_mass ? fd_.evaluateWithoutMass(t, y, ydot) : fd_.evaluate(t, y, ydot)) return 0;
+  if (fd_.evaluate(ForwardDynamics::Request::accelerations(t, y, ydot, without_mass))) return 0;
   return fd_.error().find("not positive definite") != std::string::npos ? -1 : 1;
 }
 
@@ -38,7 +38,7 @@ void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool sec
                       fd_.system().coupling == CouplingOrder::High && !fd_.system().isRigid();
   fd_.setMassWithoutRunningTerms(banded);
   banded_ = banded;
-  fd_.evaluateTerms(t, y);
+  fd_.evaluate(ForwardDynamics::Request::terms(t, y));
   fd_.setMassWithoutRunningTerms(false);
 }
 
@@ -131,11 +131,11 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
     if (!std::isfinite(y[k])) return 1;
   const int nf = fd_.stateSize() / 2;
   Eigen::Map<Eigen::VectorXd> res(r, nf);
-  if (!matrices && fd_.hasMassFreeResidual()) {
-    fd_.massFreeResidual(t, y, a, r);
+  if (!matrices && fd_.abilities().mass_free_residual) {
+    fd_.evaluate(ForwardDynamics::Request::residual(t, y, a, r));
     return res.allFinite() ? 0 : 1;
   }
-  fd_.evaluateTerms(t, y);
+  fd_.evaluate(ForwardDynamics::Request::terms(t, y));
   const Eigen::Map<const Eigen::VectorXd> acc(a, nf);
   const std::vector<MatrixRegion>* regions = sparse_ ? fd_.massRegions() : nullptr;
   if (regions) {  // M a by the non-zeros this evaluation wrote (geometric coupling of a fine mesh)

@@ -11,7 +11,7 @@
 // redone when gamma changes. The generalized-alpha method (GeneralizedAlpha.hpp) uses the same
 // matrices in the second-order form M a = f, without M^-1: M + c_v C_t + c_q K_t. A residual M a - f
 // that does not also give iteration matrices comes from the equations evaluated with the accelerations
-// known (ForwardDynamics::massFreeResidual), without building M, wherever that is the same equation
+// known (ForwardDynamics::Output::Residual), without building M, wherever that is the same equation
 // (not with `geometric` coupling): linear in the mesh instead of quadratic, and about half an
 // evaluation with M on the 42 coordinates of Moolam et al.'s spatial RRR arm. M is then built only for iteration matrices: each
 // step's first residual on small systems, a new iteration matrix now and then on large ones.
@@ -35,7 +35,7 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
  public:
   static constexpr int kBandedMassFrom = 40;
   explicit ForwardDynamicsRhs(ForwardDynamics& fd) : fd_(fd) {}
-  // f(t, y) without building a large dense mass matrix (ForwardDynamics::evaluateWithoutMass).
+  // f(t, y) without building a large dense mass matrix (ForwardDynamics::Request::reuse_mass).
   int rhs(double t, const double* y, double* ydot) override;
   // The dense df/dy (for SUNDIALS' own dense solver, and as the check of the condensed solve).
   bool hasJacobian() const override { return true; }

@@ -28,7 +28,7 @@ int GglResidual::residual(double t, const double* y, const double* yp, double* r
   const Eigen::Map<const Eigen::VectorXd> qp(yp, n_), vp(yp + n_, n_);
   Eigen::Map<Eigen::VectorXd> res(r, N);
   // M vp - f from the equations with the accelerations known (no mass matrix; the Jacobian builds it).
-  const bool without_mass = cd_.hasInertialResidual();
+  const bool without_mass = cd_.abilities().exact_residual;
   if (without_mass)
     cd_.inertialResidual(t, q, v, vp, res.segment(n_, n_));
   else

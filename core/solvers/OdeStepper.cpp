@@ -21,7 +21,7 @@ OdeStepper::OdeStepper(const MultibodySystem& sys, const Model& model, double dt
 
 Status OdeStepper::init(Start start, double t0, double t_end, const SimulationSettings& s) {
   if (!loaded_) return loaded_;
-  if (!fd_.evaluate(t0, y0_.data(), ydot_.data())) return error(fd_.error());
+  if (!fd_.evaluate(ForwardDynamics::Request::accelerations(t0, y0_.data(), ydot_.data()))) return error(fd_.error());
   if (fd_.stateSize() == 0) return {};
   Result<std::unique_ptr<OdeIntegrator>> started = start(rhs_, fd_.stateSize(), y0_.data(), t0, t_end, s);
   if (!started) return errorAt("solver set-up failed", started.error().text());
@@ -46,8 +46,8 @@ bool OdeStepper::record(double t, Results& results) {
     }
     y = yout_.data();
     // The integrator's accelerations (generalized-alpha's) spare the mass matrix's build and solve.
-    if (fd_.outputsFromAccelerations() && ode_->interpolateAccelerations(t, ydot_.data())) {
-      if (!fd_.evaluateWithAccelerations(t, y, ydot_.data())) {
+    if (fd_.abilities().row_from_accelerations && ode_->interpolateAccelerations(t, ydot_.data())) {
+      if (!fd_.evaluate(ForwardDynamics::Request::row(t, y, ydot_.data()))) {
         error_ = fd_.error();
         return false;
       }
@@ -55,7 +55,7 @@ bool OdeStepper::record(double t, Results& results) {
       return true;
     }
   }
-  if (!fd_.evaluate(t, y, ydot_.data())) {
+  if (!fd_.evaluate(ForwardDynamics::Request::accelerations(t, y, ydot_.data()))) {
     error_ = fd_.error();
     return false;
   }

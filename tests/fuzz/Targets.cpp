@@ -53,7 +53,7 @@ std::string evaluateOnce(const Project& project) {
   ForwardDynamics fd(sys);
   std::vector<double> y(static_cast<std::size_t>(fd.stateSize())), ydot(y.size());
   fd.initialState(q, qd, y.data());
-  if (!fd.evaluate(0.0, y.data(), ydot.data())) {
+  if (!fd.evaluate(ForwardDynamics::Request::accelerations(0.0, y.data(), ydot.data()))) {
     if (fd.error().empty()) return "the equations failed without saying why";
     return {};
   }

@@ -15,6 +15,7 @@
 #include "IndependentEquations.hpp"
 #include "dynamics/Crba.hpp"
 #include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/ForceTerms.hpp"
 #include "dynamics/GeometricStiffness.hpp"
 #include "dynamics/Rnea.hpp"
 #include "dynamics/TangentStiffness.hpp"
@@ -87,7 +88,7 @@ void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd&
   q.resize(sys.nq);
   qd.resize(sys.nq);
   for (int i = 0; i < sys.nq; ++i) {
-    const bool elastic = sys.coordinate_kinds[i] == CoordinateKind::Elastic;
+    const bool elastic = sys.coordinates.kinds[i] == CoordinateKind::Elastic;
     q(i) = (elastic ? 0.02 : 1.0) * u(rng);
     qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
   }

@@ -27,26 +27,26 @@ TEST(ImplicitSolvers, OutputsFromKnownAccelerationsEqualThoseOfTheSolve) {
   const int n = fd.stateSize(), nf = n / 2;
   Eigen::VectorXd y(n), ydot(n);
   for (int k = 0; k < n; ++k) y(k) = (k < nf ? 0.02 : 0.5) * std::sin(0.7 * k + 0.3);
-  ASSERT_TRUE(fd.evaluate(0.7, y.data(), ydot.data())) << fd.error();
-  ASSERT_TRUE(fd.outputsFromAccelerations());
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.7, y.data(), ydot.data()))) << fd.error();
+  ASSERT_TRUE(fd.abilities().row_from_accelerations);
   const double effort = fd.effort()(0), kinetic = 0.5 * fd.qd().dot(fd.data().M * fd.qd());
   const double potential = fd.energies().potential;
   EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-12 * kinetic);
   ASSERT_GT(std::abs(effort), 1.0);
   const Eigen::VectorXd a = ydot.tail(nf);
-  ASSERT_TRUE(fd.evaluateWithAccelerations(0.7, y.data(), a.data())) << fd.error();
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::row(0.7, y.data(), a.data()))) << fd.error();
   EXPECT_NEAR(fd.effort()(0), effort, 1e-10 * std::abs(effort));
   EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-12 * kinetic);
   EXPECT_NEAR(fd.energies().potential, potential, 1e-12 * std::abs(potential));
   // Other accelerations: another effort, the same energies (they do not depend on a).
   const Eigen::VectorXd a2 = 2.0 * a;
-  ASSERT_TRUE(fd.evaluateWithAccelerations(0.7, y.data(), a2.data()));
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::row(0.7, y.data(), a2.data())));
   EXPECT_GT(std::abs(fd.effort()(0) - effort), 1e-3 * std::abs(effort));
   EXPECT_NEAR(fd.energies().kinetic, kinetic, 1e-12 * kinetic);
   y.tail(nf) *= 2.0;
   ForwardDynamics fresh(sys);
-  ASSERT_TRUE(fresh.evaluate(0.7, y.data(), ydot.data()));
-  ASSERT_TRUE(fd.evaluate(0.7, y.data(), ydot.data()));
+  ASSERT_TRUE(fresh.evaluate(ForwardDynamics::Request::accelerations(0.7, y.data(), ydot.data())));
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.7, y.data(), ydot.data())));
   EXPECT_GT(fd.energies().kinetic, 2.0 * kinetic);
   EXPECT_NEAR(fd.energies().kinetic, 0.5 * fresh.qd().dot(fresh.data().M * fresh.qd()), 1e-12 * kinetic);
 
@@ -70,10 +70,11 @@ TEST(ImplicitSolvers, OutputsFromKnownAccelerationsEqualThoseOfTheSolve) {
     arm.initialState(p.model, q0, qd0);
     solved.initialState(q0, qd0, z.data());
     for (int k = 0; k < m; ++k) z(k) += (k < mf ? 0.01 : 0.4) * std::sin(0.9 * k + 0.2);
-    ASSERT_TRUE(solved.evaluate(0.4, z.data(), zdot.data())) << name << ": " << solved.error();
-    ASSERT_TRUE(rows.outputsFromAccelerations()) << name;
+    ASSERT_TRUE(solved.evaluate(ForwardDynamics::Request::accelerations(0.4, z.data(), zdot.data())))
+        << name << ": " << solved.error();
+    ASSERT_TRUE(rows.abilities().row_from_accelerations) << name;
     const Eigen::VectorXd acc = zdot.tail(mf);
-    ASSERT_TRUE(rows.evaluateWithAccelerations(0.4, z.data(), acc.data())) << name << ": " << rows.error();
+    ASSERT_TRUE(rows.evaluate(ForwardDynamics::Request::row(0.4, z.data(), acc.data()))) << name << ": " << rows.error();
     const double T = solved.energies().kinetic, V = solved.energies().potential;
     EXPECT_NEAR(T, 0.5 * solved.qd().dot(solved.data().M * solved.qd()), 1e-12 * T) << name;
     EXPECT_NEAR(rows.energies().kinetic, T, 1e-12 * T) << name;
@@ -91,7 +92,7 @@ TEST(ImplicitSolvers, OutputsFromKnownAccelerationsEqualThoseOfTheSolve) {
 // direct solve's (another ForwardDynamics, factorizing at that state only) to 1e-9 of their size, most
 // of them without a factorization; a state far away is factorized anew; and solveMass() solves with
 // the current mass matrix. The same with the residuals from the equations instead of M
-// (evaluateWithoutMass(), for the integrators' right-hand sides), the hub torque and energies too.
+// (Request::reuse_mass, for the integrators' right-hand sides), the hub torque and energies too.
 TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   Project beam = test::loadShipped("spin-up-beam.flexarm.json");
   beam.model.links[0].flex->discretization.elements = 60;
@@ -108,9 +109,9 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   for (int step = 0; step <= 20; ++step) {
     const double s = step < 20 ? 1.0 + 1e-3 * step : 6.0;  // the last one far away
     state(s);
-    ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data())) << fd.error();
+    ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), ydot.data()))) << fd.error();
     ForwardDynamics fresh(sys);
-    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    ASSERT_TRUE(fresh.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), fresh_ydot.data())));
     EXPECT_EQ(fresh.refinedSolves(), 0);
     EXPECT_LE((ydot - fresh_ydot).norm(), 1e-9 * fresh_ydot.norm()) << "state " << step;
     if (step == 19) factorizations = fd.massFactorizations();
@@ -124,9 +125,9 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   Eigen::VectorXd mass_free_ydot(n);
   for (int step = 0; step <= 20; ++step) {
     state(step < 20 ? 1.0 + 1e-3 * step : 6.0);
-    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data())) << fm.error();
+    ASSERT_TRUE(fm.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), mass_free_ydot.data(), true))) << fm.error();
     ForwardDynamics fresh(sys);
-    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    ASSERT_TRUE(fresh.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), fresh_ydot.data())));
     EXPECT_LE((mass_free_ydot - fresh_ydot).norm(), 1e-9 * fresh_ydot.norm()) << "state " << step;
     EXPECT_NEAR(fm.effort()(0), fresh.effort()(0), 1e-9 * std::abs(fresh.effort()(0))) << "state " << step;
     EXPECT_NEAR(fm.energies().kinetic, fresh.energies().kinetic, 1e-12 * fresh.energies().kinetic) << "state " << step;
@@ -136,20 +137,20 @@ TEST(ImplicitSolvers, RefinedAccelerationsEqualTheDirectSolve) {
   EXPECT_LE(fm.massFactorizations(), 6);
   {  // solveMass() after it: with the mass matrix of that state, built then
     state(1.0);
-    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data()));
-    ASSERT_TRUE(fm.evaluateWithoutMass(0.1, y.data(), mass_free_ydot.data()));
+    ASSERT_TRUE(fm.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), mass_free_ydot.data(), true)));
+    ASSERT_TRUE(fm.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), mass_free_ydot.data(), true)));
     ForwardDynamics fresh(sys);
-    ASSERT_TRUE(fresh.evaluate(0.1, y.data(), fresh_ydot.data()));
+    ASSERT_TRUE(fresh.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), fresh_ydot.data())));
     Eigen::MatrixXd X = fresh.massMatrix().leftCols(3);
     fm.solveMass(X);
     EXPECT_LE((X - Eigen::MatrixXd::Identity(nf, 3)).norm(), 1e-9);
   }
   // solveMass() after a refined evaluation: with the mass matrix of that state.
   state(1.0005);
-  ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data()));
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), ydot.data())));
   const long refined = fd.refinedSolves();
   state(1.0);
-  ASSERT_TRUE(fd.evaluate(0.1, y.data(), ydot.data()));
+  ASSERT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.1, y.data(), ydot.data())));
   ASSERT_EQ(fd.refinedSolves(), refined + 1);
   const Eigen::MatrixXd M = fd.massMatrix();
   Eigen::MatrixXd X = M.leftCols(3);

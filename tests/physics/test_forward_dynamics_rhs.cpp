@@ -68,7 +68,7 @@ TEST(ImplicitSolvers, CondensedNewtonSolveEqualsTheDenseSystem) {
           // A fine mesh: J = [0 I; -M^-1 K_t, -M^-1 C_t] itself is inaccurate (M^-1 of an
           // ill-conditioned M), so the reference is the same system multiplied by [I 0; 0 M]:
           // x_q - gamma x_v = b_q,  gamma K_t x_q + (M + gamma C_t) x_v = M b_v.
-          fd.evaluateTerms(0.2, y.data());
+          fd.evaluate(ForwardDynamics::Request::terms(0.2, y.data()));
           const Eigen::MatrixXd M = fd.massMatrix();
           Eigen::MatrixXd K, C;
           fd.tangent(K, C);
@@ -114,7 +114,7 @@ void expectIterationSolveEqualsDense(ForwardDynamicsRhs& rhs, const Eigen::Matri
 // Generalized-alpha's iteration matrices with `high` coupling from ForwardDynamicsRhs::kBandedMassFrom
 // free coordinates leave out the mass matrix's running-integral terms (the residual keeps them): for
 // one link the matrices are banded and factorized sparse, and the solve equals the dense solve of
-// M_banded + c_v C_t + c_q K_t, M_banded being what evaluateTerms() builds without those terms; they
+// M_banded + c_v C_t + c_q K_t, M_banded being what Output::Terms builds without those terms; they
 // are a small part of M, but there (0.8 % where the beam spun up at 8 rad/s deflects most, 0.63 m at
 // its 8 m tip). CVODE's Newton matrices keep the whole M.
 TEST(ImplicitSolvers, GeneralizedAlphaIterationMatrixOfHighCouplingIsBanded) {
@@ -136,10 +136,10 @@ TEST(ImplicitSolvers, GeneralizedAlphaIterationMatrixOfHighCouplingIsBanded) {
       std::max_element(tip.begin(), tip.end(), [](double a, double b) { return std::abs(a) < std::abs(b); }) - tip.begin());
   Eigen::VectorXd y = Eigen::VectorXd::Zero(n);
   for (int k = 0; k < nf; ++k) y(k) = run.column("e.beam." + std::to_string(k + 1))[row];
-  fd.evaluateTerms(0.1, y.data());
+  fd.evaluate(ForwardDynamics::Request::terms(0.1, y.data()));
   const Eigen::MatrixXd M_exact = fd.massMatrix();
   fd.setMassWithoutRunningTerms(true);
-  fd.evaluateTerms(0.1, y.data());
+  fd.evaluate(ForwardDynamics::Request::terms(0.1, y.data()));
   fd.setMassWithoutRunningTerms(false);
   const Eigen::MatrixXd M = fd.massMatrix();
   Eigen::MatrixXd K, C;
@@ -177,7 +177,7 @@ TEST(ImplicitSolvers, IterationMatricesAreBandedWhereTheEnvelopePays) {
     const bool cantilever = std::string(name) == "cantilever.flexarm.json";
     EXPECT_EQ(rhs.bandedIterationMatrices(), cantilever) << name;
     fd.setMassWithoutRunningTerms(cantilever);
-    fd.evaluateTerms(0.1, y.data());
+    fd.evaluate(ForwardDynamics::Request::terms(0.1, y.data()));
     fd.setMassWithoutRunningTerms(false);
     const Eigen::MatrixXd M = fd.massMatrix();
     Eigen::MatrixXd K, C;

@@ -111,7 +111,7 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutTheMassMatrixMatchesTightReferences
       y *= 1.5;
       Eigen::VectorXd r(nf);
       ASSERT_EQ(rhs.accelerationResidual(0.05, y.data(), a.data(), r.data(), false), 0);
-      fg.evaluateTerms(0.05, y.data());
+      fg.evaluate(ForwardDynamics::Request::terms(0.05, y.data()));
       const Eigen::VectorXd dense = fg.massMatrix() * a - fg.residualForce();
       EXPECT_LE((r - dense).norm(), 1e-12 * dense.norm());
     }
@@ -121,7 +121,7 @@ TEST(ImplicitSolvers, GeneralizedAlphaWithoutTheMassMatrixMatchesTightReferences
     const std::string link = p->model.links[0].name;
     EXPECT_LE(relativeDifference(run, reference, "tip." + link + (p == &beam ? ".v" : ".w")), 1e-3) << link;
     if (p != &beam) continue;
-    // The beam's rows come from generalized-alpha's accelerations (ForwardDynamics::evaluateWithAccelerations),
+    // The beam's rows come from generalized-alpha's accelerations (ForwardDynamics::Output::Row),
     // the reference's from the solve of M a = f.
     EXPECT_LE(relativeDifference(run, reference, "tau.hub"), 1e-3);
     EXPECT_LE(relativeDifference(run, reference, "energy.kinetic"), 1e-3);

@@ -104,7 +104,7 @@ TEST(LinearizationState, FreeCoordinatesMapTheShapeOntoTheFullCoordinates) {
   ASSERT_EQ(r.coordinate_names.size(), r.free_coordinates.size());
   for (std::size_t k = 0; k < r.free_coordinates.size(); ++k) {
     EXPECT_EQ(r.free_coordinates[k], static_cast<int>(k) + 1);
-    EXPECT_EQ(r.coordinate_names[k], sys.coordinate_names[r.free_coordinates[k]]);
+    EXPECT_EQ(r.coordinate_names[k], sys.coordinates.names[r.free_coordinates[k]]);
   }
   ASSERT_FALSE(r.modes.empty());
   const LinearMode& m = r.modes.front();

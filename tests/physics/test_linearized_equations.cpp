@@ -41,7 +41,9 @@ Eigen::MatrixXd differenceQuotientStateMatrix(const Project& project, const Line
     Eigen::VectorXd yp = y, ym = y;
     yp(c) += h;
     ym(c) -= h;
-    EXPECT_TRUE(fd.evaluate(0.0, yp.data(), fp.data()) && fd.evaluate(0.0, ym.data(), fm.data())) << fd.error();
+    EXPECT_TRUE(fd.evaluate(ForwardDynamics::Request::accelerations(0.0, yp.data(), fp.data())) &&
+                fd.evaluate(ForwardDynamics::Request::accelerations(0.0, ym.data(), fm.data())))
+        << fd.error();
     A.col(c) = (fp - fm) / (2 * h);
   }
   return A;

@@ -24,10 +24,10 @@ Eigen::MatrixXd differenceQuotients(ForwardDynamics& fd, double t, std::vector<d
     double& x = y[static_cast<std::size_t>(rates ? nf + k : k)];
     const double x0 = x, h = 1e-6 * (1.0 + std::abs(x0));
     x = x0 + h;
-    fd.evaluateTerms(t, y.data());
+    fd.evaluate(ForwardDynamics::Request::terms(t, y.data()));
     const Eigen::VectorXd fp = fd.residualForce();
     x = x0 - h;
-    fd.evaluateTerms(t, y.data());
+    fd.evaluate(ForwardDynamics::Request::terms(t, y.data()));
     D.col(k) = -(fp - fd.residualForce()) / (2.0 * h);
     x = x0;
   }
@@ -38,7 +38,7 @@ struct Tangent {
   Eigen::MatrixXd K, C;
 };
 Tangent analytic(ForwardDynamics& fd, double t, const std::vector<double>& y) {
-  fd.evaluateTerms(t, y.data());
+  fd.evaluate(ForwardDynamics::Request::terms(t, y.data()));
   Tangent out;
   fd.tangent(out.K, out.C);
   return out;
@@ -65,7 +65,7 @@ TEST(TangentStiffness, AtRestWithoutGravityEqualsDifferenceQuotients) {
       std::vector<double> y(static_cast<std::size_t>(2 * nf), 0.0);
       for (int k = 0; k < nf; ++k) {  // a deformed, displaced configuration, at rest
         const int c = fd.freeCoordinates()[static_cast<std::size_t>(k)];
-        const double size = sys.coordinate_kinds[static_cast<std::size_t>(c)] == CoordinateKind::Elastic ? 1e-4 : 0.3;
+        const double size = sys.coordinates.kinds[static_cast<std::size_t>(c)] == CoordinateKind::Elastic ? 1e-4 : 0.3;
         y[static_cast<std::size_t>(k)] = size * std::sin(1.7 * k + 0.4);
       }
       const Tangent T = analytic(fd, 0.0, y);
@@ -77,7 +77,7 @@ TEST(TangentStiffness, AtRestWithoutGravityEqualsDifferenceQuotients) {
       EXPECT_LE((T.C - Cd).cwiseAbs().maxCoeff(), 1e-6 * c_scale) << name << " " << couplingName(order);
       // Stored sparse (the iteration matrices of fine meshes), the same matrices.
       Eigen::SparseMatrix<double> Ks, Cs;
-      fd.evaluateTerms(0.0, y.data());
+      fd.evaluate(ForwardDynamics::Request::terms(0.0, y.data()));
       fd.tangent(Ks, Cs);
       EXPECT_LE((Eigen::MatrixXd(Ks) - T.K).cwiseAbs().maxCoeff(), 1e-13 * T.K.cwiseAbs().maxCoeff()) << name;
       EXPECT_LE((Eigen::MatrixXd(Cs) - T.C).cwiseAbs().maxCoeff(), 1e-13 * c_scale) << name;

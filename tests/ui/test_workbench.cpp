@@ -8,8 +8,12 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QtTest>
+#include <atomic>
+#include <future>
 
+#include "dynamics/MultibodySystem.hpp"
 #include "tests/ui/UiTestSupport.hpp"
+#include "ui/document/ProjectDocument.hpp"
 #include "ui/editor/ModelTree.hpp"
 #include "ui/view/ArmView.hpp"
 #include "ui/workbench/MainWindow.hpp"
@@ -205,6 +209,53 @@ class WorkbenchTest : public QObject {
     QVERIFY(w.bannerShown());
     QVERIFY2(w.bannerText().contains("Could not open duplicate-key.json"), qPrintable(w.bannerText()));
     test::saveScreenshot(w, "broken-file-from-start-page");
+  }
+
+  // Issue 41, item 5: the discretized system is built off the GUI thread (a fine mesh takes a second).
+  // The test holds the build back until it has looked: the window opens the project at once, says
+  // what it builds, holds Run, and takes an edit; released, the build of the edited model reaches the
+  // run, the status and the 3D view.
+  void aFineMeshIsBuiltOffTheGuiThread() {
+    QTemporaryDir dir;
+    const QString path = test::savedExample(
+        dir, "spatial-rrr-flexible-seed004.flexarm.json",
+        {"links[0].flex.elements=50", "links[1].flex.elements=50", "links[2].flex.elements=50"}, "fine.flexarm.json");
+    QVERIFY(!path.isEmpty());
+    MainWindow w;
+    w.setSystemBuildGrace(std::chrono::milliseconds(0));
+    std::promise<void> release;
+    const std::shared_future<void> gate = release.get_future().share();
+    std::atomic<int> builds{0};
+    w.document()->setSystemBuilder([gate, &builds](const Project& p) {
+      gate.wait();
+      ++builds;
+      return buildSystem(p);
+    });
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    QAction* run = w.findChild<QAction*>("action.run");
+    QVERIFY(run);
+    QVERIFY(!w.document()->systemReady());
+    QVERIFY2(w.statusText().contains("building the model: 906 coordinates"), qPrintable(w.statusText()));
+    QVERIFY(!run->isEnabled());
+    test::saveScreenshot(w, "fine-mesh-building");
+    // The window answers while the system builds: an edit goes through.
+    QVERIFY(w.document()->setValue("links[2].length", Json(3.0)));
+    QVERIFY(!w.document()->systemReady());
+    QVERIFY(!run->isEnabled());
+    release.set_value();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->systemReady(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(run->isEnabled(), 5000);
+    QVERIFY2(w.statusText().startsWith("906 coordinates"), qPrintable(w.statusText()));
+    const MultibodySystem* sys = w.document()->system().get();
+    QVERIFY(sys != nullptr);
+    QCOMPARE(sys->nq, 906);
+    QCOMPARE(sys->bodies[2].length, 3.0);                // the edited model's
+    QCOMPARE(w.armView()->drawnTip(2).x() > 4.0, true);  // drawn: 1 m column, then 4 m and 3 m along x
+    test::saveScreenshot(w, "fine-mesh-built");
+    QTRY_COMPARE_WITH_TIMEOUT(builds.load(), 2, 60000);  // the one before the edit too, left to finish
   }
 };
 

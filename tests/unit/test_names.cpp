@@ -1,6 +1,8 @@
 // Coordinate and channel names: one scheme, read back to the coordinate it names.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "model/Names.hpp"
@@ -56,13 +58,41 @@ TEST(Names, EveryCoordinateIsARecordedChannelAndLooksUpToItsIndex) {
     const ChannelRecorder recorder(sys, nullptr);
     std::vector<std::string> channels;
     for (const Channel& ch : recorder.channels()) channels.push_back(ch.name);
-    ASSERT_EQ(sys.coordinate_names.size(), static_cast<std::size_t>(sys.nq));
+    ASSERT_EQ(sys.coordinates.names.size(), static_cast<std::size_t>(sys.nq));
     for (int k = 0; k < sys.nq; ++k) {
-      const std::string& name = sys.coordinate_names[static_cast<std::size_t>(k)];
+      const std::string& name = sys.coordinates.names[static_cast<std::size_t>(k)];
       EXPECT_EQ(sys.coordinateIndex(name), k) << name;
       EXPECT_NE(std::find(channels.begin(), channels.end(), name), channels.end()) << name;
     }
     EXPECT_EQ(sys.coordinateIndex("q.nonexistent"), -1);
     EXPECT_EQ(sys.coordinateIndex(names::elasticCoordinate(sys.bodies.back().name, sys.bodies.back().e_count + 1)), -1);
+  }
+}
+
+TEST(Names, TheCoordinatesOfAModelAreThoseItsBuiltSystemHas) {
+  // Coordinates::of lays the coordinates out from the model and the bases' sizes alone (the reader checks
+  // constraints with it); the built system counts each flexible link's coordinates from its built
+  // FlexibleBody. Every shipped project, and a mesh reduced to its lowest modes, agree.
+  std::vector<std::pair<std::string, std::vector<std::string>>> cases;
+  for (const auto& f : std::filesystem::directory_iterator(FLEXARM_PROJECTS_DIR))
+    if (f.path().string().size() > 14 && f.path().string().rfind(".flexarm.json") == f.path().string().size() - 13)
+      cases.push_back({f.path().string(), {}});
+  ASSERT_GE(cases.size(), 10u);
+  cases.push_back({std::string(FLEXARM_PROJECTS_DIR) + "/cantilever.flexarm.json", {"links[0].flex.reduce_to=5"}});
+  for (const auto& [file, overrides] : cases) {
+    const LoadedProject loaded = loadProjectFile(file, overrides);
+    ASSERT_TRUE(loaded.project) << file;
+    const Coordinates c = Coordinates::of(loaded.project->model);
+    const MultibodySystem sys = MultibodySystem::fromModel(loaded.project->model, loaded.project->coupling);
+    ASSERT_EQ(c.size(), sys.nq) << file;
+    ASSERT_EQ(c.links.size(), sys.bodies.size()) << file;
+    for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+      const Body& b = sys.bodies[i];
+      EXPECT_EQ(c.links[i].q, b.q_index) << file;
+      EXPECT_EQ(c.links[i].motor, b.motor_index) << file;
+      EXPECT_EQ(c.links[i].e_first, b.e_index) << file;
+      EXPECT_EQ(c.links[i].e_count, b.isFlexible() ? b.flexible->m : 0) << file;
+    }
+    if (!overrides.empty()) EXPECT_EQ(c.links[0].e_count, 5);
   }
 }

@@ -44,12 +44,12 @@ int main() {
       const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
       ForwardDynamics fd(sys);
       std::vector<double> y(fd.stateSize(), 0.1), ydot(fd.stateSize(), 0.0);
-      fd.evaluate(0.0, y.data(), ydot.data());  // warm-up
+      fd.evaluate(ForwardDynamics::Request::accelerations(0.0, y.data(), ydot.data()));  // warm-up
       const long before = g_allocations.load();
       bool ok = true;
       for (int k = 0; k < 200; ++k) {
         y[0] = 0.001 * k;
-        ok = fd.evaluate(0.01 * k, y.data(), ydot.data()) && ok;
+        ok = fd.evaluate(ForwardDynamics::Request::accelerations(0.01 * k, y.data(), ydot.data())) && ok;
       }
       const long allocated = g_allocations.load() - before;
       std::printf("%s%s: %ld heap allocations in 200 right-hand-side evaluations\n", name,

@@ -18,8 +18,9 @@ namespace {
 QString num(double v) { return QString::fromStdString(formatShort(v, 6)); }
 }  // namespace
 
-StaticDialog::StaticDialog(std::function<const Project*()> project, QWidget* parent)
-    : QDialog(parent), project_(std::move(project)) {
+StaticDialog::StaticDialog(std::function<const Project*()> project,
+                           std::function<std::shared_ptr<const MultibodySystem>()> system, QWidget* parent)
+    : QDialog(parent), project_(std::move(project)), system_(std::move(system)) {
   setWindowTitle("Static equilibrium");
   setObjectName("staticDialog");
   auto* layout = new QVBoxLayout(this);
@@ -93,6 +94,7 @@ bool StaticDialog::solve() {
   options.t = time_->value();
   options.cancel = stop_.get();
   const Project project = solved_project_;
+  std::shared_ptr<const MultibodySystem> shared = system_ ? system_() : nullptr;
   auto stop = stop_;  // kept alive by the task
   solving_ = true;
   solution_.reset();
@@ -100,9 +102,9 @@ bool StaticDialog::solve() {
   cancel_->setEnabled(true);
   table_->setRowCount(0);
   status_->setText("Solving...");
-  watcher_.setFuture(QtConcurrent::run([project, options, stop] {
-    const MultibodySystem sys = MultibodySystem::fromModel(project.model, project.coupling);
-    return staticEquilibrium(project, sys, options);
+  watcher_.setFuture(QtConcurrent::run([project, shared, options, stop] {
+    if (shared) return staticEquilibrium(project, *shared, options);
+    return staticEquilibrium(project, MultibodySystem::fromModel(project.model, project.coupling), options);
   }));
   return true;
 }

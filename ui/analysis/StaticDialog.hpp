@@ -19,11 +19,15 @@ class QTableWidget;
 
 namespace flexarm {
 
+struct MultibodySystem;
+
 class StaticDialog : public QDialog {
   Q_OBJECT
  public:
-  // `project` gives the open project when Solve is pressed (null: none, or an empty chain).
-  explicit StaticDialog(std::function<const Project*()> project, QWidget* parent = nullptr);
+  // `project` gives the open project when Solve is pressed (null: none, or an empty chain), `system` its
+  // discretized system (null: built on the solver's thread).
+  StaticDialog(std::function<const Project*()> project, std::function<std::shared_ptr<const MultibodySystem>()> system,
+               QWidget* parent = nullptr);
   ~StaticDialog() override;  // a solve still running is cancelled and waited for
 
   void setTime(double t);  // [s]: the time at which the laws are taken
@@ -42,6 +46,7 @@ class StaticDialog : public QDialog {
   void showSolution();
 
   std::function<const Project*()> project_;
+  std::function<std::shared_ptr<const MultibodySystem>()> system_;
   Project solved_project_;
   QDoubleSpinBox* time_ = nullptr;
   QPushButton* solve_ = nullptr;

@@ -367,6 +367,7 @@ std::optional<BundleRequest> CompareWindow::bundleRequest(std::string& why) {
   }
   BundleRequest req;
   req.project = &base_;
+  req.system = base_system_;
   req.runs = runs();
   req.channels = plot_->checkedChannels();
   req.plot_channels = req.channels;

@@ -5,6 +5,8 @@
 #include <QAction>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QThreadPool>
+#include <QTimer>
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <cmath>
@@ -51,8 +53,12 @@ class SnapshotCommand : public QUndoCommand {
   Json before_, after_;
 };
 
-ProjectDocument::ProjectDocument(QObject* parent) : QObject(parent), stack_(new QUndoStack(this)) {
+ProjectDocument::ProjectDocument(QObject* parent)
+    : QObject(parent), build_pool_(new QThreadPool(this)), build_poll_(new QTimer(this)), stack_(new QUndoStack(this)) {
+  build_pool_->setMaxThreadCount(2);  // a build replaced by an edit runs on beside the next one
   connect(stack_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit dirtyChanged(unsaved_ || !clean); });
+  build_poll_->setInterval(20);
+  connect(build_poll_, &QTimer::timeout, this, &ProjectDocument::pollSystemBuild);
   resetEmpty();
 }
 
@@ -97,8 +103,37 @@ std::shared_ptr<const MultibodySystem> buildSystem(const Project& project) {
 }
 
 std::shared_ptr<const MultibodySystem> ProjectDocument::system() const {
-  if (!system_ && project_) system_ = buildSystem(*project_);
+  if (!system_ && building_.valid()) system_ = building_.get();
   return system_;
+}
+
+bool ProjectDocument::systemReady(std::chrono::milliseconds grace) const {
+  return system_ || !building_.valid() || building_.wait_for(grace) == std::future_status::ready;
+}
+
+void ProjectDocument::buildSystemInBackground() {
+  system_.reset();
+  building_ = {};
+  build_poll_->stop();
+  if (!project_) return;
+  // The pool's threads are joined when the document goes; the future does not wait for its build when
+  // a newer change replaces it.
+  auto promise = std::make_shared<std::promise<std::shared_ptr<const MultibodySystem>>>();
+  building_ = promise->get_future().share();
+  build_pool_->start([promise, builder = builder_ ? builder_ : SystemBuilder(buildSystem), project = *project_] {
+    try {
+      promise->set_value(builder(project));
+    } catch (...) {
+      promise->set_exception(std::current_exception());
+    }
+  });
+  build_poll_->start();
+}
+
+void ProjectDocument::pollSystemBuild() {
+  if (!building_.valid() || building_.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) return;
+  build_poll_->stop();
+  emit systemBuilt();
 }
 
 void ProjectDocument::install(const Json& doc) {
@@ -106,7 +141,7 @@ void ProjectDocument::install(const Json& doc) {
   Q_ASSERT(v.accepted);
   doc_ = doc;
   project_ = std::move(v.project);
-  system_.reset();
+  buildSystemInBackground();
   replaced_ = false;
   emit changed();
 }
@@ -124,7 +159,7 @@ bool ProjectDocument::reset(const Json& doc, const QString& path, QString* error
   unsaved_ = false;
   doc_ = doc;
   project_ = std::move(v.project);
-  system_.reset();
+  buildSystemInBackground();
   stack_->setClean();
   replaced_ = true;
   emit changed();

@@ -8,7 +8,10 @@
 // chain (no links yet), where every edit of a project starts.
 #include <QObject>
 #include <QString>
+#include <chrono>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -16,6 +19,8 @@
 #include "model/Project.hpp"
 
 class QAction;
+class QThreadPool;
+class QTimer;
 class QUndoStack;
 
 namespace flexarm {
@@ -59,9 +64,16 @@ class ProjectDocument : public QObject {
   const Json& json() const { return doc_; }
   const Project* project() const { return project_ ? &*project_ : nullptr; }  // nullptr: empty chain
   bool isEmptyChain() const { return !project_; }
-  // The project's discretized system, built on first use after each change and shared (immutable) with
-  // the run, the 3D view, the forms and the mode preview; nullptr for the empty chain.
+  // The project's discretized system, shared (immutable) with the run, the 3D view, the forms and the
+  // mode preview; nullptr for the empty chain. Built on a worker thread after each change (a fine mesh
+  // takes a second): system() waits for that build when it has not finished.
   std::shared_ptr<const MultibodySystem> system() const;
+  // Whether system() returns at once, after waiting up to `grace` for the build. When it is false,
+  // systemBuilt() follows once it is.
+  bool systemReady(std::chrono::milliseconds grace = std::chrono::milliseconds(0)) const;
+  // What builds the system on the worker thread from the next change on (buildSystem; a test holds it back).
+  using SystemBuilder = std::function<std::shared_ptr<const MultibodySystem>(const Project&)>;
+  void setSystemBuilder(SystemBuilder builder) { builder_ = std::move(builder); }
   const QString& path() const { return path_; }
   QString displayName() const;  // the project's name, or "Untitled"
   bool isDirty() const;
@@ -96,13 +108,16 @@ class ProjectDocument : public QObject {
   static Json::json_pointer pointer(const QString& path);
 
  signals:
-  void changed();  // after every edit, undo, redo and reset
+  void changed();      // after every edit, undo, redo and reset
+  void systemBuilt();  // the current project's system is ready (the build outlived its change)
   void dirtyChanged(bool dirty);
   void pathChanged(const QString& path);
 
  private:
   friend class SnapshotCommand;
-  void install(const Json& doc);  // a document the loader accepted
+  void install(const Json& doc);   // a document the loader accepted
+  void buildSystemInBackground();  // of project_, replacing the one before
+  void pollSystemBuild();
   QAction* createStackAction(QObject* parent, bool redo);
   struct Verdict {
     bool accepted = false;
@@ -113,7 +128,13 @@ class ProjectDocument : public QObject {
 
   Json doc_;
   std::optional<Project> project_;
-  mutable std::shared_ptr<const MultibodySystem> system_;  // of project_, once asked for
+  mutable std::shared_ptr<const MultibodySystem> system_;                // of project_, once built
+  std::shared_future<std::shared_ptr<const MultibodySystem>> building_;  // its build on a worker thread
+  SystemBuilder builder_;                                                // null: buildSystem
+  // Its own threads: Qt's raster painting takes threads of the global pool, which a second's build
+  // would hold (the window would stop painting).
+  QThreadPool* build_pool_;
+  QTimer* build_poll_;  // until that build ends: systemBuilt()
   QString path_;
   bool replaced_ = true;
   bool unsaved_ = false;  // started by startUnsaved() and not saved since

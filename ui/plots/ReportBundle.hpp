@@ -8,6 +8,7 @@
 //   summary.md             run settings, outcomes, scalar metrics, and the plots
 // Used by the workbench (File > Export report bundle, compare mode) and `flexarm-cli compare`.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,15 @@
 
 namespace flexarm {
 
+struct MultibodySystem;
+
 struct BundleRequest {
   std::filesystem::path dir;
-  const Project* project = nullptr;        // the base project (copied; its model names the metrics)
-  std::vector<NamedRun> runs;              // one or more; names are the variants ("" for a single run)
-  std::vector<std::string> channels;       // compare.csv columns (empty: every common channel)
-  std::vector<std::string> plot_channels;  // plotted (empty: the default plot channels)
+  const Project* project = nullptr;               // the base project (copied; its model names the metrics)
+  std::shared_ptr<const MultibodySystem> system;  // the base project's discretized system (null: built here)
+  std::vector<NamedRun> runs;                     // one or more; names are the variants ("" for a single run)
+  std::vector<std::string> channels;              // compare.csv columns (empty: every common channel)
+  std::vector<std::string> plot_channels;         // plotted (empty: the default plot channels)
   ExportSize size;
   std::string command;            // how the bundle was made, quoted in the summary
   bool run_csvs_written = false;  // the caller already wrote each run's CSV into dir (as

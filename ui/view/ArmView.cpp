@@ -355,10 +355,10 @@ void ArmView::updateGeometry() {
   // Drawn state: the elastic coordinates scaled so that small deflections can be seen.
   Eigen::VectorXd shown = q_;
   for (int i = 0; i < sys.nq; ++i)
-    if (sys.coordinate_kinds[i] == CoordinateKind::Elastic) shown(i) *= scale_;
+    if (sys.coordinates.kinds[i] == CoordinateKind::Elastic) shown(i) *= scale_;
   Eigen::VectorXd rigid = q_;
   for (int i = 0; i < sys.nq; ++i)
-    if (sys.coordinate_kinds[i] == CoordinateKind::Elastic) rigid(i) = 0.0;
+    if (sys.coordinates.kinds[i] == CoordinateKind::Elastic) rigid(i) = 0.0;
 
   const auto ghost_lines = deformedCentrelines(sys, *data_, rigid, kSamples);
   const auto lines = deformedCentrelines(sys, *data_, shown, kSamples);  // leaves the frames of `shown` in data_

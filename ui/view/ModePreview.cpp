@@ -19,6 +19,7 @@
 
 #include "dynamics/Centreline.hpp"
 #include "ui/view/ArmView.hpp"
+#include "ui/document/ProjectDocument.hpp"
 
 namespace flexarm {
 namespace {
@@ -39,6 +40,7 @@ std::shared_ptr<ModePreview::Outcome> computeModes(Project project, std::shared_
                                                    double run_time) {
   auto out = std::make_shared<ModePreview::Outcome>();
   try {
+    if (!sys) sys = buildSystem(project);  // Compute pressed while the document still builds it
     out->system = sys;
     for (const Body& b : sys->bodies) out->reach += b.length;
     out->constrained = !project.model.constraints.empty();
@@ -407,7 +409,7 @@ double ModePreview::drawnTipDisplacement(double a) const {
   if (!displaced) return 0.0;
   Eigen::VectorXd q1 = std::move(*displaced);
   for (int i = 0; i < sys.nq; ++i)
-    if (sys.coordinate_kinds[i] == CoordinateKind::Elastic) {  // drawn as the view draws them
+    if (sys.coordinates.kinds[i] == CoordinateKind::Elastic) {  // drawn as the view draws them
       q0(i) *= s;
       q1(i) *= s;
     }

@@ -35,7 +35,7 @@ class ModePreview : public QWidget {
   // What the window offers to linearize about, asked for when Compute is pressed.
   struct Source {
     const Project* project = nullptr;               // the edited project; nullptr: the chain is empty
-    std::shared_ptr<const MultibodySystem> system;  // its discretized system (the document's)
+    std::shared_ptr<const MultibodySystem> system;  // its discretized system (the document's; null: built by compute())
     std::optional<Eigen::VectorXd> run_q;           // a finished run: full coordinates at the timeline's time
     double run_time = 0.0;                          // that time [s]
   };

@@ -28,7 +28,9 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
 
+#include "discretization/Coordinates.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/RowCoordinates.hpp"
 #include "model/SolverMethods.hpp"
@@ -140,6 +142,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resizeDocks({findChild<QDockWidget*>("dock.model"), findChild<QDockWidget*>("dock.properties")}, {220, 440}, Qt::Horizontal);
   refreshRecentMenu();
   connect(document_, &ProjectDocument::changed, this, &MainWindow::onDocumentChanged);
+  connect(document_, &ProjectDocument::systemBuilt, this, [this] {
+    if (awaiting_system_) onSystemBuilt();
+  });
   connect(document_, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
   onDocumentChanged();
   showStartPage(true);  // until a project is opened or started
@@ -205,7 +210,7 @@ void MainWindow::buildDocks() {
       [this] {
         ModePreview::Source s;
         s.project = document_->project();
-        s.system = document_->system();
+        s.system = document_->systemReady() ? document_->system() : nullptr;  // never waits for a build
         Eigen::VectorXd q;
         const int row = timeline_->row();
         if (session_->results() && !isRunning() && row >= 0 && session_->stateAtRow(static_cast<std::size_t>(row), q)) {
@@ -642,6 +647,27 @@ void MainWindow::onDocumentChanged() {
   const Project* p = document_->project();
   project_path_ = document_->path();
   showStartPage(false);  // a project (or the empty chain started on purpose): the view, not the start page
+  // No results of the model before: no times, no curves, no progress, no banner about them.
+  if (banner_about_results_) banner_->setVisible(false);
+  timeline_->setTimes({});
+  plots_->setChannels({}, {});
+  progress_->reset();
+  model_tree_->refresh();
+  updateTitle();
+  // A model of a few links builds in milliseconds: wait that long rather than flash a busy state. A fine
+  // mesh builds on its worker thread while the window answers; Run waits for it.
+  if (document_->systemReady(system_build_grace_)) return onSystemBuilt();
+  awaiting_system_ = true;
+  session_->clear();  // nothing of the model before the change can run
+  properties_->refresh(nullptr);
+  if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
+  updateRunActions();
+  stats_->setText(QString("building the model: %1 coordinates...").arg(p ? Coordinates::of(p->model).size() : 0));
+}
+
+void MainWindow::onSystemBuilt() {
+  awaiting_system_ = false;
+  const Project* p = document_->project();
   // The run's project and system are the document's; the results of the model before the change go.
   if (p)
     session_->setProject(*p, document_->system());
@@ -649,24 +675,18 @@ void MainWindow::onDocumentChanged() {
     session_->clear();
   // A project opened or started (no edits yet) gets the camera fitted; an edit keeps the user's view.
   view_->setProject(p ? *p : Project{}, session_->sharedSystem(), /*keep_camera=*/!document_->wasReplaced());
-  // No results of the model before: no times, no curves, no progress, no banner about them.
-  if (banner_about_results_) banner_->setVisible(false);
-  timeline_->setTimes({});
-  plots_->setChannels({}, {});
-  progress_->reset();
   properties_->refresh(system());
-  model_tree_->refresh();
   if (!(properties_->item() == model_tree_->current())) properties_->showItem(model_tree_->current());
   updateRunActions();
   stats_->setText(p ? QString("%1 coordinates, %2 s to simulate").arg(system()->nq).arg(num(p->simulation.t_end))
                     : QString("no links yet: add one with + Link in the Model dock"));
-  updateTitle();
 }
 
 void MainWindow::updateTitle() { setWindowTitle(document_->displayName() + (document_->isDirty() ? "*" : "") + " - FlexArm"); }
 
 void MainWindow::runSimulation() {
   if (isPaused()) return setSimulationPaused(false);  // Run resumes a paused run
+  if (awaiting_system_) onSystemBuilt();              // waits for the edited model's system
   if (!project() || isRunning()) return;
   banner_->setVisible(false);
   plot_backlog_.clear();
@@ -690,7 +710,7 @@ void MainWindow::runSimulation() {
   log("run started: " + QString::fromStdString(describeRun(*project(), *system())));
   if (choice.automatic) log("auto chose " + QString::fromStdString(choice.summary + ": " + choice.reason));
   int elastic = 0;
-  for (CoordinateKind k : system()->coordinate_kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
+  for (CoordinateKind k : system()->coordinates.kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
   advice_ = slowRunAdvice(*project(), elastic);
   advice_logged_ = false;
   poll_timer_->start();
@@ -779,6 +799,7 @@ std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
   }
   BundleRequest req;
   req.project = project();
+  req.system = session_->sharedSystem();
   req.runs = {{"", results()}};
   req.command = "FlexArm workbench";
   return req;
@@ -786,7 +807,7 @@ std::optional<BundleRequest> MainWindow::bundleRequest(std::string& why) {
 
 StaticDialog* MainWindow::showStaticDialog() {
   if (!static_) {
-    static_ = new StaticDialog([this] { return project(); }, this);
+    static_ = new StaticDialog([this] { return project(); }, [this] { return session_->sharedSystem(); }, this);
     connect(static_, &StaticDialog::stateFound, this, [this](const Eigen::VectorXd& q) {
       if (project() && session_->sharedSystem() && q.size() == session_->sharedSystem()->nq) view_->showState(q);
     });

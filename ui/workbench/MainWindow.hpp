@@ -8,6 +8,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
+#include <chrono>
 #include <functional>
 #include <vector>
 #include <memory>
@@ -116,6 +117,9 @@ class MainWindow : public QMainWindow, private ExportSource {
   PlotPanel* plots() const { return plots_; }
   Timeline* timeline() const { return timeline_; }
   ProjectDocument* document() const { return document_; }
+  // How long a change waits for the edited model's system before the window answers and builds it in
+  // the background (250 ms: a model of a few links builds in milliseconds, a fine mesh in a second).
+  void setSystemBuildGrace(std::chrono::milliseconds grace) { system_build_grace_ = grace; }
   ModelTree* modelTree() const { return model_tree_; }
   PropertyEditor* propertyEditor() const { return properties_; }
   AutoSave* autoSave() const { return autosave_; }
@@ -173,6 +177,7 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::optional<BundleRequest> bundleRequest(std::string& why) override;
   std::vector<SeriesRun> seriesRuns(std::string& why) override;
   void onDocumentChanged();
+  void onSystemBuilt();  // the edited project's system is ready: the run, the view and the form take it
   void updateTitle();
   bool refusedWhileRunning(const QString& what);  // true (and a banner) while a simulation runs
   bool maybeSave();                               // before unsaved changes would be lost: false when the user cancels
@@ -199,6 +204,8 @@ class MainWindow : public QMainWindow, private ExportSource {
   std::vector<QDockWidget*> docks_behind_start_;  // hidden while the start page is shown
   RunAdvice advice_;                              // why the current run may be slow, and what to try
   bool advice_logged_ = false;                    // said in the messages once per run
+  bool awaiting_system_ = false;                  // the edited project's system is still being built
+  std::chrono::milliseconds system_build_grace_{250};
   PlotPanel* plots_;
   Timeline* timeline_;
   RunSession* session_;  // the open project, its system, the run and its results

@@ -1,0 +1,54 @@
+#include "discretization/ConstraintCheck.hpp"
+
+#include <cmath>
+
+#include "base/Text.hpp"
+
+namespace flexarm {
+
+Status checkConstraints(const Model& model, const Coordinates& coordinates) {
+  for (std::size_t c = 0; c < model.constraints.size(); ++c) {
+    const Constraint& k = model.constraints[c];
+    const std::string where = "constraint '" + excerpt(k.name) + "'";
+    switch (k.kind) {
+      case Constraint::Kind::Coordinates: {
+        Eigen::VectorXd a = Eigen::VectorXd::Zero(coordinates.size());
+        for (const auto& [name, coef] : k.terms) {
+          const int i = coordinates.index(name);
+          if (i < 0)
+            return errorAt(where, "no coordinate named " + inQuotes(name) + " (use q.<joint>, qm.<joint> or e.<link>.<k>)");
+          a(i) += coef;
+        }
+        if (a.norm() == 0.0) return errorAt(where, "all coefficients are zero");
+        break;
+      }
+      case Constraint::Kind::Point: {
+        for (int j = k.link; j >= 0; --j)  // the chain from the link to the base
+          if (model.links[static_cast<std::size_t>(j)].flex)
+            return errorAt(where, "a point constraint needs rigid links from the base to link '" +
+                                      model.links[static_cast<std::size_t>(k.link)].name + "', and link '" +
+                                      model.links[static_cast<std::size_t>(j)].name + "' is flexible");
+        if (!k.axes[0] && !k.axes[1] && !k.axes[2]) return errorAt(where, "no axis is held");
+        break;
+      }
+      case Constraint::Kind::SlidingSupport: {
+        const Link& link = model.links[static_cast<std::size_t>(k.link)];
+        const Joint& joint = model.joints[static_cast<std::size_t>(k.link)];
+        if (!link.flex) return errorAt(where, "link '" + link.name + "' is rigid; a sliding support holds a flexible link");
+        if (joint.type != JointType::Prismatic || std::abs(std::abs(joint.axis.normalized().x()) - 1.0) > 1e-9)
+          return errorAt(where, "the joint of link '" + link.name +
+                                    "' must be prismatic along the link's x axis (±[1, 0, 0]) for it to slide through a support");
+        for (std::size_t o = 0; o < c; ++o) {
+          const Constraint& other = model.constraints[o];
+          if (other.kind == Constraint::Kind::SlidingSupport && other.link == k.link &&
+              std::abs(other.position - k.position) < 1e-12)
+            return errorAt(where, "another support of link '" + link.name + "' sits at the same position");
+        }
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace flexarm

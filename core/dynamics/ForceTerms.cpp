@@ -1,0 +1,24 @@
+#include "dynamics/ForceTerms.hpp"
+
+namespace flexarm {
+
+const std::vector<const ForceTerm*>& forceTerms() {
+  static const std::vector<const ForceTerm*> terms{&structuralElasticity(), &jointFlexibility(), &jointDamping(),
+                                                   &geometricStiffening(), &drives()};
+  return terms;
+}
+
+void internalForces(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  const TermState state{0.0, q, qd};
+  d.internal.setZero();
+  d.elastic_potential = 0.0;
+  for (const ForceTerm* term : forceTerms()) {
+    if (term == &drives()) continue;  // applied by the forward dynamics, which records each joint's effort
+    Eigen::VectorXd& force = term->of(d);
+    force.setZero();
+    d.elastic_potential += term->addForce(sys, d, state, force);
+    d.internal += force;
+  }
+}
+
+}  // namespace flexarm
