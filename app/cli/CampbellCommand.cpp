@@ -52,7 +52,7 @@ Result<std::vector<double>> spinRates(const std::string& text) {
 }
 
 int campbell(const CampbellOptions& o) {
-  stopOnSignals();  // Ctrl-C stops the sweep: exit 130
+  stopAnalysisOnSignals();  // Ctrl-C stops the sweep: exit 130
   std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   const Result<std::vector<double>> rates = spinRates(o.spin);

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "base/Files.hpp"
 #include "base/NumberFormat.hpp"
@@ -42,6 +44,16 @@ std::atomic<bool>& cancelFlag() { return g_cancel; }
 void stopOnSignals() {
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+}
+
+void stopAnalysisOnSignals() {
+  stopOnSignals();
+  std::thread([] {
+    while (!g_cancel.load()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::fputs("flexarm-cli: interrupted\n", stderr);
+    std::_Exit(kExitInterrupted);  // nothing written yet: the analysis writes its files when it ends
+  }).detach();
 }
 
 void recordCommandLine(int argc, char** argv) {

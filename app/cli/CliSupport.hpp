@@ -27,6 +27,10 @@ int fail(const std::string& what, int code = kExitBadInput);
 // Set by SIGINT and SIGTERM once stopOnSignals() has been called; runs poll it and stop.
 std::atomic<bool>& cancelFlag();
 void stopOnSignals();
+// For the analyses that write nothing until they finish (modes, linearize, campbell): stopOnSignals(),
+// and when the work has not stopped 0.3 s after the signal (it can be inside a step that does not poll,
+// as the discretization of a fine mesh), the process ends itself: "interrupted", exit 130.
+void stopAnalysisOnSignals();
 
 // The command line as the user can repeat it (for reports), without --work (a machine-specific
 // folder); main() records it.

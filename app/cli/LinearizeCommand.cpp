@@ -46,7 +46,7 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 int linearizeModel(const LinearizeOptions& o) {
-  stopOnSignals();  // Ctrl-C stops the linearization: exit 130
+  stopAnalysisOnSignals();  // Ctrl-C stops the linearization: exit 130
   const std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   const std::string ext = fs::path(o.out).extension().string();

@@ -35,7 +35,7 @@ std::string largestComponents(const LinearMode& m, const std::vector<std::string
 }
 
 int modes(const ModesOptions& o) {
-  stopOnSignals();  // Ctrl-C stops the linearization: exit 130
+  stopAnalysisOnSignals();  // Ctrl-C stops the linearization: exit 130
   const std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   LinearizationOptions options;
