@@ -12,6 +12,7 @@
 
 #include "analysis/LinearizedEquations.hpp"
 #include "analysis/StateEigenvalues.hpp"
+#include "dynamics/Constraints.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 
 namespace flexarm {
@@ -77,6 +78,23 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   fd.initialState(q0, qd0, y.data());
   y.tail(nf).setZero();  // linearize about a state of rest in the moving frame
 
+  // The model's constraints (loops, supports, coordinate relations): their rows over the free
+  // coordinates, G = dPhi/dq_f, at the state y.
+  std::optional<ConstraintSet> constraints;
+  ConstraintRows rows;
+  Eigen::MatrixXd G;
+  if (!model.constraints.empty()) {
+    constraints.emplace();
+    if (Status built = constraints->build(sys, model, false); !built) return failed(out, built.error().text());
+  }
+  const int m = constraints ? constraints->size() : 0;
+  auto constraintRows = [&]() -> bool {  // at fd's last state
+    constraints->evaluate(0.0, fd.q(), fd.qd(), rows);
+    G.resize(m, nf);
+    for (int k = 0; k < nf; ++k) G.col(k) = rows.Phi_q.col(free[k]);
+    return rows.error.empty() && rows.phi.allFinite() && G.allFinite();
+  };
+
   // Equilibrium of the elastic and motor coordinates: Newton on R(q) = b - Q (free accelerations zero),
   // starting with the integrators' analytic tangent stiffness, which leaves out the inertial and gravity
   // terms; while a Jacobian's steps shrink by half or more it is kept, else one by difference quotients
@@ -86,17 +104,49 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     if (sys.coordinates.kinds[free[k]] != CoordinateKind::Joint) eq.push_back(k);
   const int ne = static_cast<int>(eq.size());
   const Eigen::VectorXd at_rest = Eigen::VectorXd::Zero(nf);
-  Eigen::VectorXd R, r(ne);
+  // With constraints, the configuration is first brought onto them by the least change of the free
+  // coordinates, the joints' first (jointsFirstCorrection); the rows that hold elastic or motor coordinates then join the
+  // equilibrium's Newton iteration with their multipliers (the joints stay where they are).
+  if (constraints) {
+    std::vector<bool> joint_columns(static_cast<std::size_t>(nf));
+    for (int k = 0; k < nf; ++k)
+      joint_columns[static_cast<std::size_t>(k)] = sys.coordinates.kinds[free[k]] != CoordinateKind::Elastic;
+    const double scale = std::max(1.0, y.head(nf).cwiseAbs().maxCoeff());
+    for (int it = 0;; ++it) {
+      Eigen::VectorXd R0;
+      if (!equations.residual(0.0, y, at_rest, R0) || !constraintRows())
+        return failed(out, "the constraints cannot be evaluated at the configuration: " +
+                               (rows.error.empty() ? (fd.error().empty() ? equations.error() : fd.error()) : rows.error));
+      if (rows.phi.size() == 0 || rows.phi.cwiseAbs().maxCoeff() <= 1e-12 * scale) break;
+      if (it == 20)
+        return failed(out, "the configuration cannot be brought onto the constraints (q0 and the constraints disagree)");
+      y.head(nf) -= jointsFirstCorrection(G, rows.phi, joint_columns);
+    }
+  }
+  std::vector<int> held;  // the constraint rows on elastic or motor coordinates
+  for (int i = 0; i < m; ++i) {
+    double size = 0.0;
+    for (int j : eq) size = std::max(size, std::abs(G(i, j)));
+    if (size > 1e-12 * std::max(1.0, G.row(i).cwiseAbs().maxCoeff())) held.push_back(i);
+  }
+  const int mh = static_cast<int>(held.size());
+  Eigen::VectorXd R, r(ne + mh), lambda_held = Eigen::VectorXd::Zero(mh);
   auto residual = [&]() -> bool {
     if (!equations.residual(0.0, y, at_rest, R)) return false;
     for (int j = 0; j < ne; ++j) r(j) = R(eq[j]);
+    if (mh == 0) return true;
+    if (!constraintRows()) return false;
+    for (int i = 0; i < mh; ++i) {
+      r(ne + i) = rows.phi(held[i]);
+      for (int j = 0; j < ne; ++j) r(j) += G(held[i], eq[j]) * lambda_held(i);
+    }
     return true;
   };
   if (!residual())
     return failed(
         out, "the equations cannot be evaluated at the configuration: " + (fd.error().empty() ? equations.error() : fd.error()));
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-  Eigen::MatrixXd J, Jr(ne, ne);
+  Eigen::MatrixXd J, Jr(ne + mh, ne + mh);
   double last_step = std::numeric_limits<double>::infinity(), first_step = 0.0;
   bool have_jacobian = false, analytic = true;
   for (int it = 0; it < 50 && ne > 0; ++it) {
@@ -110,16 +160,21 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
                           equations.error());
       }
       if (options.cancel && *options.cancel) return failed(out, "cancelled", true);
+      Jr.setZero();
       for (int i = 0; i < ne; ++i)
         for (int j = 0; j < ne; ++j) Jr(i, j) = J(eq[i], analytic ? eq[j] : j);
+      for (int i = 0; i < mh; ++i)  // the rows held: [K G^T; G 0]
+        for (int j = 0; j < ne; ++j) Jr(ne + i, j) = Jr(j, ne + i) = G(held[i], eq[j]);
       if (!Jr.allFinite() || !r.allFinite())
         return failed(out, "no equilibrium of the elastic and motor coordinates was found: the residual is not finite");
       lu.compute(Jr);
       have_jacobian = true;
     }
     if (options.cancel && *options.cancel) return failed(out, "cancelled", true);
-    const Eigen::VectorXd step = lu.solve(r);
+    const Eigen::VectorXd full_step = lu.solve(r);
+    const Eigen::VectorXd step = full_step.head(ne);
     for (int c = 0; c < ne; ++c) y(eq[c]) -= step(c);
+    lambda_held -= full_step.tail(mh);
     if (!residual() || !step.allFinite())
       return failed(
           out, "no equilibrium of the elastic and motor coordinates was found: " +
@@ -138,27 +193,64 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     }
     last_step = size;
   }
-  out.equilibrium_residual = ne > 0 ? r.cwiseAbs().maxCoeff() : 0.0;
+  out.equilibrium_residual = ne > 0 ? r.head(ne).cwiseAbs().maxCoeff() : 0.0;
   if (!fd.evaluate(ForwardDynamics::Request::accelerations(0.0, y.data(), ydot.data())) ||
       !std::isfinite(out.equilibrium_residual))
     return failed(out, "no equilibrium of the elastic and motor coordinates was found: " +
                            (fd.error().empty() ? std::string("the residual is not finite") : fd.error()));
   out.equilibrium_q = fd.q();  // assembled from y: free coordinates at equilibrium, prescribed ones at their frozen value
+  // The forces the joints are left with: Q - b, less what the constraints can take (G^T lambda, least squares).
+  Eigen::VectorXd unbalanced = fd.residualForce();
+  // With constraints: the accelerations of the constrained motion, M a + G^T lambda = Q - b with
+  // G a = h, and the constraint forces' stiffness d(G^T lambda)/dq about the state.
+  Eigen::VectorXd constrained_accelerations;
+  Eigen::MatrixXd K_lambda, N;
+  if (constraints) {
+    if (!constraintRows()) return failed(out, "the constraints cannot be evaluated at the equilibrium: " + rows.error);
+    unbalanced -= G.transpose() * G.transpose().completeOrthogonalDecomposition().solve(unbalanced);
+    const Eigen::LLT<Eigen::MatrixXd> mass(fd.massMatrix());
+    if (mass.info() != Eigen::Success)
+      return failed(out, "the mass matrix of the free coordinates is not positive definite at the equilibrium");
+    const Eigen::VectorXd a_free = ydot.tail(nf);
+    const Eigen::MatrixXd MinvGt = mass.solve(G.transpose());
+    const Eigen::VectorXd lambda = (G * MinvGt).completeOrthogonalDecomposition().solve(G * a_free - rows.h);
+    constrained_accelerations = a_free - MinvGt * lambda;
+    Eigen::MatrixXd K_full = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
+    constraints->addForceDerivative(fd.q(), lambda, 1.0, K_full);
+    K_lambda.resize(nf, nf);
+    for (int i = 0; i < nf; ++i)
+      for (int j = 0; j < nf; ++j) K_lambda(i, j) = K_full(free[i], free[j]);
+    // N: an orthonormal basis of the motions the constraints allow, the null space of G.
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(G.transpose());
+    qr.setThreshold(1e-10);
+    const Eigen::MatrixXd Q = qr.householderQ();
+    N = Q.rightCols(nf - qr.rank());
+    if (N.cols() == 0) return failed(out, "the constraints hold every free coordinate: nothing can vibrate");
+  }
   for (int k = 0; k < nf; ++k)
     if (sys.coordinates.kinds[free[k]] == CoordinateKind::Joint)
-      out.joint_residual = std::max(out.joint_residual, std::abs(fd.residualForce()(k)));
+      out.joint_residual = std::max(out.joint_residual, std::abs(unbalanced(k)));
 
-  // M, K and C about the equilibrium, and the state matrix.
-  if (!equations.linearize(0.0, y, options.cancel)) {
+  // M, K and C about the equilibrium (on the motions the constraints allow), and the state matrix.
+  if (!equations.linearize(0.0, y, options.cancel, constraints ? &constrained_accelerations : nullptr)) {
     if (equations.cancelled()) return stopped();
     return failed(out, "the linearized equations cannot be evaluated near the equilibrium: " + equations.error());
   }
+  if (constraints) equations.restrictTo(N, K_lambda);
   Eigen::MatrixXd A;
   if (!equations.stateMatrix(A, options.cancel)) return stopped();
   if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
-  out.state_matrix = A;
+  const int nr = static_cast<int>(A.rows() / 2);
+  if (constraints) {  // the same motion over the free coordinates q_f = N z: [0 I; N A21 N^T, N A22 N^T]
+    out.state_matrix.setZero(2 * nf, 2 * nf);
+    out.state_matrix.topRightCorner(nf, nf).setIdentity();
+    out.state_matrix.bottomLeftCorner(nf, nf) = N * A.bottomLeftCorner(nr, nr) * N.transpose();
+    out.state_matrix.bottomRightCorner(nf, nf) = N * A.bottomRightCorner(nr, nr) * N.transpose();
+  } else {
+    out.state_matrix = A;
+  }
   out.residual_evaluations = equations.residualEvaluations();
-  out.every_mode = nf <= LinearizationOptions::kEveryModeUpTo;
+  out.every_mode = nr <= LinearizationOptions::kEveryModeUpTo;
   const StateEigenpairs eig =
       out.every_mode
           ? everyEigenvalue(A)
@@ -180,6 +272,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
     mode.unstable = l.real() > 1e-9 * eig.scale;
     mode.growth_rate = mode.unstable ? l.real() : 0.0;
     Eigen::VectorXcd v = eig.shapes.col(k);
+    if (constraints) v = N.cast<std::complex<double>>() * v;  // over the free coordinates
     int imax = 0;
     v.cwiseAbs().maxCoeff(&imax);
     v /= v(imax);

@@ -61,7 +61,8 @@ bool LinearizedEquations::jacobianColumns(double t, const Eigen::VectorXd& y, co
   return true;
 }
 
-bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel) {
+bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel,
+                                    const Eigen::VectorXd* accelerations) {
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
   Eigen::VectorXd ydot(2 * nf);
   if (!fd_.evaluate(ForwardDynamics::Request::accelerations(t, y.data(), ydot.data()))) {
@@ -74,7 +75,7 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
     return false;
   }
   M_ = fd_.massMatrix();
-  a_ = ydot.tail(nf);
+  a_ = accelerations ? *accelerations : Eigen::VectorXd(ydot.tail(nf));
   // At rest (no velocity at all, not even a prescribed one), the velocity terms of the inertia are
   // quadratic and drop out of C: it is the integrators' analytic tangent damping.
   const bool at_rest = fd_.qd().cwiseAbs().maxCoeff() == 0.0;
@@ -87,6 +88,12 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
   K_ = J.leftCols(nf);
   if (!at_rest) C_ = J.rightCols(nf);
   return true;
+}
+
+void LinearizedEquations::restrictTo(const Eigen::MatrixXd& N, const Eigen::MatrixXd& K_lambda) {
+  M_ = N.transpose() * M_ * N;
+  K_ = N.transpose() * (K_ + K_lambda) * N;
+  C_ = N.transpose() * C_ * N;
 }
 
 bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K) {

@@ -42,10 +42,17 @@ class LinearizedEquations {
   // joint springs and PD gains, without the inertial and gravity terms. False when y cannot be evaluated.
   bool analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K);
 
-  // M, K and C at y: the accelerations from one evaluation there; C is the analytic tangent damping
-  // when nothing moves (every velocity zero), else by difference quotients too. False when cancelled, not finite or
-  // the mass matrix is not positive definite (error()).
-  bool linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel);
+  // M, K and C at y: the accelerations from one evaluation there (or `accelerations`, those of a
+  // constrained motion); C is the analytic tangent damping when nothing moves (every velocity zero), else
+  // by difference quotients too. False when cancelled, not finite or the mass matrix is not positive
+  // definite (error()).
+  bool linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel,
+                 const Eigen::VectorXd* accelerations = nullptr);
+  // The motions constraints allow (Constraints.hpp): after linearize(), M <- N^T M N,
+  // K <- N^T (K + K_lambda) N and C <- N^T C N, with N (n_f x n_r) an orthonormal basis of the null space
+  // of the constraint rows over the free coordinates and K_lambda the stiffness of the constraint forces
+  // d(Phi_q^T lambda)/dq. The state matrix is then that of the n_r coordinates z of q_f = N z.
+  void restrictTo(const Eigen::MatrixXd& N, const Eigen::MatrixXd& K_lambda);
   const Eigen::MatrixXd& mass() const { return M_; }
   const Eigen::MatrixXd& stiffness() const { return K_; }
   const Eigen::MatrixXd& damping() const { return C_; }

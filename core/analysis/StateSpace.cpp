@@ -108,6 +108,10 @@ Result<StateSpaceSignals> selectSignals(const Project& project, const std::vecto
 Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpaceSignals& selection,
                                         const LinearizationOptions& options) {
   StateSpaceModel m;
+  if (!project.model.constraints.empty())
+    return error(
+        "a state-space model of a model with constraints is not available yet (its states would be the motions "
+        "the constraints allow, not the coordinates); `flexarm-cli modes` gives its modes");
   m.operating_point = describeOperatingPoint(options);
   m.linearization = linearize(project, options);
   const LinearizationResult& lin = m.linearization;

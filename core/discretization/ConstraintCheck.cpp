@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 
 namespace flexarm {
@@ -23,11 +24,11 @@ Status checkConstraints(const Model& model, const Coordinates& coordinates) {
         break;
       }
       case Constraint::Kind::Point: {
-        for (int j = k.link; j >= 0; --j)  // the chain from the link to the base
-          if (model.links[static_cast<std::size_t>(j)].flex)
-            return errorAt(where, "a point constraint needs rigid links from the base to link '" +
-                                      model.links[static_cast<std::size_t>(k.link)].name + "', and link '" +
-                                      model.links[static_cast<std::size_t>(j)].name + "' is flexible");
+        const Link& link = model.links[static_cast<std::size_t>(k.link)];
+        if (link.flex && !(k.point.x() >= 0.0 && k.point.x() <= link.length))
+          return errorAt(where, "a point of the flexible link '" + link.name +
+                                    "' sits at a section x = point[0] between 0 and its length " + formatNumber(link.length) +
+                                    " m, got " + formatNumber(k.point.x()));
         if (!k.axes[0] && !k.axes[1] && !k.axes[2]) return errorAt(where, "no axis is held");
         break;
       }

@@ -1,6 +1,6 @@
 #pragma once
 // Whether a model's constraints can be built on its discretization: every coordinate they name
-// exists, a point constraint's chain is rigid, a sliding support holds a flexible link on a prismatic
+// exists, a point of a flexible link lies on it, a sliding support holds a flexible link on a prismatic
 // joint along its axis. What only the coordinates can tell, checked without building the dynamics
 // (the reader checks a project with it; ConstraintSet::build starts with it).
 #include "base/Result.hpp"

@@ -8,7 +8,7 @@
 namespace flexarm {
 
 ConstrainedDynamics::ConstrainedDynamics(const MultibodySystem& sys, const ConstraintSet& constraints)
-    : sys_(sys), cs_(constraints), fd_(sys, ForwardDynamics::Prescribed::Constrained), scratch_(sys) {
+    : sys_(sys), cs_(constraints), fd_(sys, ForwardDynamics::Prescribed::Constrained) {
   y_ = Eigen::VectorXd::Zero(2 * sys.nq);
   kkt_ = Eigen::MatrixXd::Zero(sys.nq + cs_.size(), sys.nq + cs_.size());
   kkt_rhs_ = Eigen::VectorXd::Zero(sys.nq + cs_.size());
@@ -18,7 +18,7 @@ void ConstrainedDynamics::evaluate(double t, const Eigen::VectorXd& q, const Eig
   y_.head(sys_.nq) = q;
   y_.tail(sys_.nq) = qd;
   fd_.evaluate(ForwardDynamics::Request::terms(t, y_.data()));
-  cs_.evaluate(t, q, qd, rows_, scratch_);
+  cs_.evaluate(t, q, qd, rows_);
 }
 
 void ConstrainedDynamics::inertialResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -28,7 +28,7 @@ void ConstrainedDynamics::inertialResidual(double t, const Eigen::VectorXd& q, c
   // Every coordinate is free here: the pass takes qdd for all of them, the prescribed joints' included
   // (what evaluate() puts into f as M[:, p] qdd_p comes out of M qdd the same).
   fd_.evaluate(ForwardDynamics::Request::residual(t, y_.data(), qdd.data(), r.data()));
-  cs_.evaluate(t, q, qd, rows_, scratch_);
+  cs_.evaluate(t, q, qd, rows_);
 }
 
 bool ConstrainedDynamics::solveAccelerations(const Eigen::VectorXd& c, Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
@@ -68,7 +68,7 @@ Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eig
                                               Eigen::VectorXd& qdd, Eigen::VectorXd& lambda) {
   sys_.initialState(model, q, qd);
   const int m = cs_.size();
-  cs_.evaluate(t0, q, qd, rows_, scratch_);
+  cs_.evaluate(t0, q, qd, rows_);
   if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
   if (Status loaded = applyInitialLoads(sys_, model, &rows_, q); !loaded) return loaded;
   // Positions: q <- q - Phi_q^+ Phi, until Phi = 0.
@@ -81,26 +81,28 @@ Status ConstrainedDynamics::initialConditions(const Model& model, double t0, Eig
     }
     return cs_.groups().empty() ? std::string() : cs_.groups()[static_cast<std::size_t>(worst)].name;
   };
+  // The joints close the loops where they can: an arm that starts undeformed stays so (jointsFirstCorrection).
+  std::vector<bool> joint(static_cast<std::size_t>(sys_.nq));
+  for (int k = 0; k < sys_.nq; ++k)
+    joint[static_cast<std::size_t>(k)] = sys_.coordinates.kinds[static_cast<std::size_t>(k)] != CoordinateKind::Elastic;
   if (m > 0) {
     bool converged = false;
     for (int it = 0; it < 50 && !converged; ++it) {
-      cs_.evaluate(t0, q, qd, rows_, scratch_);
+      cs_.evaluate(t0, q, qd, rows_);
       if (!rows_.error.empty()) return errorAt("initial state", rows_.error);
       const double scale = 1.0 + q.cwiseAbs().maxCoeff();
       if (rows_.phi.cwiseAbs().maxCoeff() <= 1e-13 * scale) {
         converged = true;
         break;
       }
-      const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(rows_.Phi_q);
-      q -= cod.solve(rows_.phi);
+      q -= jointsFirstCorrection(rows_.Phi_q, rows_.phi, joint);
     }
     if (!converged)
       return error("the initial configuration cannot satisfy the constraints (largest violation in '" + worstGroup() +
                    "': " + formatShort(rows_.phi.cwiseAbs().maxCoeff(), 3) +
                    " after 50 Gauss-Newton iterations); check their positions and the joints' q0");
-    // Rates: least change that satisfies Phi_q qd + Phi_t = 0.
-    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(rows_.Phi_q);
-    qd -= cod.solve(rows_.Phi_q * qd + rows_.phi_t);
+    // Rates: the least change that satisfies Phi_q qd + Phi_t = 0, by the joints first.
+    qd -= jointsFirstCorrection(rows_.Phi_q, rows_.Phi_q * qd + rows_.phi_t, joint);
   }
   evaluate(t0, q, qd);
   if (!rows_.error.empty()) return errorAt("initial state", rows_.error);

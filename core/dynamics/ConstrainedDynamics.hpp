@@ -37,10 +37,10 @@ class ConstrainedDynamics {
   // ConstraintSet::addForceDerivative and rateDerivative.
   void addConstraintForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
                                     Eigen::Ref<Eigen::MatrixXd> out) {
-    cs_.addForceDerivative(q, w, scale, out, scratch_);
+    cs_.addForceDerivative(q, w, scale, out);
   }
   void constraintRateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out) {
-    cs_.rateDerivative(q, qd, out, scratch_);
+    cs_.rateDerivative(q, qd, out);
   }
 
   // After evaluate(): solves [M Phi_q^T; Phi_q 0] [qdd; lambda] = [f; c]. Returns false when the
@@ -65,7 +65,6 @@ class ConstrainedDynamics {
   const MultibodySystem& sys_;
   const ConstraintSet& cs_;
   ForwardDynamics fd_;
-  DynamicsData scratch_;
   ConstraintRows rows_;
   Eigen::VectorXd y_;
   Eigen::MatrixXd kkt_;

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "discretization/ConstraintCheck.hpp"
-#include "dynamics/Kinematics.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
 #include "model/Names.hpp"
@@ -18,6 +17,25 @@ const char* constraintKindName(Constraint::Kind kind) {
     case Constraint::Kind::SlidingSupport: return "sliding_support";
   }
   return "?";
+}
+
+Eigen::VectorXd jointsFirstCorrection(const Eigen::MatrixXd& G, const Eigen::VectorXd& r, const std::vector<bool>& joint) {
+  const Eigen::Index n = G.cols();
+  Eigen::VectorXd dx = Eigen::VectorXd::Zero(n);
+  std::vector<Eigen::Index> cols;
+  for (Eigen::Index c = 0; c < n; ++c)
+    if (joint[static_cast<std::size_t>(c)]) cols.push_back(c);
+  Eigen::VectorXd left = r;
+  if (!cols.empty()) {
+    Eigen::MatrixXd GJ(G.rows(), static_cast<Eigen::Index>(cols.size()));
+    for (std::size_t k = 0; k < cols.size(); ++k) GJ.col(static_cast<Eigen::Index>(k)) = G.col(cols[k]);
+    const Eigen::VectorXd dj = GJ.completeOrthogonalDecomposition().solve(r);
+    for (std::size_t k = 0; k < cols.size(); ++k) dx(cols[k]) = dj(static_cast<Eigen::Index>(k));
+    left = r - GJ * dj;
+  }
+  if (left.size() > 0 && left.cwiseAbs().maxCoeff() > 1e-12 * std::max(1.0, r.cwiseAbs().maxCoeff()))
+    dx += G.completeOrthogonalDecomposition().solve(left);
+  return dx;
 }
 
 Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints) {
@@ -57,15 +75,12 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         break;
       }
       case Constraint::Kind::Point: {
-        PointRows p;
-        p.body = k.link;
-        p.point = k.point;
-        p.world = k.world;
+        PointRows p{LinkPoint(sys, k.link, k.point), k.world, {}};
         for (int a = 0; a < 3; ++a)
           if (k.axes[static_cast<std::size_t>(a)]) p.axes.push_back(a);
-        points_.push_back(p);
-        addGroup(Group{k.name, "m", 0, static_cast<int>(p.axes.size()), -1, 1.0},
-                 Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
+        const int rows = static_cast<int>(p.axes.size());
+        points_.push_back(std::move(p));
+        addGroup(Group{k.name, "m", 0, rows, -1, 1.0}, Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
         break;
       }
       case Constraint::Kind::SlidingSupport: {
@@ -102,23 +117,6 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
     }
   }
   return {};
-}
-
-void ConstraintSet::pointJacobian(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Eigen::Vector3d& pos,
-                                  Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const {
-  const MultibodySystem& sys = *sys_;
-  forwardKinematics(sys, scratch, q);
-  pos = scratch.X_world_body[static_cast<std::size_t>(p.body)] * p.point;
-  J.setZero(3, sys.nq);
-  for (int j = p.body; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent) {
-    const Body& b = sys.bodies[static_cast<std::size_t>(j)];
-    const Eigen::Isometry3d& X = scratch.X_world_body[static_cast<std::size_t>(j)];
-    const Eigen::Vector3d axis = X.linear() * b.axis;  // the joint axis is invariant under its own motion
-    if (b.joint_type == JointType::Revolute)
-      J.col(b.q_index) = axis.cross(pos - X.translation());
-    else
-      J.col(b.q_index) = axis;
-  }
 }
 
 template <class Fn>
@@ -168,29 +166,29 @@ void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, 
 }
 
 template <class Fn>
-void ConstraintSet::forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch,
-                                                   Fn&& fn) const {
+void ConstraintSet::forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, Fn&& fn) const {
   Eigen::VectorXd qq = q;
   Eigen::Vector3d pos;
   Eigen::Matrix<double, 3, Eigen::Dynamic> Jp, Jm;
-  for (int j = p.body; j >= 0; j = sys_->bodies[static_cast<std::size_t>(j)].parent) {
-    const int k = sys_->bodies[static_cast<std::size_t>(j)].q_index;
+  const ColumnSet moving = p.point.coordinates();
+  for (int c = 0; c < moving.count; ++c) {
+    const int k = moving.index[c];
     const double eps = 1e-6 * (1.0 + std::abs(q(k)));
     qq(k) = q(k) + eps;
-    pointJacobian(p, qq, scratch, pos, Jp);
+    p.point.jacobian(qq, pos, Jp);
     qq(k) = q(k) - eps;
-    pointJacobian(p, qq, scratch, pos, Jm);
+    p.point.jacobian(qq, pos, Jm);
     qq(k) = q(k);
     fn(k, Eigen::Matrix<double, 3, Eigen::Dynamic>((Jp - Jm) / (2.0 * eps)));
   }
 }
 
 void ConstraintSet::addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
-                                       Eigen::Ref<Eigen::MatrixXd> out_force, DynamicsData& scratch) const {
+                                       Eigen::Ref<Eigen::MatrixXd> out_force) const {
   for (const Entry& en : entries_) {
     if (en.kind == Entry::Kind::Point) {
       const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-      forEachPointJacobianDerivative(p, q, scratch, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
+      forEachPointJacobianDerivative(p, q, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
         for (std::size_t a = 0; a < p.axes.size(); ++a)
           out_force.col(k) += scale * w(en.first_row + static_cast<int>(a)) * dJ.row(p.axes[a]).transpose();
       });
@@ -210,13 +208,13 @@ void ConstraintSet::addForceDerivative(const Eigen::VectorXd& q, const Eigen::Ve
   }
 }
 
-void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate,
-                                   DynamicsData& scratch) const {
+void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                   Eigen::Ref<Eigen::MatrixXd> out_rate) const {
   out_rate.setZero();
   for (const Entry& en : entries_) {
     if (en.kind == Entry::Kind::Point) {
       const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-      forEachPointJacobianDerivative(p, q, scratch, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
+      forEachPointJacobianDerivative(p, q, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
         for (std::size_t a = 0; a < p.axes.size(); ++a)
           out_rate(en.first_row + static_cast<int>(a), k) = dJ.row(p.axes[a]).dot(qd);
       });
@@ -236,8 +234,7 @@ void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::Vector
   }
 }
 
-void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out,
-                             DynamicsData& scratch) const {
+void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out) const {
   const int nq = sys_->nq;
   if (out.phi.size() != rows_ || out.Phi_q.cols() != nq) {
     out.phi.resize(rows_);
@@ -262,14 +259,14 @@ void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
       }
       case Entry::Kind::Point: {
         const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-        pointJacobian(p, q, scratch, pos, J);
+        p.point.jacobian(q, pos, J);
         // h = -(dJ/dt) qd, by central differences of J along qd (exact zero at rest).
         Eigen::Vector3d Jdot_qd = Eigen::Vector3d::Zero();
         const double speed = qd.cwiseAbs().maxCoeff();
         if (speed > 0.0) {
           const double eps = 1e-6 / speed;
-          pointJacobian(p, q + eps * qd, scratch, pos_p, Jp);
-          pointJacobian(p, q - eps * qd, scratch, pos_m, Jm);
+          p.point.jacobian(q + eps * qd, pos_p, Jp);
+          p.point.jacobian(q - eps * qd, pos_m, Jm);
           Jdot_qd = (Jp - Jm) * qd / (2.0 * eps);
         }
         for (std::size_t a = 0; a < p.axes.size(); ++a) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dynamics/DynamicsData.hpp"
+#include "dynamics/LinkPoint.hpp"
 #include "model/Constraint.hpp"
 #include "model/Model.hpp"
 #include "base/Result.hpp"
@@ -19,6 +20,12 @@ struct ConstraintRows {
   // Empty when fine; otherwise what went wrong (a sliding link that left its support).
   std::string error;
 };
+
+// The change dx of the coordinates with G dx = r that a user expects when a state is brought onto the
+// constraints: made by the joints where they can (`joint` marks their columns; the least change of
+// them), and by every coordinate for what the joints leave (a link's deflection or rate only where the
+// joints cannot close the loop). G is rows x columns, r the rows' residual.
+Eigen::VectorXd jointsFirstCorrection(const Eigen::MatrixXd& G, const Eigen::VectorXd& r, const std::vector<bool>& joint);
 
 class ConstraintSet {
  public:
@@ -37,8 +44,8 @@ class ConstraintSet {
   int size() const { return rows_; }
   const std::vector<Group>& groups() const { return groups_; }
 
-  // Evaluates every row at (q, qd, t). `scratch` holds kinematics; no other state is kept.
-  void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out, DynamicsData& scratch) const;
+  // Evaluates every row at (q, qd, t).
+  void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, ConstraintRows& out) const;
 
   // The derivatives with respect to q that an iteration matrix of the constrained equations needs
   // beyond Phi_q itself, at (q, qd):
@@ -46,11 +53,10 @@ class ConstraintSet {
   //                                          stiffness for multipliers w),
   //   out_rate   = d(Phi_q qd + Phi_t)/dq  (nc x nq).
   // Sliding supports analytically; point rows by central differences of their Jacobian along the
-  // chain's joints; coordinate rows are linear (nothing).
-  void addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale, Eigen::Ref<Eigen::MatrixXd> out_force,
-                          DynamicsData& scratch) const;
-  void rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate,
-                      DynamicsData& scratch) const;
+  // coordinates that move the point; coordinate rows are linear (nothing).
+  void addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
+                          Eigen::Ref<Eigen::MatrixXd> out_force) const;
+  void rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate) const;
 
  private:
   struct Linear {  // a . q = gain f(t)
@@ -59,8 +65,8 @@ class ConstraintSet {
     double gain = 1.0;
   };
   struct PointRows {  // axis_k . (p(q) - world) = 0 for the chosen world axes
-    int body = -1;
-    Eigen::Vector3d point = Eigen::Vector3d::Zero(), world = Eigen::Vector3d::Zero();
+    LinkPoint point;  // on a rigid link or a section of a flexible one, flexible links on the way or not
+    Eigen::Vector3d world = Eigen::Vector3d::Zero();
     std::vector<int> axes;
   };
   struct Support {  // rows of N(x_D) e (and N'(x_D) e) with x_D = sigma (s - q_joint)
@@ -75,15 +81,13 @@ class ConstraintSet {
     int first_row = 0;
   };
 
-  void pointJacobian(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Eigen::Vector3d& pos,
-                     Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const;
   void evaluateSupport(const Support& s, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, int row, ConstraintRows& out) const;
   // Calls fn(row, N, N1, N2) for each row of support s (Phi = N(x_D) e), with its shape rows at x_D.
   template <class Fn>
   void forEachSupportRow(const Support& s, const Eigen::VectorXd& q, int row, Fn&& fn) const;
-  // Central differences of a point's Jacobian along joint coordinate k: fn(k, dJ/dq_k).
+  // Central differences of a point's Jacobian along each coordinate k that moves it: fn(k, dJ/dq_k).
   template <class Fn>
-  void forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, DynamicsData& scratch, Fn&& fn) const;
+  void forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, Fn&& fn) const;
 
   const MultibodySystem* sys_ = nullptr;
   int rows_ = 0;

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "analysis/Linearization.hpp"
+#include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
 
@@ -48,6 +50,19 @@ inline Project cantilever(const std::string& flex, double length, const std::str
                 "drive": {"type": "prescribed", "law": "constant", "value": 0}}],
     "payloads": )" + payloads +
                      R"(})");
+}
+
+// A random state of sys: joint coordinates in [-1, 1] and rates in [-1.5, 1.5], elastic coordinates in
+// [-0.02, 0.02] and rates in [-0.3, 0.3].
+inline void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  q.resize(sys.nq);
+  qd.resize(sys.nq);
+  for (int i = 0; i < sys.nq; ++i) {
+    const bool elastic = sys.coordinates.kinds[static_cast<std::size_t>(i)] == CoordinateKind::Elastic;
+    q(i) = (elastic ? 0.02 : 1.0) * u(rng);
+    qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
+  }
 }
 
 }  // namespace flexarm::test

@@ -301,7 +301,6 @@ TEST(Constraints, SecondDerivativesOfTheRowsEqualDifferenceQuotients) {
     const MultibodySystem sys = MultibodySystem::fromModel(p->model, p->coupling);
     ConstraintSet cs;
     ASSERT_TRUE(cs.build(sys, p->model, true));
-    DynamicsData scratch(sys);
     Eigen::VectorXd q, qd;
     sys.initialState(p->model, q, qd);
     const int n = sys.nq, m = cs.size();
@@ -312,8 +311,8 @@ TEST(Constraints, SecondDerivativesOfTheRowsEqualDifferenceQuotients) {
     Eigen::VectorXd w(m);
     for (int r = 0; r < m; ++r) w(r) = 1.0 + 0.5 * r;
     Eigen::MatrixXd G = Eigen::MatrixXd::Zero(n, n), R(m, n);
-    cs.addForceDerivative(q, w, 2.0, G, scratch);
-    cs.rateDerivative(q, qd, R, scratch);
+    cs.addForceDerivative(q, w, 2.0, G);
+    cs.rateDerivative(q, qd, R);
     EXPECT_LT((G - G.transpose()).norm(), 1e-9 * (1.0 + G.norm()));
     ConstraintRows plus, minus;
     Eigen::MatrixXd Gd(n, n), Rd(m, n);
@@ -322,8 +321,8 @@ TEST(Constraints, SecondDerivativesOfTheRowsEqualDifferenceQuotients) {
       Eigen::VectorXd qp = q, qm = q;
       qp(k) += h;
       qm(k) -= h;
-      cs.evaluate(0.1, qp, qd, plus, scratch);
-      cs.evaluate(0.1, qm, qd, minus, scratch);
+      cs.evaluate(0.1, qp, qd, plus);
+      cs.evaluate(0.1, qm, qd, minus);
       ASSERT_TRUE(plus.error.empty()) << plus.error;
       Gd.col(k) = 2.0 * (plus.Phi_q - minus.Phi_q).transpose() * w / (2 * h);
       Rd.col(k) = (plus.Phi_q * qd + plus.phi_t - minus.Phi_q * qd - minus.phi_t) / (2 * h);

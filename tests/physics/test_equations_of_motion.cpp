@@ -21,6 +21,7 @@
 #include "dynamics/TangentStiffness.hpp"
 
 using namespace flexarm;
+using flexarm::test::randomState;
 
 namespace {
 double relErr(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
@@ -83,16 +84,6 @@ Project mixedArm(const char* coupling) {
                    {"name": "disk", "link": "b", "frame": "section", "offset": [0.23, 0, 0], "mass": 0.4, "inertia": [4e-3, 2e-3, 2e-3]}]})");
 }
 
-void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  q.resize(sys.nq);
-  qd.resize(sys.nq);
-  for (int i = 0; i < sys.nq; ++i) {
-    const bool elastic = sys.coordinates.kinds[i] == CoordinateKind::Elastic;
-    q(i) = (elastic ? 0.02 : 1.0) * u(rng);
-    qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
-  }
-}
 }  // namespace
 
 namespace {

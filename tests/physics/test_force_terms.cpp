@@ -44,14 +44,7 @@ Project everyTerm(const char* coupling) {
 
 void someState(const MultibodySystem& sys, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1, 1);
-  q.resize(sys.nq);
-  qd.resize(sys.nq);
-  for (int i = 0; i < sys.nq; ++i) {
-    const bool elastic = sys.coordinates.kinds[static_cast<std::size_t>(i)] == CoordinateKind::Elastic;
-    q(i) = (elastic ? 0.02 : 1.0) * u(rng);
-    qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
-  }
+  flexarm::test::randomState(sys, rng, q, qd);
 }
 
 // The term's force and potential at (q, qd), with `data` holding a pass of the equations at the base state.

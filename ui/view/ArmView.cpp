@@ -123,7 +123,8 @@ struct ArmView::Scene {
   std::vector<vtkSmartPointer<vtkActor>> section_payloads;  // Body::section_masses, body by body
   std::vector<vtkSmartPointer<vtkActor>> loads;             // an arrow per load: its force (else its torque), tip on its point
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
-  std::vector<vtkSmartPointer<vtkActor>> supports;  // sliding supports, fixed in their joint's frame
+  std::vector<vtkSmartPointer<vtkActor>> supports;     // sliding supports, fixed in their joint's frame
+  std::vector<vtkSmartPointer<vtkActor>> held_points;  // point constraints, fixed in the world
   vtkSmartPointer<vtkActor> grid, base;
   bool gl_ready = false;
 };
@@ -206,6 +207,9 @@ void ArmView::setProject(const Project& project, std::shared_ptr<const Multibody
   supports_.clear();
   for (const Constraint& c : project.model.constraints)
     if (c.kind == Constraint::Kind::SlidingSupport) supports_.push_back({c.link, c.position});
+  held_points_.clear();
+  for (const Constraint& c : project.model.constraints)
+    if (c.kind == Constraint::Kind::Point) held_points_.push_back({c.world, c.axes});
   data_ = std::make_unique<DynamicsData>(*system_);
   Eigen::VectorXd qd;
   system_->initialState(project.model, q_, qd);
@@ -236,6 +240,7 @@ void ArmView::rebuildScene() {
   for (auto& a : s.loads) s.renderer->RemoveActor(a);
   for (auto& a : s.frames) s.renderer->RemoveActor(a);
   for (auto& a : s.supports) s.renderer->RemoveActor(a);
+  for (auto& a : s.held_points) s.renderer->RemoveActor(a);
   if (s.grid) s.renderer->RemoveActor(s.grid);
   if (s.base) s.renderer->RemoveActor(s.base);
   s.links.clear();
@@ -246,7 +251,20 @@ void ArmView::rebuildScene() {
   s.loads.clear();
   s.frames.clear();
   s.supports.clear();
+  s.held_points.clear();
   const double radius = 0.008 * reach_;
+  for (const PointMark& p : held_points_) {
+    // A block at the held point, thin along the axes it holds and long along those it leaves free: a
+    // pin (x and y held) is a peg along z, a roller (y held) a plate in x and z.
+    vtkNew<vtkCubeSource> c;
+    c->SetXLength((p.axes[0] ? 1.5 : 12.0) * radius);
+    c->SetYLength((p.axes[1] ? 1.5 : 12.0) * radius);
+    c->SetZLength((p.axes[2] ? 1.5 : 12.0) * radius);
+    auto a = sourceActor(c, 0.30, 0.33, 0.36);
+    a->SetPosition(p.world.x(), p.world.y(), p.world.z());
+    s.renderer->AddActor(a);
+    s.held_points.push_back(a);
+  }
   for (std::size_t k = 0; k < supports_.size(); ++k) {
     vtkNew<vtkCubeSource> c;  // a sleeve around the beam
     c->SetXLength(3.0 * radius);

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QWidget>
 #include <QPoint>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -119,6 +120,11 @@ class ArmView : public QWidget {
     double position;  // along its joint axis, in the joint frame [m]
   };
   std::vector<SupportMark> supports_;
+  struct PointMark {  // a point constraint: where the world holds a link's point, and along which axes
+    Eigen::Vector3d world;
+    std::array<bool, 3> axes;
+  };
+  std::vector<PointMark> held_points_;
   double scale_ = 1.0;
   double reach_ = 1.0;
   bool ghost_ = true, frames_ = false;

@@ -327,7 +327,7 @@ void ModePreview::fillTable() {
                    " The configuration is not an equilibrium of the free joints (unbalanced %1 N or N m): "
                    "these are the modes of the instantaneous linearization.")
                    .arg(num(r.joint_residual, 3));
-  if (outcome_->constrained) summary += " The project's constraints (sliding supports) are not part of the linearization.";
+  if (outcome_->constrained) summary += " The modes are the motions the project's constraints allow.";
   summary_->setText(summary);
 }
 
