@@ -52,14 +52,15 @@ int linearizeModel(const LinearizeOptions& o) {
   const std::string ext = fs::path(o.out).extension().string();
   if (ext != ".mat" && ext != ".csv" && ext != ".MAT" && ext != ".CSV")
     return fail("--out: the model is written as .mat (MATLAB 5) or .csv, not \"" + o.out + "\"");
-  const Result<StateSpaceSignals> selection = selectSignals(*project, commaList(o.inputs), commaList(o.outputs));
+  const MultibodySystem system = MultibodySystem::fromModel(project->model, project->coupling);  // once, for both
+  const Result<StateSpaceSignals> selection = selectSignals(*project, system, commaList(o.inputs), commaList(o.outputs));
   if (!selection) return fail(selection.error().text());
   if (!checkOutputFile(o.out)) return kExitBadInput;  // before the linearization, not after it
   LinearizationOptions options;
   options.lock_joints = o.lock_joints;
   options.spin_rate = o.spin;
   options.cancel = &cancelFlag();
-  const Result<StateSpaceModel> model = stateSpaceModel(*project, selection.value(), options);
+  const Result<StateSpaceModel> model = stateSpaceModel(*project, system, selection.value(), options);
   if (!model && cancelFlag()) return fail("interrupted", kExitInterrupted);
   if (!model) return fail("the linearization failed: " + model.error().text(), kExitSolverFailure);
   const StateSpaceModel& m = model.value();

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/NumberFormat.hpp"
+#include "dynamics/MultibodySystem.hpp"
 
 namespace flexarm {
 
@@ -37,13 +38,14 @@ Result<CampbellResult> campbellDiagram(const Project& project, const std::vector
   CampbellResult out;
   out.spins = spins;
   std::vector<Eigen::VectorXd> last_shapes;
+  const MultibodySystem system = MultibodySystem::fromModel(project.model, project.coupling);  // once for the sweep
   for (std::size_t k = 0; k < spins.size(); ++k) {
     if ((progress && !progress(k, spins.size())) || (cancel && *cancel)) return error("cancelled");
     LinearizationOptions options;
     options.spin_rate = spins[k];
     options.modes = 2 * count + 10;  // candidates for the curves, which may cross
     options.cancel = cancel;
-    const LinearizationResult r = linearize(project, options);
+    const LinearizationResult r = linearize(project, system, options);
     if (r.cancelled) return error("cancelled");
     if (!r.message.empty()) return errorAt("spin " + formatNumber(spins[k]) + " rad/s", r.message);
     if (k == 0) {

@@ -47,11 +47,15 @@ LinearizationResult failed(LinearizationResult out, const std::string& message, 
 
 }  // namespace
 
-LinearizationResult linearize(const Project& original, const LinearizationOptions& options) {
+LinearizationResult linearize(const Project& project, const LinearizationOptions& options) {
+  return linearize(project, MultibodySystem::fromModel(project.model, project.coupling), options);
+}
+
+LinearizationResult linearize(const Project& original, const MultibodySystem& system, const LinearizationOptions& options) {
   LinearizationResult out;
   const Project project = operatingPointProject(original, options);
   const Model& model = project.model;
-  const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
+  const MultibodySystem sys = system.withDrives(model, project.coupling);
   ForwardDynamics fd(sys);
   const std::vector<int>& free = fd.freeCoordinates();
   const int nf = static_cast<int>(free.size());
@@ -65,7 +69,7 @@ LinearizationResult linearize(const Project& original, const LinearizationOption
   std::optional<MultibodySystem> zero_sys;
   std::optional<ForwardDynamics> zero_fd;
   if (project.coupling == CouplingOrder::Geometric) {
-    zero_sys.emplace(MultibodySystem::fromModel(model, CouplingOrder::Zero));
+    zero_sys.emplace(system.withDrives(model, CouplingOrder::Zero));
     zero_fd.emplace(*zero_sys);
   }
   LinearizedEquations equations(fd, zero_fd ? &*zero_fd : nullptr);

@@ -16,6 +16,8 @@
 
 namespace flexarm {
 
+struct MultibodySystem;
+
 struct LinearizationOptions {
   bool lock_joints = false;         // hold every joint at q0 (clamped links)
   std::optional<double> spin_rate;  // [rad/s] joint 1 turns at this constant rate
@@ -64,6 +66,9 @@ struct LinearizationResult {
 };
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options);
+// The same with the project's system already built (MultibodySystem::fromModel of project.model and
+// project.coupling): the analyses reuse it instead of discretizing the links again.
+LinearizationResult linearize(const Project& project, const MultibodySystem& system, const LinearizationOptions& options);
 
 // The project as linearize() sees it: every joint held at q0 (lock_joints), joint 1 turning at the
 // spin rate, a prescribed joint's motion frozen at options.time, all as prescribed polynomial laws;

@@ -54,8 +54,8 @@ std::string describeOperatingPoint(const LinearizationOptions& options) {
   return s;
 }
 
-Result<StateSpaceSignals> selectSignals(const Project& project, const std::vector<std::string>& inputs,
-                                        const std::vector<std::string>& outputs) {
+Result<StateSpaceSignals> selectSignals(const Project& project, const MultibodySystem& system,
+                                        const std::vector<std::string>& inputs, const std::vector<std::string>& outputs) {
   const Model& model = project.model;
   if (model.joints.empty()) return errorAt("--inputs", "the project has no joints, so no joint effort can go in");
   StateSpaceSignals s;
@@ -77,7 +77,7 @@ Result<StateSpaceSignals> selectSignals(const Project& project, const std::vecto
   }
   if (s.input_joints.empty()) return errorAt("--inputs", "no inputs: name at least one joint, or joints for all of them");
 
-  const MultibodySystem sys = MultibodySystem::fromModel(model, project.coupling);
+  const MultibodySystem& sys = system;
   std::vector<std::string> channels;
   for (const Channel& c : ChannelRecorder(sys).channels())
     if (isStateChannel(c.name)) channels.push_back(c.name);
@@ -105,7 +105,7 @@ Result<StateSpaceSignals> selectSignals(const Project& project, const std::vecto
   return s;
 }
 
-Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpaceSignals& selection,
+Result<StateSpaceModel> stateSpaceModel(const Project& project, const MultibodySystem& system, const StateSpaceSignals& selection,
                                         const LinearizationOptions& options) {
   StateSpaceModel m;
   if (!project.model.constraints.empty())
@@ -113,11 +113,11 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpace
         "a state-space model of a model with constraints is not available yet (its states would be the motions "
         "the constraints allow, not the coordinates); `flexarm-cli modes` gives its modes");
   m.operating_point = describeOperatingPoint(options);
-  m.linearization = linearize(project, options);
+  m.linearization = linearize(project, system, options);
   const LinearizationResult& lin = m.linearization;
   if (!lin.message.empty()) return error(lin.message);  // "cancelled" when options.cancel stopped it
   const Project held = operatingPointProject(project, options);
-  const MultibodySystem sys = MultibodySystem::fromModel(held.model, held.coupling);
+  const MultibodySystem sys = system.withDrives(held.model, held.coupling);
   ForwardDynamics fd(sys);
   const std::vector<int>& free = fd.freeCoordinates();
   const int nf = static_cast<int>(free.size());

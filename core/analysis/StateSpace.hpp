@@ -16,6 +16,7 @@
 
 #include "analysis/Linearization.hpp"
 #include "base/Result.hpp"
+#include "dynamics/MultibodySystem.hpp"
 #include "model/Project.hpp"
 
 namespace flexarm {
@@ -31,9 +32,10 @@ struct StateSpaceSignals {
 // name or its effort channel tau.<joint>. Outputs: "tip" (tip.<link>.v and .w of every flexible link),
 // "joints" (q.<joint> of every joint), or a position- or rate-level result channel: q.<joint>,
 // qd.<joint>, qm.<joint>, torsion.<joint>, tip.<link>.<u|v|w|phi|x|y|z>, ee.<x|y|z>, e.<link>.<k>.
-// Repeats are dropped. An error names the unknown or empty word and lists what is known.
-Result<StateSpaceSignals> selectSignals(const Project& project, const std::vector<std::string>& inputs,
-                                        const std::vector<std::string>& outputs);
+// Repeats are dropped. An error names the unknown or empty word and lists what is known. `system` is the
+// project's (MultibodySystem::fromModel of its model and coupling), built once for every analysis.
+Result<StateSpaceSignals> selectSignals(const Project& project, const MultibodySystem& system,
+                                        const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
 
 struct StateSpaceModel {
   Eigen::MatrixXd A, B, C, D;
@@ -46,7 +48,7 @@ struct StateSpaceModel {
 
 // The model of `project` about the operating point of `options` for the selected selection. An error
 // (the linearization's message) when the equations cannot be evaluated or have no equilibrium.
-Result<StateSpaceModel> stateSpaceModel(const Project& project, const StateSpaceSignals& selection,
+Result<StateSpaceModel> stateSpaceModel(const Project& project, const MultibodySystem& system, const StateSpaceSignals& selection,
                                         const LinearizationOptions& options);
 
 // The operating point in words, as stateSpaceModel() and `flexarm-cli modes` describe it.

@@ -31,6 +31,16 @@ std::string MultibodySystem::describeCoordinate(int k) const {
   return coordinates.names[static_cast<std::size_t>(k)];
 }
 
+MultibodySystem MultibodySystem::withDrives(const Model& model, CouplingOrder coupling_order) const {
+  MultibodySystem sys = *this;
+  sys.coupling = coupling_order;
+  for (std::size_t i = 0; i < sys.bodies.size() && i < model.joints.size(); ++i) {
+    sys.bodies[i].drive = model.joints[i].drive;
+    sys.bodies[i].drive.law.prepare();
+  }
+  return sys;
+}
+
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
   MultibodySystem sys;
   sys.gravity = model.gravity;

@@ -90,6 +90,10 @@ struct MultibodySystem {
 
   // Builds the system; the model must have passed validation.
   static MultibodySystem fromModel(const Model& model, CouplingOrder coupling = CouplingOrder::High);
+  // The same system with the joints' drives of `model` (a model of the same links and joints, whose
+  // drives differ: the analyses' held or spinning joints) and the coupling order given. Cheap: the
+  // discretized links are shared, not built again.
+  MultibodySystem withDrives(const Model& model, CouplingOrder coupling) const;
 
   // Initial coordinates and rates from the model (q0/qd0, motors at N (q0 + torsion0), e0/ed0).
   void initialState(const Model& model, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;

@@ -46,10 +46,11 @@ int indexOf(const std::vector<std::string>& names, const std::string& name) {
 
 StateSpaceModel modelOf(const Project& p, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
                         const LinearizationOptions& options = {}) {
-  const Result<StateSpaceSignals> s = selectSignals(p, inputs, outputs);
+  const MultibodySystem system = MultibodySystem::fromModel(p.model, p.coupling);
+  const Result<StateSpaceSignals> s = selectSignals(p, system, inputs, outputs);
   EXPECT_TRUE(s.ok()) << s.error().text();
   if (!s) return {};
-  Result<StateSpaceModel> m = stateSpaceModel(p, s.value(), options);
+  Result<StateSpaceModel> m = stateSpaceModel(p, system, s.value(), options);
   EXPECT_TRUE(m.ok()) << m.error().text();
   return m ? std::move(m.value()) : StateSpaceModel{};
 }
@@ -162,8 +163,9 @@ TEST(FrequencyResponse, LowFrequencyMagnitudeIsTheDcGainAndThePeakIsTheFirstMode
 
 TEST(StateSpaceModel, SignalsAreRefusedByName) {
   const Project p = hubSpringBeam();
+  const MultibodySystem system = MultibodySystem::fromModel(p.model, p.coupling);
   auto message = [&](const std::vector<std::string>& in, const std::vector<std::string>& out) {
-    const Result<StateSpaceSignals> s = selectSignals(p, in, out);
+    const Result<StateSpaceSignals> s = selectSignals(p, system, in, out);
     return s ? std::string() : s.error().text();
   };
   EXPECT_NE(message({"elbow"}, {"tip"}).find("--inputs: unknown input \"elbow\" (inputs: joints, or joint names: hub)"),
@@ -174,7 +176,7 @@ TEST(StateSpaceModel, SignalsAreRefusedByName) {
       << "an effort is no state output";
   EXPECT_NE(message({"joints"}, {}).find("--outputs: no outputs"), std::string::npos);
   EXPECT_EQ(message({"tau.hub", "joints"}, {"joints", "q.hub"}), "");
-  const Result<StateSpaceSignals> s = selectSignals(p, {"tau.hub", "joints"}, {"joints", "q.hub"});
+  const Result<StateSpaceSignals> s = selectSignals(p, system, {"tau.hub", "joints"}, {"joints", "q.hub"});
   EXPECT_EQ(s->input_joints, std::vector<int>{0}) << "repeats are dropped";
   EXPECT_EQ(s->outputs, std::vector<std::string>{"q.hub"});
 }

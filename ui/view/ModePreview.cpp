@@ -71,7 +71,7 @@ std::shared_ptr<ModePreview::Outcome> computeModes(Project project, std::shared_
     }
     if (options.lock_joints) out->configuration += "; joints clamped";
     if (options.spin_rate) out->configuration += "; joint 1 spinning at " + num(*options.spin_rate).toStdString() + " rad/s";
-    out->result = linearize(project, options);
+    out->result = linearize(project, *sys, options);
   } catch (const std::exception& e) {
     out->error = std::string("The linearization failed: ") + e.what();
   }

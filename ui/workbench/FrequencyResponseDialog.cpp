@@ -131,12 +131,13 @@ FrequencyResponseDialog::FrequencyResponseDialog(const Project& project, std::op
   watcher_->setFuture(QtConcurrent::run([project, options] {
     Outcome out;
     try {
-      const Result<StateSpaceSignals> selection = selectSignals(project, {"joints"}, {"tip", "joints"});
+      const MultibodySystem system = MultibodySystem::fromModel(project.model, project.coupling);
+      const Result<StateSpaceSignals> selection = selectSignals(project, system, {"joints"}, {"tip", "joints"});
       if (!selection) {
         out.error = selection.error().text();
         return out;
       }
-      Result<StateSpaceModel> model = stateSpaceModel(project, selection.value(), options);
+      Result<StateSpaceModel> model = stateSpaceModel(project, system, selection.value(), options);
       if (!model) {
         out.error = "The linearization failed: " + model.error().text();
         return out;
