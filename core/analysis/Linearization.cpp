@@ -45,6 +45,40 @@ LinearizationResult failed(LinearizationResult out, const std::string& message, 
   return out;
 }
 
+// What constraints add to a linearization about a state of rest: the accelerations of the constrained
+// motion (M a + G^T lambda = Q - b with G a = h, from the free accelerations a_free = M^-1 (Q - b)), the
+// constraint forces' stiffness d(G^T lambda)/dq over the free coordinates, and N, an orthonormal basis of
+// the motions the constraints allow (the null space of G, the rows over the free coordinates).
+struct ConstrainedMotion {
+  Eigen::VectorXd accelerations;
+  Eigen::MatrixXd K_lambda, N;
+};
+
+Result<ConstrainedMotion> constrainedMotion(const ConstraintSet& constraints, const ConstraintRows& rows,
+                                            const Eigen::MatrixXd& G, const ForwardDynamics& fd, const Eigen::VectorXd& a_free) {
+  const std::vector<int>& free = fd.freeCoordinates();
+  const int nf = static_cast<int>(free.size());
+  ConstrainedMotion c;
+  const Eigen::LLT<Eigen::MatrixXd> mass(fd.massMatrix());
+  if (mass.info() != Eigen::Success)
+    return error("the mass matrix of the free coordinates is not positive definite at the equilibrium");
+  const Eigen::MatrixXd MinvGt = mass.solve(G.transpose());
+  const Eigen::VectorXd lambda = (G * MinvGt).completeOrthogonalDecomposition().solve(G * a_free - rows.h);
+  c.accelerations = a_free - MinvGt * lambda;
+  const int nq = static_cast<int>(fd.q().size());
+  Eigen::MatrixXd K_full = Eigen::MatrixXd::Zero(nq, nq);
+  constraints.addForceDerivative(fd.q(), lambda, 1.0, K_full);
+  c.K_lambda.resize(nf, nf);
+  for (int i = 0; i < nf; ++i)
+    for (int j = 0; j < nf; ++j) c.K_lambda(i, j) = K_full(free[i], free[j]);
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(G.transpose());
+  qr.setThreshold(1e-10);
+  const Eigen::MatrixXd Q = qr.householderQ();
+  c.N = Q.rightCols(nf - qr.rank());
+  if (c.N.cols() == 0) return error("the constraints hold every free coordinate: nothing can vibrate");
+  return c;
+}
+
 }  // namespace
 
 LinearizationResult linearize(const Project& project, const LinearizationOptions& options) {
@@ -205,47 +239,30 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
   out.equilibrium_q = fd.q();  // assembled from y: free coordinates at equilibrium, prescribed ones at their frozen value
   // The forces the joints are left with: Q - b, less what the constraints can take (G^T lambda, least squares).
   Eigen::VectorXd unbalanced = fd.residualForce();
-  // With constraints: the accelerations of the constrained motion, M a + G^T lambda = Q - b with
-  // G a = h, and the constraint forces' stiffness d(G^T lambda)/dq about the state.
-  Eigen::VectorXd constrained_accelerations;
-  Eigen::MatrixXd K_lambda, N;
+  std::optional<ConstrainedMotion> constrained;
   if (constraints) {
     if (!constraintRows()) return failed(out, "the constraints cannot be evaluated at the equilibrium: " + rows.error);
     unbalanced -= G.transpose() * G.transpose().completeOrthogonalDecomposition().solve(unbalanced);
-    const Eigen::LLT<Eigen::MatrixXd> mass(fd.massMatrix());
-    if (mass.info() != Eigen::Success)
-      return failed(out, "the mass matrix of the free coordinates is not positive definite at the equilibrium");
-    const Eigen::VectorXd a_free = ydot.tail(nf);
-    const Eigen::MatrixXd MinvGt = mass.solve(G.transpose());
-    const Eigen::VectorXd lambda = (G * MinvGt).completeOrthogonalDecomposition().solve(G * a_free - rows.h);
-    constrained_accelerations = a_free - MinvGt * lambda;
-    Eigen::MatrixXd K_full = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
-    constraints->addForceDerivative(fd.q(), lambda, 1.0, K_full);
-    K_lambda.resize(nf, nf);
-    for (int i = 0; i < nf; ++i)
-      for (int j = 0; j < nf; ++j) K_lambda(i, j) = K_full(free[i], free[j]);
-    // N: an orthonormal basis of the motions the constraints allow, the null space of G.
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(G.transpose());
-    qr.setThreshold(1e-10);
-    const Eigen::MatrixXd Q = qr.householderQ();
-    N = Q.rightCols(nf - qr.rank());
-    if (N.cols() == 0) return failed(out, "the constraints hold every free coordinate: nothing can vibrate");
+    Result<ConstrainedMotion> c = constrainedMotion(*constraints, rows, G, fd, ydot.tail(nf));
+    if (!c) return failed(out, c.error().text());
+    constrained = std::move(c.value());
   }
   for (int k = 0; k < nf; ++k)
     if (sys.coordinates.kinds[free[k]] == CoordinateKind::Joint)
       out.joint_residual = std::max(out.joint_residual, std::abs(unbalanced(k)));
 
   // M, K and C about the equilibrium (on the motions the constraints allow), and the state matrix.
-  if (!equations.linearize(0.0, y, options.cancel, constraints ? &constrained_accelerations : nullptr)) {
+  if (!equations.linearize(0.0, y, options.cancel, constrained ? &constrained->accelerations : nullptr)) {
     if (equations.cancelled()) return stopped();
     return failed(out, "the linearized equations cannot be evaluated near the equilibrium: " + equations.error());
   }
-  if (constraints) equations.restrictTo(N, K_lambda);
+  if (constrained) equations.restrictTo(constrained->N, constrained->K_lambda);
   Eigen::MatrixXd A;
   if (!equations.stateMatrix(A, options.cancel)) return stopped();
   if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
   const int nr = static_cast<int>(A.rows() / 2);
-  if (constraints) {  // the same motion over the free coordinates q_f = N z: [0 I; N A21 N^T, N A22 N^T]
+  if (constrained) {  // the same motion over the free coordinates q_f = N z: [0 I; N A21 N^T, N A22 N^T]
+    const Eigen::MatrixXd& N = constrained->N;
     out.state_matrix.setZero(2 * nf, 2 * nf);
     out.state_matrix.topRightCorner(nf, nf).setIdentity();
     out.state_matrix.bottomLeftCorner(nf, nf) = N * A.bottomLeftCorner(nr, nr) * N.transpose();
@@ -276,7 +293,7 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
     mode.unstable = l.real() > 1e-9 * eig.scale;
     mode.growth_rate = mode.unstable ? l.real() : 0.0;
     Eigen::VectorXcd v = eig.shapes.col(k);
-    if (constraints) v = N.cast<std::complex<double>>() * v;  // over the free coordinates
+    if (constrained) v = constrained->N.cast<std::complex<double>>() * v;  // over the free coordinates
     int imax = 0;
     v.cwiseAbs().maxCoeff(&imax);
     v /= v(imax);
