@@ -1,6 +1,7 @@
 #include "discretization/ConstraintCheck.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "base/NumberFormat.hpp"
 #include "base/Text.hpp"
@@ -23,13 +24,22 @@ Status checkConstraints(const Model& model, const Coordinates& coordinates) {
         if (a.norm() == 0.0) return errorAt(where, "all coefficients are zero");
         break;
       }
-      case Constraint::Kind::Point: {
-        const Link& link = model.links[static_cast<std::size_t>(k.link)];
-        if (link.flex && !(k.point.x() >= 0.0 && k.point.x() <= link.length))
-          return errorAt(where, "a point of the flexible link '" + link.name +
-                                    "' sits at a section x = point[0] between 0 and its length " + formatNumber(link.length) +
-                                    " m, got " + formatNumber(k.point.x()));
-        if (!k.axes[0] && !k.axes[1] && !k.axes[2]) return errorAt(where, "no axis is held");
+      case Constraint::Kind::Point:
+      case Constraint::Kind::Revolute:
+      case Constraint::Kind::Prismatic: {
+        // A point of a flexible link is a section of it.
+        for (const auto& [index, point] : {std::pair{k.link, k.point}, std::pair{k.other_link, k.other_point}}) {
+          if (index < 0) continue;
+          const Link& link = model.links[static_cast<std::size_t>(index)];
+          if (link.flex && !(point.x() >= 0.0 && point.x() <= link.length))
+            return errorAt(where, "a point of the flexible link '" + link.name +
+                                      "' sits at a section x = point[0] between 0 and its length " + formatNumber(link.length) +
+                                      " m, got " + formatNumber(point.x()));
+        }
+        if (k.other_link == k.link)
+          return errorAt(where, "joins link '" + model.links[static_cast<std::size_t>(k.link)].name + "' to itself");
+        if (k.kind == Constraint::Kind::Point && !k.axes[0] && !k.axes[1] && !k.axes[2]) return errorAt(where, "no axis is held");
+        if (k.kind != Constraint::Kind::Point && !(k.axis.norm() > 1e-12)) return errorAt(where, "the axis is the zero vector");
         break;
       }
       case Constraint::Kind::SlidingSupport: {

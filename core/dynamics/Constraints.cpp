@@ -15,6 +15,8 @@ const char* constraintKindName(Constraint::Kind kind) {
     case Constraint::Kind::Coordinates: return "coordinates";
     case Constraint::Kind::Point: return "point";
     case Constraint::Kind::SlidingSupport: return "sliding_support";
+    case Constraint::Kind::Revolute: return "revolute";
+    case Constraint::Kind::Prismatic: return "prismatic";
   }
   return "?";
 }
@@ -38,13 +40,172 @@ Eigen::VectorXd jointsFirstCorrection(const Eigen::MatrixXd& G, const Eigen::Vec
   return dx;
 }
 
+namespace {
+
+// Two unit vectors normal to the unit vector a, and to each other: (a, n_1, n_2) is right-handed.
+Eigen::Matrix3d directions(const Eigen::Vector3d& a) {
+  Eigen::Matrix3d f;
+  f.col(0) = a;
+  Eigen::Index k;
+  a.cwiseAbs().minCoeff(&k);  // the world axis least along a
+  f.col(1) = a.cross(Eigen::Vector3d::Unit(k)).normalized();
+  f.col(2) = a.cross(f.col(1));
+  return f;
+}
+
+}  // namespace
+
+Result<ConstraintSet::Closure> ConstraintSet::closure(const MultibodySystem& sys, const Model& model, const Constraint& k) {
+  Closure c{k.kind,
+            LinkPoint(sys, k.link, k.point),
+            std::nullopt,
+            k.world,
+            Eigen::Matrix3d::Identity(),
+            Eigen::Matrix3d::Identity(),
+            {},
+            {}};
+  if (k.other_link >= 0) c.b.emplace(sys, k.other_link, k.other_point);
+  Eigen::VectorXd q0, qd0;
+  sys.initialState(model, q0, qd0);
+  if (k.kind != Constraint::Kind::Point) {  // B's directions: A's, carried into B's frame in the initial state
+    c.f = directions(k.axis.normalized());
+    const Eigen::Matrix3d R_A = c.a.frame(q0).linear();
+    const Eigen::Matrix3d R_B = c.b ? Eigen::Matrix3d(c.b->frame(q0).linear()) : Eigen::Matrix3d::Identity();
+    c.g = R_B.transpose() * R_A * c.f;
+  }
+  std::vector<int> moving;
+  for (const LinkPoint* lp : {&c.a, c.b ? &*c.b : nullptr}) {
+    if (!lp) continue;
+    const ColumnSet cols = lp->coordinates();
+    moving.insert(moving.end(), cols.index, cols.index + cols.count);
+  }
+  std::sort(moving.begin(), moving.end());
+  moving.erase(std::unique(moving.begin(), moving.end()), moving.end());
+  c.moving = std::move(moving);
+
+  // The rows that something in the model can move: a row whose Jacobian is zero in the initial state
+  // and in two states about it (the joints turned by up to half a radian or moved by half a metre, the
+  // links deflected) holds nothing: the out-of-plane rows of a closure in a planar mechanism. It is
+  // left out if the initial state satisfies it, and refused if not (nothing could bring it there).
+  const int all = k.kind == Constraint::Kind::Point ? 3 : 5;
+  Eigen::VectorXd phi0(all), phi(all);
+  Eigen::MatrixXd J(all, sys.nq);
+  allRows(c, q0, phi0, J);
+  Eigen::VectorXd moved = J.cwiseAbs().rowwise().maxCoeff();
+  for (int sample = 1; sample <= 2; ++sample) {
+    Eigen::VectorXd q = q0;
+    for (int i = 0; i < sys.nq; ++i)
+      q(i) += (sys.coordinates.kinds[static_cast<std::size_t>(i)] == CoordinateKind::Elastic ? 1e-3 : 0.5) *
+              std::sin(1.7 * (i + 1) * sample + 0.3);
+    allRows(c, q, phi, J);
+    moved = moved.cwiseMax(J.cwiseAbs().rowwise().maxCoeff());
+  }
+  const double floor = 1e-10 * (1.0 + moved.maxCoeff());
+  static const char* const what[3][5] = {
+      {"the point's x", "the point's y", "the point's z", "", ""},
+      {"the point's x", "the point's y", "the point's z", "the tilt of its axis about one normal",
+       "the tilt of its axis about the other normal"},
+      {"the distance from its line along one normal", "the distance from its line along the other normal",
+       "its turn about the axis", "its turn about one normal", "its turn about the other normal"}};
+  const int table = k.kind == Constraint::Kind::Point ? 0 : k.kind == Constraint::Kind::Revolute ? 1 : 2;
+  const double size = 1.0 + k.world.norm() + k.point.norm() + k.other_point.norm();
+  for (int r = 0; r < all; ++r) {
+    if (k.kind == Constraint::Kind::Point && !k.axes[static_cast<std::size_t>(r)]) continue;
+    if (moved(r) > floor) {
+      c.kept.push_back(r);
+    } else if (std::abs(phi0(r)) > 1e-9 * size) {
+      return errorAt("constraint '" + excerpt(k.name) + "'", std::string("nothing in the model can change ") + what[table][r] +
+                                                                 ", and the initial state is off by " + formatShort(phi0(r), 4) +
+                                                                 (r < 3 && table < 2 ? " m" : ""));
+    }
+  }
+  if (c.kept.empty()) return errorAt("constraint '" + excerpt(k.name) + "'", "holds nothing that the model can move");
+  return c;
+}
+
+void ConstraintSet::closureRows(const Closure& c, const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> phi,
+                                Eigen::Ref<Eigen::MatrixXd> J) const {
+  thread_local Eigen::VectorXd phi_all;
+  thread_local Eigen::MatrixXd J_all;
+  const int all = c.kind == Constraint::Kind::Point ? 3 : 5;
+  phi_all.resize(all);
+  J_all.resize(all, q.size());
+  allRows(c, q, phi_all, J_all);
+  for (std::size_t i = 0; i < c.kept.size(); ++i) {
+    phi(static_cast<Eigen::Index>(i)) = phi_all(c.kept[i]);
+    J.row(static_cast<Eigen::Index>(i)) = J_all.row(c.kept[i]);
+  }
+}
+
+void ConstraintSet::allRows(const Closure& c, const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> phi,
+                            Eigen::Ref<Eigen::MatrixXd> J) {
+  thread_local Eigen::Matrix<double, 3, Eigen::Dynamic> Ja, Wa, Jb, Wb, Jd;
+  Eigen::Isometry3d Xa, Xb = Eigen::Isometry3d::Identity();
+  const bool turns = c.kind != Constraint::Kind::Point;
+  c.a.jacobian(q, Xa, Ja, turns ? &Wa : nullptr);
+  if (c.b) {
+    c.b->jacobian(q, Xb, Jb, &Wb);
+    Ja -= Jb;             // d(p_A - p_B)/dq
+    if (turns) Wa -= Wb;  // the rates of A's turn relative to B's
+  } else {
+    Xb.translation() = c.world;
+  }
+  const Eigen::Vector3d d = Xa.translation() - Xb.translation();
+  const Eigen::Matrix3d F = Xa.linear() * c.f, G = Xb.linear() * c.g;  // world directions
+  // a . b for directions turning with A and B: d(a . b) = (a x b) . (omega_A - omega_B).
+  auto dotRow = [&](int r, const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+    phi(r) = a.dot(b);
+    J.row(r).noalias() = a.cross(b).transpose() * Wa;
+  };
+  // The position rows: d in B's axes, R_B^T d, whose rate is R_B^T (d' + d x omega_B); what moves A and
+  // B alike (a joint before both) drops out, exactly, at any state.
+  auto positionRows = [&] {
+    if (!c.b) {
+      phi.head<3>() = d;
+      J.topRows<3>() = Ja;
+      return;
+    }
+    const Eigen::Matrix3d Rt = Xb.linear().transpose();
+    phi.head<3>() = Rt * d;
+    Jd = Ja;
+    for (int k : c.moving) Jd.col(k) += d.cross(Wb.col(k));
+    J.topRows<3>().noalias() = Rt * Jd;
+  };
+  switch (c.kind) {
+    case Constraint::Kind::Point: positionRows(); break;
+    case Constraint::Kind::Revolute:
+      positionRows();
+      dotRow(3, F.col(0), G.col(1));
+      dotRow(4, F.col(0), G.col(2));
+      break;
+    case Constraint::Kind::Prismatic: {
+      // n . d with n turning with A: d(n . d) = (n x d) . omega_A + n . d(d).
+      for (int i = 0; i < 2; ++i) {
+        const Eigen::Vector3d n = F.col(i + 1);
+        phi(i) = n.dot(d);
+        J.row(i).noalias() = n.transpose() * Ja;
+        if (!c.b) {
+          J.row(i).noalias() += n.cross(d).transpose() * Wa;
+        } else {  // omega_A = (omega_A - omega_B) + omega_B
+          J.row(i).noalias() += n.cross(d).transpose() * (Wa + Wb);
+        }
+      }
+      dotRow(2, F.col(1), G.col(2));
+      dotRow(3, F.col(2), G.col(0));
+      dotRow(4, F.col(0), G.col(1));
+      break;
+    }
+    default: break;
+  }
+}
+
 Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool prescribed_as_constraints) {
   sys_ = &sys;
   rows_ = 0;
   groups_.clear();
   entries_.clear();
   linear_.clear();
-  points_.clear();
+  closures_.clear();
   supports_.clear();
   auto addGroup = [&](Group g, Entry e) {
     g.first_row = rows_;
@@ -74,13 +235,15 @@ Status ConstraintSet::build(const MultibodySystem& sys, const Model& model, bool
         addGroup(Group{k.name, first_unit, 0, 1, -1, 1.0}, Entry{Entry::Kind::Linear, static_cast<int>(linear_.size()) - 1, 0});
         break;
       }
-      case Constraint::Kind::Point: {
-        PointRows p{LinkPoint(sys, k.link, k.point), k.world, {}};
-        for (int a = 0; a < 3; ++a)
-          if (k.axes[static_cast<std::size_t>(a)]) p.axes.push_back(a);
-        const int rows = static_cast<int>(p.axes.size());
-        points_.push_back(std::move(p));
-        addGroup(Group{k.name, "m", 0, rows, -1, 1.0}, Entry{Entry::Kind::Point, static_cast<int>(points_.size()) - 1, 0});
+      case Constraint::Kind::Point:
+      case Constraint::Kind::Revolute:
+      case Constraint::Kind::Prismatic: {
+        Result<Closure> c = closure(sys, model, k);
+        if (!c) return c.error();
+        closures_.push_back(std::move(*c));
+        const char* unit = k.kind == Constraint::Kind::Point ? "m" : "m or rad";
+        addGroup(Group{k.name, unit, 0, closures_.back().rows(), -1, 1.0},
+                 Entry{Entry::Kind::Closure, static_cast<int>(closures_.size()) - 1, 0});
         break;
       }
       case Constraint::Kind::SlidingSupport: {
@@ -166,31 +329,31 @@ void ConstraintSet::evaluateSupport(const Support& s, const Eigen::VectorXd& q, 
 }
 
 template <class Fn>
-void ConstraintSet::forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, Fn&& fn) const {
+void ConstraintSet::forEachClosureJacobianDerivative(const Closure& c, const Eigen::VectorXd& q, Fn&& fn) const {
   Eigen::VectorXd qq = q;
-  Eigen::Vector3d pos;
-  Eigen::Matrix<double, 3, Eigen::Dynamic> Jp, Jm;
-  const ColumnSet moving = p.point.coordinates();
-  for (int c = 0; c < moving.count; ++c) {
-    const int k = moving.index[c];
+  thread_local Eigen::VectorXd phi;
+  thread_local Eigen::MatrixXd Jp, Jm;
+  phi.resize(c.rows());
+  Jp.resize(c.rows(), q.size());
+  Jm.resize(c.rows(), q.size());
+  for (const int k : c.moving) {
     const double eps = 1e-6 * (1.0 + std::abs(q(k)));
     qq(k) = q(k) + eps;
-    p.point.jacobian(qq, pos, Jp);
+    closureRows(c, qq, phi, Jp);
     qq(k) = q(k) - eps;
-    p.point.jacobian(qq, pos, Jm);
+    closureRows(c, qq, phi, Jm);
     qq(k) = q(k);
-    fn(k, Eigen::Matrix<double, 3, Eigen::Dynamic>((Jp - Jm) / (2.0 * eps)));
+    fn(k, Eigen::MatrixXd((Jp - Jm) / (2.0 * eps)));
   }
 }
 
 void ConstraintSet::addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
                                        Eigen::Ref<Eigen::MatrixXd> out_force) const {
   for (const Entry& en : entries_) {
-    if (en.kind == Entry::Kind::Point) {
-      const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-      forEachPointJacobianDerivative(p, q, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
-        for (std::size_t a = 0; a < p.axes.size(); ++a)
-          out_force.col(k) += scale * w(en.first_row + static_cast<int>(a)) * dJ.row(p.axes[a]).transpose();
+    if (en.kind == Entry::Kind::Closure) {
+      const Closure& c = closures_[static_cast<std::size_t>(en.index)];
+      forEachClosureJacobianDerivative(c, q, [&](int k, const Eigen::MatrixXd& dJ) {
+        out_force.col(k).noalias() += scale * dJ.transpose() * w.segment(en.first_row, c.rows());
       });
     } else if (en.kind == Entry::Kind::Support) {
       // Phi_ee = 0, Phi_ed = -sigma N1, Phi_dd = sigma^2 N2 e (d: the sliding joint).
@@ -212,12 +375,10 @@ void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::Vector
                                    Eigen::Ref<Eigen::MatrixXd> out_rate) const {
   out_rate.setZero();
   for (const Entry& en : entries_) {
-    if (en.kind == Entry::Kind::Point) {
-      const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-      forEachPointJacobianDerivative(p, q, [&](int k, const Eigen::Matrix<double, 3, Eigen::Dynamic>& dJ) {
-        for (std::size_t a = 0; a < p.axes.size(); ++a)
-          out_rate(en.first_row + static_cast<int>(a), k) = dJ.row(p.axes[a]).dot(qd);
-      });
+    if (en.kind == Entry::Kind::Closure) {
+      const Closure& c = closures_[static_cast<std::size_t>(en.index)];
+      forEachClosureJacobianDerivative(
+          c, q, [&](int k, const Eigen::MatrixXd& dJ) { out_rate.col(k).segment(en.first_row, c.rows()).noalias() = dJ * qd; });
     } else if (en.kind == Entry::Kind::Support) {
       // Phi_q qd = N ed - sigma dd N1 e: d/de = -sigma dd N1, d/dd = -sigma N1 ed + sigma^2 dd N2 e.
       const Support& s = supports_[static_cast<std::size_t>(en.index)];
@@ -243,8 +404,8 @@ void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
     out.Phi_q.resize(rows_, nq);
   }
   out.error.clear();
-  Eigen::Vector3d pos, pos_p, pos_m;
-  Eigen::Matrix<double, 3, Eigen::Dynamic> J, Jp, Jm;
+  thread_local Eigen::VectorXd rows_p;
+  thread_local Eigen::MatrixXd Jp, Jm;
   for (const Entry& en : entries_) {
     const int row = en.first_row;
     switch (en.kind) {
@@ -257,25 +418,22 @@ void ConstraintSet::evaluate(double t, const Eigen::VectorXd& q, const Eigen::Ve
         out.h(row) = lin.gain * f.accel;
         break;
       }
-      case Entry::Kind::Point: {
-        const PointRows& p = points_[static_cast<std::size_t>(en.index)];
-        p.point.jacobian(q, pos, J);
-        // h = -(dJ/dt) qd, by central differences of J along qd (exact zero at rest).
-        Eigen::Vector3d Jdot_qd = Eigen::Vector3d::Zero();
+      case Entry::Kind::Closure: {
+        const Closure& c = closures_[static_cast<std::size_t>(en.index)];
+        auto phi = out.phi.segment(row, c.rows());
+        closureRows(c, q, phi, out.Phi_q.middleRows(row, c.rows()));
+        // h = -(dPhi_q/dt) qd, by central differences of Phi_q along qd (exact zero at rest).
+        out.phi_t.segment(row, c.rows()).setZero();
+        out.h.segment(row, c.rows()).setZero();
         const double speed = qd.cwiseAbs().maxCoeff();
         if (speed > 0.0) {
           const double eps = 1e-6 / speed;
-          p.point.jacobian(q + eps * qd, pos_p, Jp);
-          p.point.jacobian(q - eps * qd, pos_m, Jm);
-          Jdot_qd = (Jp - Jm) * qd / (2.0 * eps);
-        }
-        for (std::size_t a = 0; a < p.axes.size(); ++a) {
-          const int k = p.axes[a];
-          const int r = row + static_cast<int>(a);
-          out.phi(r) = pos(k) - p.world(k);
-          out.Phi_q.row(r) = J.row(k);
-          out.phi_t(r) = 0.0;
-          out.h(r) = -Jdot_qd(k);
+          rows_p.resize(c.rows());
+          Jp.resize(c.rows(), nq);
+          Jm.resize(c.rows(), nq);
+          closureRows(c, q + eps * qd, rows_p, Jp);
+          closureRows(c, q - eps * qd, rows_p, Jm);
+          out.h.segment(row, c.rows()).noalias() = -(Jp - Jm) * qd / (2.0 * eps);
         }
         break;
       }

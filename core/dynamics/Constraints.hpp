@@ -3,6 +3,7 @@
 //   Phi(q, t) = 0,  Phi_q qd + Phi_t = 0,  Phi_q qdd = h(q, qd, t),
 // built from the model's constraints and, when asked, one row per prescribed drive (the joint
 // follows its law through a Lagrange multiplier instead of being eliminated).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,7 @@ class ConstraintSet {
   //   out_force += scale d(Phi_q^T w)/dq   (nq x nq, symmetric: w . Phi_qq, the constraint forces'
   //                                          stiffness for multipliers w),
   //   out_rate   = d(Phi_q qd + Phi_t)/dq  (nc x nq).
-  // Sliding supports analytically; point rows by central differences of their Jacobian along the
+  // Sliding supports analytically; closures (point, revolute, prismatic) by central differences of their Jacobian along the
   // coordinates that move the point; coordinate rows are linear (nothing).
   void addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
                           Eigen::Ref<Eigen::MatrixXd> out_force) const;
@@ -64,11 +65,31 @@ class ConstraintSet {
     TimeFunction law;
     double gain = 1.0;
   };
-  struct PointRows {  // axis_k . (p(q) - world) = 0 for the chosen world axes
-    LinkPoint point;  // on a rigid link or a section of a flexible one, flexible links on the way or not
-    Eigen::Vector3d world = Eigen::Vector3d::Zero();
-    std::vector<int> axes;
+  // The rows between a point of a link (A) and its counterpart (B: a point of another link, or the
+  // world), with d = p_A - p_B and the directions below turning with their frame:
+  //   point:     d (3 rows: along the world's x, y and z);
+  //   revolute:  d (3 rows) and a . b_1, a . b_2 (the axis a of A normal to two directions b_i of B);
+  //   prismatic: n_1 . d, n_2 . d (n_i of A normal to its axis) and f_1 . g_2, f_2 . g_0, f_0 . g_1
+  //              (A's axes f_k against B's axes g_k, which are f_k in the initial state).
+  // Of those, a closure keeps the rows the model can move (of a point's, those of its held axes).
+  struct Closure {
+    Constraint::Kind kind = Constraint::Kind::Point;
+    LinkPoint a;
+    std::optional<LinkPoint> b;                       // absent: the world
+    Eigen::Vector3d world = Eigen::Vector3d::Zero();  // B's point when b is absent
+    Eigen::Matrix3d f = Eigen::Matrix3d::Identity();  // A's directions in A's frame: [axis, n_1, n_2]
+    Eigen::Matrix3d g = Eigen::Matrix3d::Identity();  // B's directions in B's frame (the world's when b is absent)
+    std::vector<int> moving;                          // the coordinates that move A or B, ascending
+    std::vector<int> kept;                            // the rows kept, ascending
+    int rows() const { return static_cast<int>(kept.size()); }
   };
+  // The closure of constraint k, or why it cannot be (a row that nothing can move, off in the initial state).
+  static Result<Closure> closure(const MultibodySystem& sys, const Model& model, const Constraint& k);
+  // Every row of closure c at q (3 for a point, 5 otherwise) and their Jacobian (rows x nq).
+  static void allRows(const Closure& c, const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> phi, Eigen::Ref<Eigen::MatrixXd> J);
+  // The kept rows of closure c at q and their Jacobian.
+  void closureRows(const Closure& c, const Eigen::VectorXd& q, Eigen::Ref<Eigen::VectorXd> phi,
+                   Eigen::Ref<Eigen::MatrixXd> J) const;
   struct Support {  // rows of N(x_D) e (and N'(x_D) e) with x_D = sigma (s - q_joint)
     int body = -1;
     double position = 0.0, sigma = 1.0;
@@ -76,8 +97,8 @@ class ConstraintSet {
     bool lateral_w = false;  // spatial links: also the deflection along z
   };
   struct Entry {
-    enum class Kind { Linear, Point, Support } kind = Kind::Linear;
-    int index = 0;  // into linear_, points_ or supports_
+    enum class Kind { Linear, Closure, Support } kind = Kind::Linear;
+    int index = 0;  // into linear_, closures_ or supports_
     int first_row = 0;
   };
 
@@ -85,16 +106,16 @@ class ConstraintSet {
   // Calls fn(row, N, N1, N2) for each row of support s (Phi = N(x_D) e), with its shape rows at x_D.
   template <class Fn>
   void forEachSupportRow(const Support& s, const Eigen::VectorXd& q, int row, Fn&& fn) const;
-  // Central differences of a point's Jacobian along each coordinate k that moves it: fn(k, dJ/dq_k).
+  // Central differences of a closure's Jacobian along each coordinate k that moves it: fn(k, dJ/dq_k).
   template <class Fn>
-  void forEachPointJacobianDerivative(const PointRows& p, const Eigen::VectorXd& q, Fn&& fn) const;
+  void forEachClosureJacobianDerivative(const Closure& c, const Eigen::VectorXd& q, Fn&& fn) const;
 
   const MultibodySystem* sys_ = nullptr;
   int rows_ = 0;
   std::vector<Group> groups_;
   std::vector<Entry> entries_;
   std::vector<Linear> linear_;
-  std::vector<PointRows> points_;
+  std::vector<Closure> closures_;
   std::vector<Support> supports_;
 };
 

@@ -57,7 +57,7 @@ LinkPoint::LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d
   }
 }
 
-Eigen::Vector3d LinkPoint::frames(const Eigen::VectorXd& q, Work& w) const {
+Eigen::Isometry3d LinkPoint::frames(const Eigen::VectorXd& q, Work& w) const {
   const std::size_t n = static_cast<std::size_t>(body_) + 1;
   w.body.resize(n);
   w.distal.resize(n);
@@ -71,21 +71,43 @@ Eigen::Vector3d LinkPoint::frames(const Eigen::VectorXd& q, Work& w) const {
     parent = w.distal[j];
   }
   const Body& b = sys_->bodies[static_cast<std::size_t>(body_)];
-  if (!b.isFlexible()) return w.body.back() * point_;
-  return w.body.back() * (section_.pose(q.segment(b.e_index, b.e_count), high_) * Eigen::Vector3d(0.0, point_.y(), point_.z()));
+  Eigen::Isometry3d X = w.body.back();
+  if (!b.isFlexible()) {
+    X.translation() = X * point_;
+    return X;
+  }
+  X = X * section_.pose(q.segment(b.e_index, b.e_count), high_);
+  X.translation() = X * Eigen::Vector3d(0.0, point_.y(), point_.z());
+  return X;
 }
 
-Eigen::Vector3d LinkPoint::position(const Eigen::VectorXd& q) const { return frames(q, work()); }
+Eigen::Vector3d LinkPoint::position(const Eigen::VectorXd& q) const { return frames(q, work()).translation(); }
+
+Eigen::Isometry3d LinkPoint::frame(const Eigen::VectorXd& q) const { return frames(q, work()); }
 
 void LinkPoint::jacobian(const Eigen::VectorXd& q, Eigen::Vector3d& p, Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const {
+  Eigen::Isometry3d X;
+  jacobian(q, X, J, nullptr);
+  p = X.translation();
+}
+
+void LinkPoint::jacobian(const Eigen::VectorXd& q, Eigen::Isometry3d& X_point, Eigen::Matrix<double, 3, Eigen::Dynamic>& J,
+                         Eigen::Matrix<double, 3, Eigen::Dynamic>* W) const {
   Work& w = work();
-  p = frames(q, w);
+  X_point = frames(q, w);
+  const Eigen::Vector3d p = X_point.translation();
   J.setZero(3, sys_->nq);
+  if (W) W->setZero(3, sys_->nq);
   for (int j = 0; j <= body_; ++j) {
     const Body& b = sys_->bodies[static_cast<std::size_t>(j)];
     const Eigen::Isometry3d& X = w.body[static_cast<std::size_t>(j)];
     const Eigen::Vector3d axis = X.linear() * b.axis;  // the joint's axis is invariant under its own motion
-    J.col(b.q_index) = b.joint_type == JointType::Revolute ? Eigen::Vector3d(axis.cross(p - X.translation())) : axis;
+    if (b.joint_type == JointType::Revolute) {
+      J.col(b.q_index) = axis.cross(p - X.translation());
+      if (W) W->col(b.q_index) = axis;
+    } else {
+      J.col(b.q_index) = axis;
+    }
     if (!b.isFlexible()) continue;
     const auto e = q.segment(b.e_index, b.e_count);
     auto Je = J.middleCols(b.e_index, b.e_count);
@@ -95,11 +117,13 @@ void LinkPoint::jacobian(const Eigen::VectorXd& q, Eigen::Vector3d& p, Eigen::Ma
       Je.noalias() = X.linear() * w.dr;
       w.Jw = X.linear() * w.Jw;  // world axes
       for (int c = 0; c < b.e_count; ++c) Je.col(c) += w.Jw.col(c).cross(lever);
+      if (W) W->middleCols(b.e_index, b.e_count) = w.Jw;
     } else {  // the point's own section
       sectionRates(section_, high_, e, w.g, w.rates, w.dr, w.Jw);
       const Eigen::Vector3d offset = section_.pose(e, high_).linear() * Eigen::Vector3d(0.0, point_.y(), point_.z());
       for (int c = 0; c < b.e_count; ++c) w.dr.col(c) += w.Jw.col(c).cross(offset);
       Je.noalias() = X.linear() * w.dr;
+      if (W) W->middleCols(b.e_index, b.e_count).noalias() = X.linear() * w.Jw;
     }
   }
 }

@@ -18,6 +18,8 @@
 //    coupling, 0 otherwise);
 //  - an elastic coordinate of the point's own link: R [dr(x)/de + J_w(x) x (R_s o)];
 //  - motor coordinates: nothing.
+// The rotation's Jacobian W (omega = W qd, world axes) has the columns: a revolute joint's axis, the
+// turns R_j J_w(L) of the flexible links before the point's own, and R J_w(x) of its own section.
 #include <vector>
 
 #include "dynamics/MultibodySystem.hpp"
@@ -37,15 +39,21 @@ class LinkPoint {
 
   // The point in the world at coordinates q.
   Eigen::Vector3d position(const Eigen::VectorXd& q) const;
-  // The same, and J = dp/dq (3 x nq; zero outside coordinates()).
+  // The point's frame in the world: at the point, with the axes of the link's body frame (rigid) or of
+  // its section, turned with the deflection (flexible).
+  Eigen::Isometry3d frame(const Eigen::VectorXd& q) const;
+  // The position, and J = dp/dq (3 x nq; zero outside coordinates()).
   void jacobian(const Eigen::VectorXd& q, Eigen::Vector3d& p, Eigen::Matrix<double, 3, Eigen::Dynamic>& J) const;
+  // The frame, J = dp/dq and, when W is given, the rotation's Jacobian W (omega = W qd, world axes).
+  void jacobian(const Eigen::VectorXd& q, Eigen::Isometry3d& X, Eigen::Matrix<double, 3, Eigen::Dynamic>& J,
+                Eigen::Matrix<double, 3, Eigen::Dynamic>* W) const;
 
  private:
   struct Work;  // per thread
   static Work& work();
   // The forward pass from the base to the point's body: each body frame and distal frame in the world,
-  // into w; returns the point.
-  Eigen::Vector3d frames(const Eigen::VectorXd& q, Work& w) const;
+  // into w; returns the point's frame.
+  Eigen::Isometry3d frames(const Eigen::VectorXd& q, Work& w) const;
 
   const MultibodySystem* sys_ = nullptr;
   int body_ = 0;

@@ -518,22 +518,26 @@ void readJointLimits(JsonObjectReader& r, Joint& joint) {
                             "q0 = " + formatNumber(joint.q0) + " is outside the joint's limits (they are not enforced)");
 }
 
+// A direction, made a unit vector; a zero vector is reported.
+void readAxis(JsonObjectReader& r, const schema::Key& k, Eigen::Vector3d& axis) {
+  if (!read(r, k, axis)) return;
+  // The norm of [1e308, 1e308, 1e308] overflows (even Eigen's stableNorm when it is above the
+  // largest double), and dividing by it would make the axis zero: scale by the largest component
+  // first. An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
+  const double n = axis.stableNorm();  // inf only when the norm itself is out of range
+  if (n < 1e-12) {
+    r.diagnostics().error(r.pathOf(k.name()), "must not be the zero vector");
+  } else if (std::abs(n - 1.0) > 4 * std::numeric_limits<double>::epsilon()) {
+    axis /= axis.cwiseAbs().maxCoeff();
+    axis.normalize();
+  }
+}
+
 void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::filesystem::path& base_dir) {
   readName(r, joint.name, "joint" + std::to_string(i + 1));
   const int type = choose(r, key("joints[].type"));
   if (type >= 0) joint.type = static_cast<JointType>(type);
-  if (read(r, key("joints[].axis"), joint.axis)) {
-    // The norm of [1e308, 1e308, 1e308] overflows (even Eigen's stableNorm when it is above the
-    // largest double), and dividing by it would make the axis zero: scale by the largest component
-    // first. An axis already unit to round-off is kept as it is, so that a saved project reads back the same.
-    const double n = joint.axis.stableNorm();  // inf only when the norm itself is out of range
-    if (n < 1e-12) {
-      r.diagnostics().error(r.pathOf("axis"), "must not be the zero vector");
-    } else if (std::abs(n - 1.0) > 4 * std::numeric_limits<double>::epsilon()) {
-      joint.axis /= joint.axis.cwiseAbs().maxCoeff();
-      joint.axis.normalize();
-    }
-  }
+  readAxis(r, key("joints[].axis"), joint.axis);
   JsonObjectReader pl = object(r, key("joints[].placement"));
   if (pl.valid()) {
     read(pl, key("joints[].placement.xyz"), joint.placement.xyz);
@@ -654,10 +658,30 @@ void readConstraint(JsonObjectReader& r, Constraint& c, std::size_t i, const Mod
       value.finish();
       break;
     }
-    case Constraint::Kind::Point: {
+    case Constraint::Kind::Point:
+    case Constraint::Kind::Revolute:
+    case Constraint::Kind::Prismatic: {
       c.link = readLinkRef(r, "link", model);
       read(r, key("constraints[].point"), c.point);
-      read(r, key("constraints[].world"), c.world);
+      // The counterpart: a point of another link, or a world point.
+      if (r.has("other_link")) {
+        c.other_link = readLinkRef(r, "other_link", model);
+        read(r, key("constraints[].other_point"), c.other_point);
+        if (c.other_link >= 0 && c.other_link == c.link)
+          r.diagnostics().error(r.pathOf("other_link"),
+                                "joins link " + inQuotes(model.links[static_cast<std::size_t>(c.link)].name) +
+                                    " to itself: a loop closes between two links, or a link and the world");
+      } else if (!r.has("world")) {
+        r.diagnostics().error(
+            r.pathOf("world"),
+            "is required: the world point [x, y, z] the link's point is held at, or give other_link and other_point");
+      } else {
+        read(r, key("constraints[].world"), c.world);
+      }
+      if (c.kind != Constraint::Kind::Point) {
+        readAxis(r, key("constraints[].axis"), c.axis);
+        break;
+      }
       const schema::Key& axes_key = key("constraints[].axes");
       std::string axes = axes_key.fallback.get<std::string>();
       if (read(r, axes_key, axes)) {

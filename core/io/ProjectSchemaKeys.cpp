@@ -187,7 +187,10 @@ std::vector<Key> buildKeys() {
       k(C + "value", Type::Law, "", Need::Optional, "value law f(t)", Json{{"law", "constant"}, {"value", 0.0}}),
       k(C + "link", Type::Text, "", Need::Required, "link"),
       k(C + "point", Type::Vector3, "m", Need::Optional, "point (link body frame)", zeros3()),
-      k(C + "world", Type::Vector3, "m", Need::Required, "held at (world)"),
+      k(C + "world", Type::Vector3, "m", Need::Optional, "held at (world)"),
+      k(C + "other_link", Type::Text, "", Need::Optional, "other link"),
+      k(C + "other_point", Type::Vector3, "m", Need::Optional, "point (other link's body frame)", zeros3()),
+      k(C + "axis", Type::Vector3, "-", Need::Optional, "axis (link frame)", Json::array({0.0, 0.0, 1.0})),
       withChoices(k(C + "axes", Type::Text, "", Need::Optional, "world axes held", "xyz"),
                   {"xyz", "xy", "xz", "yz", "x", "y", "z"}),  // any of x, y, z: the editor offers these
       number(C + "position", "m", Need::Required, Range::Any, "support position (joint axis)"),

@@ -222,10 +222,21 @@ Json projectToJson(const Project& project) {
           cj[name("constraints[].value")] = value;
           break;
         }
-        case Constraint::Kind::Point: {
+        case Constraint::Kind::Point:
+        case Constraint::Kind::Revolute:
+        case Constraint::Kind::Prismatic: {
           cj[name("constraints[].link")] = linkName();
           cj[name("constraints[].point")] = vec3Json(c.point);
-          cj[name("constraints[].world")] = vec3Json(c.world);
+          if (c.other_link >= 0 && c.other_link < static_cast<int>(m.links.size())) {
+            cj[name("constraints[].other_link")] = m.links[static_cast<std::size_t>(c.other_link)].name;
+            cj[name("constraints[].other_point")] = vec3Json(c.other_point);
+          } else {
+            cj[name("constraints[].world")] = vec3Json(c.world);
+          }
+          if (c.kind != Constraint::Kind::Point) {
+            cj[name("constraints[].axis")] = vec3Json(c.axis);
+            break;
+          }
           std::string axes;
           for (int a = 0; a < 3; ++a)
             if (c.axes[static_cast<std::size_t>(a)]) axes += static_cast<char>('x' + a);

@@ -65,7 +65,15 @@ std::vector<ErrorEstimate> GlobalErrorEstimate::estimates(const Results& results
     for (std::size_t k = 0; k < x.size() && k < y.size() && k < z.size(); ++k)
       e.excursion =
           std::max(e.excursion, std::sqrt(std::pow(x[k] - x[0], 2) + std::pow(y[k] - y[0], 2) + std::pow(z[k] - z[0], 2)));
-    out.push_back(relative(e));
+    // The closures' largest position violation: an end effector that moves no more than 10 times that
+    // is one they hold, and what it seems to move is their violation.
+    double violation = -1.0;
+    for (std::size_t c = 0; c < results.channels().size(); ++c) {
+      const std::string& name = results.channels()[c].name;
+      if (name.rfind("constraint.", 0) != 0 || name.size() < 4 || name.compare(name.size() - 4, 4, ".pos") != 0) continue;
+      for (std::size_t k = 0; k < results.rows(); ++k) violation = std::max(violation, std::abs(results.value(k, c)));
+    }
+    if (e.excursion > 10.0 * violation) out.push_back(relative(e));
   }
   // Each flexible link's tip deflection: its largest |(v, w)|.
   for (const Tip& t : tips_) {

@@ -143,6 +143,8 @@ std::string firstNonFinite(const Project& project) {
     law(c, p + ".value", k.value);
     c.matrix(p + ".point", k.point);
     c.matrix(p + ".world", k.world);
+    c.matrix(p + ".other_point", k.other_point);
+    c.matrix(p + ".axis", k.axis);
     c.number(p + ".position", k.position);
   }
   const SimulationSettings& s = project.simulation;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/Linearization.hpp"
+#include "dynamics/Constraints.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
@@ -63,6 +64,33 @@ inline void randomState(const MultibodySystem& sys, std::mt19937& rng, Eigen::Ve
     q(i) = (elastic ? 0.02 : 1.0) * u(rng);
     qd(i) = (elastic ? 0.3 : 1.5) * u(rng);
   }
+}
+
+// What an iteration matrix of the constrained equations needs of the rows beyond Phi_q, at (q, qd), for
+// multipliers w: G = 2 d(Phi_q^T w)/dq (ConstraintSet::addForceDerivative, scale 2) and
+// R = d(Phi_q qd + Phi_t)/dq (rateDerivative), each with its central differences of the rows at t.
+struct ConstraintDerivatives {
+  Eigen::MatrixXd G, G_differences, R, R_differences;
+};
+inline ConstraintDerivatives constraintDerivatives(const ConstraintSet& cs, double t, const Eigen::VectorXd& q,
+                                                   const Eigen::VectorXd& qd, const Eigen::VectorXd& w) {
+  const Eigen::Index n = q.size(), m = cs.size();
+  ConstraintDerivatives d{Eigen::MatrixXd::Zero(n, n), Eigen::MatrixXd(n, n), Eigen::MatrixXd(m, n), Eigen::MatrixXd(m, n)};
+  cs.addForceDerivative(q, w, 2.0, d.G);
+  cs.rateDerivative(q, qd, d.R);
+  ConstraintRows plus, minus;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double h = 1e-6;
+    Eigen::VectorXd qp = q, qm = q;
+    qp(k) += h;
+    qm(k) -= h;
+    cs.evaluate(t, qp, qd, plus);
+    cs.evaluate(t, qm, qd, minus);
+    EXPECT_TRUE(plus.error.empty()) << plus.error;
+    d.G_differences.col(k) = 2.0 * (plus.Phi_q - minus.Phi_q).transpose() * w / (2 * h);
+    d.R_differences.col(k) = (plus.Phi_q * qd + plus.phi_t - minus.Phi_q * qd - minus.phi_t) / (2 * h);
+  }
+  return d;
 }
 
 }  // namespace flexarm::test

@@ -165,7 +165,9 @@ inline std::pair<SolverStats, long> expectCantileverMatchesTightReference(const 
   EXPECT_LE(relativeDifference(run, reference, tip), 1e-3);
   const std::vector<double> w = run.column(tip);
   EXPECT_FALSE(w.empty());
-  if (!w.empty()) EXPECT_NEAR(w.back(), -2.77e-3, 0.01 * 2.77e-3);
+  if (!w.empty()) {
+    EXPECT_NEAR(w.back(), -2.77e-3, 0.01 * 2.77e-3);
+  }
   return {run.stats, reference.stats.steps};
 }
 

@@ -114,7 +114,7 @@ TEST(ForceTerms, EachTermsForceAtRestIsMinusTheGradientOfItsOwnPotential) {
     Arm arm(coupling);
     const MultibodySystem& sys = arm.sys;
     DynamicsData& d = arm.d;
-    const Eigen::VectorXd &q = arm.q, &qd = arm.qd;
+    const Eigen::VectorXd& q = arm.q;
     const Eigen::VectorXd rest = Eigen::VectorXd::Zero(sys.nq);
     int terms_with_a_potential = 0;
     for (const ForceTerm* term : forceTerms()) {

@@ -153,6 +153,32 @@ struct Answers {
     });
   }
 };
+
+// Undoes every command of the document's stack, checking that each brings back the state recorded
+// before it (states[i]: the document at stack index i); false, with the command named, when one does not.
+bool undoEverything(ProjectDocument& doc, std::map<int, Json>& states) {
+  for (int i = doc.undoStack()->count() - 1; i >= 0; --i) {
+    doc.undo();
+    if (doc.json() != states[i]) {
+      qWarning("after undoing %s the document is not what it was", qPrintable(doc.undoStack()->text(i)));
+      return false;
+    }
+  }
+  return true;
+}
+
+// Redoes the n commands undone, checking each against the state recorded after it.
+bool redoEverything(ProjectDocument& doc, std::map<int, Json>& states, int n) {
+  for (int i = 1; i <= n; ++i) {
+    doc.redo();
+    if (doc.json() != states[i]) {
+      qWarning("after redoing %s the document is not what it was", qPrintable(doc.undoStack()->text(i - 1)));
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 class EditorTest : public QObject {
@@ -592,15 +618,9 @@ class EditorTest : public QObject {
     QCOMPARE(doc.undoStack()->undoText(), QString("Delete constraint support2"));
     QCOMPARE(doc.project()->model.constraints.size(), std::size_t(1));
     const int n = doc.undoStack()->count();
-    for (int i = n - 1; i >= 0; --i) {
-      doc.undo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
-    }
+    QVERIFY2(undoEverything(doc, states), "undo");
     QCOMPARE(doc.json(), start);
-    for (int i = 1; i <= n; ++i) {
-      doc.redo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
-    }
+    QVERIFY2(redoEverything(doc, states, n), "redo");
   }
 
   void coordinateAndPointConstraints() {
@@ -697,16 +717,60 @@ class EditorTest : public QObject {
     QCOMPARE(doc.json(), flexible);
     // Undo everything, redo everything.
     const int n = doc.undoStack()->count();
-    for (int i = n - 1; i >= 0; --i) {
-      doc.undo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
-    }
+    QVERIFY2(undoEverything(doc, states), "undo");
     QCOMPARE(doc.json(), original);
     QCOMPARE(w.modelTree()->tree()->topLevelItem(4)->text(0), QString("Simulation"));  // no Constraints branch left
-    for (int i = 1; i <= n; ++i) {
-      doc.redo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
-    }
+    QVERIFY2(redoEverything(doc, states, n), "redo");
+  }
+
+  void revolutePrismaticAndTwoLinkClosures() {
+    QTemporaryDir dir;
+    std::map<int, Json> states;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOfExample(dir, "double-pendulum.flexarm.json")));
+    ProjectDocument& doc = *w.document();
+    states[0] = doc.json();
+    connect(doc.undoStack(), &QUndoStack::indexChanged, &doc, [&](int i) {
+      if (!states.count(i)) states[i] = doc.json();
+    });
+    QVERIFY(trigger(w, "addConstraint"));
+    // A revolute closure: the lower link's tip, held where it starts, about the lower joint's axis.
+    QVERIFY(choose(w, "constraints[0].type", "revolute"));
+    QCOMPARE(lineEdit(w, "constraints[0].point")->text(), QString("1, 0, 0"));
+    QCOMPARE(lineEdit(w, "constraints[0].axis")->text(), QString("0, 1, 0"));
+    QCOMPARE(combo(w, "constraints[0].other_link")->currentText(), QString("(world)"));
+    QCOMPARE(lineEdit(w, "constraints[0].world")->text(), QString("2, 0, 0"));
+    QVERIFY(!lineEdit(w, "constraints[0].other_point"));
+    QVERIFY(!combo(w, "constraints[0].axes"));
+    // Held by the upper link instead of the world: the upper link's point is where the tip starts.
+    QVERIFY(choose(w, "constraints[0].other_link", "upper"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Join constraint 'constraint1' to link upper"));
+    QCOMPARE(lineEdit(w, "constraints[0].other_point")->text(), QString("2, 0, 0"));
+    QVERIFY(!lineEdit(w, "constraints[0].world"));
+    const Constraint& c = doc.project()->model.constraints[0];
+    QCOMPARE(c.kind, Constraint::Kind::Revolute);
+    QCOMPARE(c.other_link, 0);
+    // Its own link is refused with the loader's message.
+    const Json joined = doc.json();
+    QVERIFY(!choose(w, "constraints[0].other_link", "lower"));
+    QVERIFY2(w.propertyEditor()->fieldError("constraints[0].other_link").contains("to itself"),
+             qPrintable(w.propertyEditor()->fieldError("constraints[0].other_link")));
+    QCOMPARE(doc.json(), joined);
+    // A slider along an oblique axis; back to the world.
+    QVERIFY(choose(w, "constraints[0].type", "prismatic"));
+    QCOMPARE(lineEdit(w, "constraints[0].axis")->text(), QString("1, 0, 0"));
+    QVERIFY(type(w, "constraints[0].axis", "1, 0, 1"));
+    QVERIFY(choose(w, "constraints[0].other_link", "upper"));
+    QVERIFY(choose(w, "constraints[0].other_link", "(world)"));
+    QCOMPARE(lineEdit(w, "constraints[0].world")->text(), QString("2, 0, 0"));
+    const Json expected = Json::parse(R"({"name": "constraint1", "type": "prismatic", "link": "lower", "point": [1.0, 0.0, 0.0],
+                                          "world": [2.0, 0.0, 0.0], "axis": [0.7071067811865475, 0.0, 0.7071067811865475]})");
+    QCOMPARE(projectToJson(*doc.project())["constraints"][0], expected);
+    // Undo everything, redo everything.
+    const int n = doc.undoStack()->count();
+    QVERIFY2(undoEverything(doc, states), "undo");
+    QVERIFY2(redoEverything(doc, states, n), "redo");
   }
 
   void variantAndStudyEditsUndoRedoAndRefusals() {
@@ -859,17 +923,11 @@ class EditorTest : public QObject {
 
     // Undo all, redo all; the panels follow the document.
     const int n = doc.undoStack()->count();
-    for (int i = n - 1; i >= 0; --i) {
-      doc.undo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after undoing %1").arg(doc.undoStack()->text(i))));
-    }
+    QVERIFY2(undoEverything(doc, states), "undo");
     QCOMPARE(doc.json(), original);
     w.modelTree()->select({Kind::Variant, 1});
     QCOMPARE(tableRows(w, table), QStringList({"joints[0].flex = null", "joints[1].flex = null", "joints[2].flex = null"}));
-    for (int i = 1; i <= n; ++i) {
-      doc.redo();
-      QVERIFY2(doc.json() == states[i], qPrintable(QString("after redoing %1").arg(doc.undoStack()->text(i - 1))));
-    }
+    QVERIFY2(redoEverything(doc, states, n), "redo");
     QCOMPARE(tableRows(w, table), QStringList({"joints[1].flex = null", "joints[2].flex = null", "coupling = zero"}));
   }
 
@@ -1236,6 +1294,13 @@ class EditorTest : public QObject {
     const QImage variants = w.screenshot();
     QVERIFY(nonBackgroundPixels(variants) > 5000);
     QVERIFY(variants.save(out + "/editor-variants.png"));
+    // A revolute closure between two links: the form and, in the 3D view, its peg on the rod.
+    QVERIFY(w.openProject(copyOfExample(dir, "palletizer-parallelogram.flexarm.json")));
+    w.modelTree()->select({Kind::Constraint, 0});
+    QTest::qWait(200);
+    QCOMPARE(combo(w, "constraints[0].other_link")->currentText(), QString("turntable"));
+    QCOMPARE(lineEdit(w, "constraints[0].other_point")->text(), QString("0, 0, 0.25"));
+    QVERIFY(w.screenshot().save(out + "/editor-closure.png"));
   }
 };
 

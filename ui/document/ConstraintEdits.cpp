@@ -2,12 +2,14 @@
 
 #include <QLocale>
 #include <QRegularExpression>
+#include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "dynamics/DynamicsData.hpp"
 #include "ui/document/PathWords.hpp"
 #include "dynamics/Kinematics.hpp"
+#include "dynamics/LinkPoint.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
 #include "io/ProjectSchema.hpp"
@@ -34,6 +36,18 @@ bool validConstraint(const Json& doc, int i, QString* error) {
 
 QString number(double x) { return QString::fromStdString(formatNumber(x)); }
 
+// Where the point of the link starts (in the world), as a JSON array; round-off of the placement
+// rotations (1e-17) is shown as 0.
+Json initialPosition(const ProjectDocument& d, int link, const Eigen::Vector3d& point) {
+  const MultibodySystem& sys = *d.system();
+  Eigen::VectorXd q0, qd0;
+  sys.initialState(d.project()->model, q0, qd0);
+  Eigen::Vector3d p = LinkPoint(sys, link, point).position(q0);
+  for (int a = 0; a < 3; ++a)
+    if (std::abs(p(a)) < 1e-12) p(a) = 0.0;
+  return Json::array({p.x(), p.y(), p.z()});
+}
+
 // The default body of a constraint of `type` in the document's project (name and type excluded).
 Json defaults(const ProjectDocument& d, const std::string& type) {
   const Model& m = d.project()->model;
@@ -44,26 +58,20 @@ Json defaults(const ProjectDocument& d, const std::string& type) {
     value["value"] = j.q0;
     return {{"terms", {{names::jointCoordinate(j.name), 1.0}}}, {"value", value}};
   }
-  if (type == "point") {
-    int link = 0;  // the last link of the rigid chain from the base (the loader explains when there is none)
-    while (link + 1 < n && !m.links[static_cast<std::size_t>(link)].flex && !m.links[static_cast<std::size_t>(link + 1)].flex)
-      ++link;
+  if (type == "point" || type == "revolute" || type == "prismatic") {
+    // The last link's tip, held where it starts; a pin about the link's joint axis, a slider along the link.
+    const int link = n - 1;
     const Link& l = m.links[static_cast<std::size_t>(link)];
-    Eigen::Vector3d world = Eigen::Vector3d::Zero();
-    if (!l.flex) {  // where the distal end starts
-      const MultibodySystem& sys = *d.system();
-      DynamicsData data(sys);
-      Eigen::VectorXd q0, qd0;
-      sys.initialState(m, q0, qd0);
-      forwardKinematics(sys, data, q0);
-      world = distalFrame(sys, data, link).translation();
-      for (int a = 0; a < 3; ++a)  // round-off of the placement rotations (1e-17) would read badly
-        if (std::abs(world(a)) < 1e-12) world(a) = 0.0;
+    Json c = {{"link", l.name},
+              {"point", Json::array({l.length, 0.0, 0.0})},
+              {"world", initialPosition(d, link, {l.length, 0.0, 0.0})}};
+    if (type == "point") {
+      c["axes"] = schema::key("constraints[].axes").fallback;
+    } else {
+      const Eigen::Vector3d a = type == "revolute" ? m.joints[static_cast<std::size_t>(link)].axis : Eigen::Vector3d::UnitX();
+      c["axis"] = Json::array({a.x(), a.y(), a.z()});
     }
-    return {{"link", l.name},
-            {"point", Json::array({l.length, 0.0, 0.0})},
-            {"world", Json::array({world.x(), world.y(), world.z()})},
-            {"axes", schema::key("constraints[].axes").fallback}};
+    return c;
   }
   // sliding_support: a flexible link on a prismatic joint along +-x, else the first flexible link.
   int link = -1;
@@ -140,9 +148,10 @@ bool setConstraintType(ProjectDocument& d, int index, const std::string& type, Q
   if (!validConstraint(doc, index, error)) return false;
   const Project* p = d.project();
   if (!p) return false;
-  if (type != "coordinates" && type != "point" && type != "sliding_support") {
-    if (error)
-      *error = at(index) + ".type: unknown value \"" + q(type) + "\" (expected one of: coordinates, point, sliding_support)";
+  QStringList types;
+  for (const std::string& t : schema::key("constraints[].type").choices) types << q(t);
+  if (!types.contains(q(type))) {
+    if (error) *error = at(index) + ".type: unknown value \"" + q(type) + "\" (expected one of: " + types.join(", ") + ")";
     return false;
   }
   Json& c = doc["constraints"][index];
@@ -154,6 +163,45 @@ bool setConstraintType(ProjectDocument& d, int index, const std::string& type, Q
   c = fresh;
   const QString path = at(index) + ".type";
   return d.apply("Set " + pathWords(d.json(), path) + " to " + q(type), doc, error, at(index));
+}
+
+bool setConstraintCounterpart(ProjectDocument& d, int index, const std::string& other, QString* error) {
+  Json doc = d.json();
+  if (!validConstraint(doc, index, error)) return false;
+  const Project* p = d.project();
+  if (!p || index >= static_cast<int>(p->model.constraints.size())) return false;
+  const Constraint& k = p->model.constraints[static_cast<std::size_t>(index)];
+  Json& c = doc["constraints"][index];
+  const QString path = at(index) + ".other_link";
+  const Model& m = p->model;
+  if (other == kWorld) {
+    if (k.other_link < 0) return true;
+    c.erase("other_link");
+    c.erase("other_point");
+    c["world"] = initialPosition(d, k.link, k.point);
+    return d.apply("Hold " + pathWords(d.json(), at(index)) + " to the world", doc, error, path);
+  }
+  const int o = m.linkIndex(other);
+  if (o < 0) {
+    if (error) *error = path + ": no link is named \"" + q(other) + "\"";
+    return false;
+  }
+  if (o == k.other_link) return true;
+  // The other link's point where the link's point starts: in its body frame (rigid), or its nearest
+  // section (flexible, undeformed).
+  const MultibodySystem& sys = *d.system();
+  Eigen::VectorXd q0, qd0;
+  sys.initialState(m, q0, qd0);
+  const Eigen::Vector3d start = LinkPoint(sys, k.link, k.point).position(q0);
+  Eigen::Vector3d local = LinkPoint(sys, o, Eigen::Vector3d::Zero()).frame(q0).inverse() * start;
+  const Link& ol = m.links[static_cast<std::size_t>(o)];
+  if (ol.flex) local = Eigen::Vector3d(std::clamp(local.x(), 0.0, ol.length), 0.0, 0.0);
+  for (int a = 0; a < 3; ++a)
+    if (std::abs(local(a)) < 1e-12) local(a) = 0.0;
+  c.erase("world");
+  c["other_link"] = other;
+  c["other_point"] = Json::array({local.x(), local.y(), local.z()});
+  return d.apply("Join " + pathWords(d.json(), at(index)) + " to link " + q(other), doc, error, path);
 }
 
 bool setConstraintTerms(ProjectDocument& d, int index, const QString& text, QString* error) {

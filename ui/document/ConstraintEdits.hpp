@@ -16,11 +16,17 @@ namespace flexarm::edits {
 // A `coordinates` constraint that holds the last joint at its initial value, at the end of the list.
 bool addConstraint(ProjectDocument& doc, QString* error = nullptr);
 bool deleteConstraint(ProjectDocument& doc, int index, QString* error = nullptr);
-// type: "coordinates", "point" or "sliding_support". The name is kept; the other keys get defaults:
-// coordinates: the last joint held at its initial value; point: the distal end of the last link of the
-// rigid chain from the base, held at its initial world position in x, y and z; sliding_support: the
-// first flexible link on a prismatic joint along x, through a support at its middle.
+// type: "coordinates", "point", "sliding_support", "revolute" or "prismatic". The name is kept; the
+// other keys get defaults: coordinates: the last joint held at its initial value; point, revolute and
+// prismatic: the tip of the last link held where it starts (in x, y and z; a revolute about the link's
+// joint axis, a prismatic along the link); sliding_support: the first flexible link on a prismatic
+// joint along x, through a support at its middle.
 bool setConstraintType(ProjectDocument& doc, int index, const std::string& type, QString* error = nullptr);
+// The counterpart of a point, revolute or prismatic constraint: another link (`other` its name; its
+// point is where the constraint's point starts, the nearest section of a flexible link), or kWorld (the
+// world point where the constraint's point starts).
+inline constexpr const char* kWorld = "(world)";
+bool setConstraintCounterpart(ProjectDocument& doc, int index, const std::string& other, QString* error = nullptr);
 // text: "name = coefficient" pairs separated by commas, e.g. "q.shoulder = 1, q.elbow = -2".
 bool setConstraintTerms(ProjectDocument& doc, int index, const QString& text, QString* error = nullptr);
 

@@ -502,10 +502,22 @@ void constraintForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i
     out.push_back(terms);
     out.push_back(info("coordinates", edits::coordinateNames(d).join(", ")));
     constraintValueFields(out, d, i, p);
-  } else if (type == "point") {
+  } else if (type == "point" || type == "revolute" || type == "prismatic") {
     out.push_back(choice(p + ".link", "link", linkNames(d), {}));
-    for (const char* key : {"point", "world", "axes"})
-      out.push_back(keyField(p + "." + key, std::string("constraints[].") + key));
+    out.push_back(keyField(p + ".point", "constraints[].point"));
+    if (type != "point") out.push_back(keyField(p + ".axis", "constraints[].axis"));
+    // The counterpart: the world or another link.
+    FieldSpec other = choice(
+        p + ".other_link", "held by", QStringList{edits::kWorld} + linkNames(d), {},
+        [i](ProjectDocument& doc, const Json& v, QString* e) { return edits::setConstraintCounterpart(doc, i, str(v), e); });
+    other.current = [p](const ProjectDocument& doc) {
+      const Json* v = doc.value(p + ".other_link");
+      return Json(v && v->is_string() ? v->get<std::string>() : std::string(edits::kWorld));
+    };
+    out.push_back(other);
+    const Json* o = d.value(p + ".other_link");
+    out.push_back(o ? keyField(p + ".other_point", "constraints[].other_point") : keyField(p + ".world", "constraints[].world"));
+    if (type == "point") out.push_back(keyField(p + ".axes", "constraints[].axes"));
   } else if (type == "sliding_support") {
     out.push_back(choice(p + ".link", "flexible link", linkNames(d), {}));
     out.push_back(keyField(p + ".position", "constraints[].position"));

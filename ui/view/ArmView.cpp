@@ -123,8 +123,8 @@ struct ArmView::Scene {
   std::vector<vtkSmartPointer<vtkActor>> section_payloads;  // Body::section_masses, body by body
   std::vector<vtkSmartPointer<vtkActor>> loads;             // an arrow per load: its force (else its torque), tip on its point
   std::vector<vtkSmartPointer<vtkAxesActor>> frames;
-  std::vector<vtkSmartPointer<vtkActor>> supports;     // sliding supports, fixed in their joint's frame
-  std::vector<vtkSmartPointer<vtkActor>> held_points;  // point constraints, fixed in the world
+  std::vector<vtkSmartPointer<vtkActor>> supports;  // sliding supports, fixed in their joint's frame
+  std::vector<vtkSmartPointer<vtkActor>> closures;  // loop closures: fixed in the world, or riding on a link
   vtkSmartPointer<vtkActor> grid, base;
   bool gl_ready = false;
 };
@@ -200,6 +200,45 @@ void ArmView::paintGL() {
   ++frames_rendered_;
 }
 
+namespace {
+
+// A turn that takes the x axis onto the unit vector d.
+Eigen::Matrix3d alongX(const Eigen::Vector3d& d) {
+  return Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), d).toRotationMatrix();
+}
+
+}  // namespace
+
+std::vector<ArmView::ClosureMark> ArmView::closureMarks(const Model& model, const MultibodySystem& sys,
+                                                        const Eigen::VectorXd& q0) {
+  std::vector<ClosureMark> marks;
+  for (const Constraint& c : model.constraints) {
+    if (c.kind != Constraint::Kind::Point && c.kind != Constraint::Kind::Revolute && c.kind != Constraint::Kind::Prismatic)
+      continue;
+    if (c.link < 0 || c.link >= static_cast<int>(sys.bodies.size())) continue;
+    ClosureMark m{std::nullopt, std::nullopt, Eigen::Isometry3d::Identity(), Eigen::Vector3d::Zero()};
+    if (c.kind == Constraint::Kind::Point) {  // in the world's axes, or the other link's
+      for (int a = 0; a < 3; ++a) m.size(a) = c.axes[static_cast<std::size_t>(a)] ? 1.5 : 12.0;
+    } else {  // along the axis: a peg (revolute) or a rail (prismatic)
+      m.size = c.kind == Constraint::Kind::Revolute ? Eigen::Vector3d(12.0, 2.5, 2.5) : Eigen::Vector3d(30.0, 1.5, 3.0);
+      m.pose.linear() = alongX(c.axis.normalized());
+    }
+    if (c.other_link >= 0) {
+      m.rides.emplace(sys, c.link, c.point);
+      if (c.kind == Constraint::Kind::Point)
+        m.turns.emplace(sys, c.other_link, c.other_point);
+      else
+        m.turns = m.rides;
+    } else {
+      if (c.kind != Constraint::Kind::Point)  // the axis where the link had it in the initial state
+        m.pose.linear() = LinkPoint(sys, c.link, c.point).frame(q0).linear() * m.pose.linear();
+      m.pose.translation() = c.world;
+    }
+    marks.push_back(std::move(m));
+  }
+  return marks;
+}
+
 void ArmView::setProject(const Project& project, std::shared_ptr<const MultibodySystem> system, bool keep_camera) {
   const double before = reach_;
   data_.reset();  // before the system it refers to
@@ -207,12 +246,10 @@ void ArmView::setProject(const Project& project, std::shared_ptr<const Multibody
   supports_.clear();
   for (const Constraint& c : project.model.constraints)
     if (c.kind == Constraint::Kind::SlidingSupport) supports_.push_back({c.link, c.position});
-  held_points_.clear();
-  for (const Constraint& c : project.model.constraints)
-    if (c.kind == Constraint::Kind::Point) held_points_.push_back({c.world, c.axes});
   data_ = std::make_unique<DynamicsData>(*system_);
   Eigen::VectorXd qd;
   system_->initialState(project.model, q_, qd);
+  closures_ = closureMarks(project.model, *system_, q_);
   reach_ = 0.0;
   for (const Body& b : system_->bodies) reach_ += std::max(b.length, 0.05);
   // No links yet (the empty chain): a 1 m scene, its grid and the small base where the first joint goes.
@@ -240,7 +277,7 @@ void ArmView::rebuildScene() {
   for (auto& a : s.loads) s.renderer->RemoveActor(a);
   for (auto& a : s.frames) s.renderer->RemoveActor(a);
   for (auto& a : s.supports) s.renderer->RemoveActor(a);
-  for (auto& a : s.held_points) s.renderer->RemoveActor(a);
+  for (auto& a : s.closures) s.renderer->RemoveActor(a);
   if (s.grid) s.renderer->RemoveActor(s.grid);
   if (s.base) s.renderer->RemoveActor(s.base);
   s.links.clear();
@@ -251,19 +288,18 @@ void ArmView::rebuildScene() {
   s.loads.clear();
   s.frames.clear();
   s.supports.clear();
-  s.held_points.clear();
+  s.closures.clear();
   const double radius = 0.008 * reach_;
-  for (const PointMark& p : held_points_) {
-    // A block at the held point, thin along the axes it holds and long along those it leaves free: a
-    // pin (x and y held) is a peg along z, a roller (y held) a plate in x and z.
+  for (const ClosureMark& m : closures_) {
+    // A pin of a planar mechanism (x and y held) is a peg along z, a roller (y held) a plate in x and z.
     vtkNew<vtkCubeSource> c;
-    c->SetXLength((p.axes[0] ? 1.5 : 12.0) * radius);
-    c->SetYLength((p.axes[1] ? 1.5 : 12.0) * radius);
-    c->SetZLength((p.axes[2] ? 1.5 : 12.0) * radius);
+    c->SetXLength(m.size.x() * radius);
+    c->SetYLength(m.size.y() * radius);
+    c->SetZLength(m.size.z() * radius);
     auto a = sourceActor(c, 0.30, 0.33, 0.36);
-    a->SetPosition(p.world.x(), p.world.y(), p.world.z());
+    a->SetUserMatrix(toVtk(m.pose));
     s.renderer->AddActor(a);
-    s.held_points.push_back(a);
+    s.closures.push_back(a);
   }
   for (std::size_t k = 0; k < supports_.size(); ++k) {
     vtkNew<vtkCubeSource> c;  // a sleeve around the beam
@@ -428,6 +464,13 @@ void ArmView::updateGeometry() {
     for (std::size_t k = 0; k < supports_.size(); ++k)
       if (supports_[k].body == static_cast<int>(i))
         s.supports[k]->SetUserMatrix(toVtk(X_joint * Eigen::Translation3d(supports_[k].position * b.axis)));
+  }
+  for (std::size_t k = 0; k < closures_.size() && k < s.closures.size(); ++k) {
+    const ClosureMark& m = closures_[k];
+    if (!m.rides) continue;
+    Eigen::Isometry3d X = m.rides->frame(shown);
+    X.linear() = m.turns->frame(shown).linear() * m.pose.linear();
+    s.closures[k]->SetUserMatrix(toVtk(X));
   }
   // Each load's arrow ends on its point (a force pushes there); a torque's starts there, along its axis.
   for (std::size_t k = 0; k < s.loads.size() && k < sys.loads.size(); ++k) {

@@ -12,9 +12,11 @@
 #include <QPoint>
 #include <array>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dynamics/DynamicsData.hpp"
+#include "dynamics/LinkPoint.hpp"
 #include "model/Project.hpp"
 
 namespace flexarm {
@@ -120,11 +122,16 @@ class ArmView : public QWidget {
     double position;  // along its joint axis, in the joint frame [m]
   };
   std::vector<SupportMark> supports_;
-  struct PointMark {  // a point constraint: where the world holds a link's point, and along which axes
-    Eigen::Vector3d world;
-    std::array<bool, 3> axes;
+  // A loop closure (point, revolute, prismatic): a block at its point, thin along the directions it holds
+  // and long along those it leaves free (a pin is a peg along its axis, a slider a rail).
+  struct ClosureMark {
+    std::optional<LinkPoint> rides;  // between two links: the block rides on the link's point
+    std::optional<LinkPoint> turns;  // and turns with this point's frame (the other link's for a point closure)
+    Eigen::Isometry3d pose;          // fixed in the world; when it rides, its turn in that frame
+    Eigen::Vector3d size;            // along the block's axes, in tube radii
   };
-  std::vector<PointMark> held_points_;
+  static std::vector<ClosureMark> closureMarks(const Model& model, const MultibodySystem& sys, const Eigen::VectorXd& q0);
+  std::vector<ClosureMark> closures_;
   double scale_ = 1.0;
   double reach_ = 1.0;
   bool ghost_ = true, frames_ = false;
