@@ -988,9 +988,15 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   readSimulation(sim, project.simulation);
   sim.finish();
   if (!model.constraints.empty() && !project.simulation.constrained() &&
-      project.simulation.method != SimulationSettings::Method::Auto)
-    diag.error("simulation.solver.method", "the model has constraints: choose \"auto\", \"ida\" or \"newmark\" (\"" +
+      project.simulation.method != SimulationSettings::Method::Auto) {
+    std::vector<std::string> with;
+    for (const SolverMethodInfo& m : solverMethods())
+      if (m.constraints) with.push_back(inQuotes(m.name));
+    std::string list;
+    for (std::size_t k = 0; k < with.size(); ++k) list += (k == 0 ? "" : k + 1 == with.size() ? " or " : ", ") + with[k];
+    diag.error("simulation.solver.method", "the model has constraints: choose " + list + " (\"" +
                                                std::string(methodName(project.simulation.method)) + "\" has no multipliers)");
+  }
   root.finish();
   if (diag.hasErrors()) return std::nullopt;
   if (!model.constraints.empty())  // what only the coordinates can tell (their names, chains)

@@ -19,11 +19,16 @@ struct SolverMethodInfo {
   bool adaptive;                                   // chooses its own step from an error estimate
   bool damps_unresolved;                           // numerical damping of the vibrations a step does not resolve
   bool constraints;                                // integrates model constraints with their multipliers
+  bool multipliers_always;                         // also holds a model's prescribed joints by multipliers without them
   const char* when;                                // one line: when to use it
 };
 
 // Every method, `auto` first.
 const std::vector<SolverMethodInfo>& solverMethods();
 const SolverMethodInfo& solverMethod(SimulationSettings::Method method);
+// Whether a run of `model` with the (concrete) method of `s` integrates with multipliers (the
+// constrained steppers, solvers/ConstrainedStepper.hpp): IDA and Newmark always, generalized-alpha
+// when the model has constraints.
+bool runsWithMultipliers(const SimulationSettings& s, const Model& model);
 
 }  // namespace flexarm

@@ -1,7 +1,8 @@
 #pragma once
 // The methods that integrate the model's constraints and prescribed joints with Lagrange multipliers
-// and record the constraint violations: IDA on the stabilized index-2 (GGL) DAE (IdaStepper.cpp) and
-// fixed-step Newmark-beta with Baumgarte stabilization (NewmarkStepper.cpp, Pan et al. 1990 sec. 4).
+// and record the constraint violations: IDA on the stabilized index-2 (GGL) DAE (IdaStepper.cpp),
+// fixed-step Newmark-beta with Baumgarte stabilization (NewmarkStepper.cpp, Pan et al. 1990 sec. 4),
+// and generalized-alpha on the index-3 equations (ConstrainedAlphaStepper.cpp, Arnold & Bruls 2007).
 #include <Eigen/Core>
 #include <memory>
 #include <string>
@@ -40,5 +41,7 @@ Result<std::shared_ptr<const ConstraintSet>> runConstraints(const RunSetup& run)
 // The StepperFactory of each constrained method, each in its own file.
 Result<std::unique_ptr<Stepper>> makeIdaStepper(const RunSetup& run, std::vector<Channel>& channels);
 Result<std::unique_ptr<Stepper>> makeNewmarkStepper(const RunSetup& run, std::vector<Channel>& channels);
+// Generalized-alpha on the index-3 equations with multipliers (ConstrainedAlphaStepper.cpp).
+Result<std::unique_ptr<Stepper>> makeConstrainedAlphaStepper(const RunSetup& run, std::vector<Channel>& channels);
 
 }  // namespace flexarm

@@ -49,11 +49,7 @@ Status GeneralizedAlphaIntegrator::init(SecondOrderOde& ode, int n, const double
   max_step_ = s.max_step;
   t_stop_ = t_stop;
   const double rho = s.rho_inf;
-  alpha_m_ = (2.0 * rho - 1.0) / (rho + 1.0);
-  alpha_f_ = rho / (rho + 1.0);
-  gamma_ = 0.5 + alpha_f_ - alpha_m_;
-  beta_ = 0.25 * (gamma_ + 0.5) * (gamma_ + 0.5);
-  error_constant_ = 0.5 * (alpha_m_ - alpha_f_) + beta_ - 1.0 / 6.0;
+  scheme_ = AlphaScheme(rho);
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
   y1_ = y_prev_ = y_;
   Eigen::VectorXd ydot(n);
@@ -111,8 +107,7 @@ void GeneralizedAlphaIntegrator::accelerate(int iteration) {
 }
 
 int GeneralizedAlphaIntegrator::attempt(double h) {
-  const double ratio = (1.0 - alpha_f_) / (1.0 - alpha_m_);
-  const double c_q = h * h * beta_ * ratio, c_v = h * gamma_ * ratio;
+  const double c_q = scheme_.cq(h), c_v = scheme_.cv(h);
   const double t1 = t_stop_ - (t_ + h) < 1e-12 * h ? t_stop_ : t_ + h;
   const auto q = y_.head(n_), v = y_.tail(n_);
   weighStart();
@@ -140,11 +135,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     a1_ = a_ + (h / (t_ - t_prev_)) * (a_ - a_prev_);  // linear extrapolation
   else
     a1_ = a_;
-  auto follow = [&] {
-    abar1_ = ((1.0 - alpha_f_) * a1_ + alpha_f_ * a_ - alpha_m_ * abar_) / (1.0 - alpha_m_);
-    y1_.head(n_) = q + h * v + (h * h * (0.5 - beta_)) * abar_ + (h * h * beta_) * abar1_;
-    y1_.tail(n_) = v + (h * (1.0 - gamma_)) * abar_ + (h * gamma_) * abar1_;
-  };
+  auto follow = [&] { scheme_.follow(h, q, v, a_, abar_, a1_, abar1_, y1_.head(n_), y1_.tail(n_)); };
   for (int i = 0; i < n_; ++i) anderson_weight_(i) = std::hypot(c_q * ewt_(i), c_v * ewt_(n_ + i));
   const bool fresh = matrices_each_step || (steps_since_matrices_ <= 1 && !stale_factorization);
   bool converged = false;
@@ -199,9 +190,9 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   follow();
 
   // Local error of the positions; the step is accepted when its weighted norm is <= 1.
-  work_ = (error_constant_ * h * h) * (abar1_ - abar_);
+  scheme_.localError(h, abar1_, abar_, work_);
   const double err = wrms(work_, 0);
-  const double factor = 0.9 * std::pow(std::max(err, 1e-12), -1.0 / 3.0);
+  const double factor = AlphaScheme::stepFactor(err);
   if (!(err <= 1.0)) {
     ++stats_.error_test_failures;
     h_ = h * std::clamp(factor, 0.2, 0.9);

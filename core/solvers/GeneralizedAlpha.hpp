@@ -25,11 +25,44 @@
 // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n)
 // with delta = alpha_m - alpha_f, is held under rtol |q| + atol as with CVODE.
 #include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
 
 #include "solvers/OdeIntegrator.hpp"
 #include "solvers/SecondOrderStepper.hpp"
 
 namespace flexarm {
+
+// The scheme's parameters for a spectral radius rho_inf and its formulas, shared by the method on
+// M(q) a = f (below) and on the constrained equations (ConstrainedAlphaStepper.cpp).
+struct AlphaScheme {
+  double alpha_m = 0.0, alpha_f = 0.0, gamma = 0.5, beta = 0.25, error_constant = 1.0 / 12.0;
+  AlphaScheme() = default;
+  explicit AlphaScheme(double rho_inf)
+      : alpha_m((2.0 * rho_inf - 1.0) / (rho_inf + 1.0)),
+        alpha_f(rho_inf / (rho_inf + 1.0)),
+        gamma(0.5 + alpha_f - alpha_m),
+        beta(0.25 * (gamma + 0.5) * (gamma + 0.5)),
+        error_constant(0.5 * (alpha_m - alpha_f) + beta - 1.0 / 6.0) {}
+  // c_q = dq_{n+1}/da_{n+1} and c_v = dv_{n+1}/da_{n+1} for a step h.
+  double cq(double h) const { return h * h * beta * ratio(); }
+  double cv(double h) const { return h * gamma * ratio(); }
+  double ratio() const { return (1.0 - alpha_f) / (1.0 - alpha_m); }
+  // abar_{n+1}, q_{n+1} and v_{n+1} of a_{n+1} (a1), from q_n, v_n, a_n and abar_n.
+  void follow(double h, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+              const Eigen::VectorXd& a, const Eigen::VectorXd& abar, const Eigen::VectorXd& a1, Eigen::VectorXd& abar1,
+              Eigen::Ref<Eigen::VectorXd> q1, Eigen::Ref<Eigen::VectorXd> v1) const {
+    abar1 = ((1.0 - alpha_f) * a1 + alpha_f * a - alpha_m * abar) / (1.0 - alpha_m);
+    q1 = q + h * v + (h * h * (0.5 - beta)) * abar + (h * h * beta) * abar1;
+    v1 = v + (h * (1.0 - gamma)) * abar + (h * gamma) * abar1;
+  }
+  // The local error of the positions, h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n), into `error`.
+  void localError(double h, const Eigen::VectorXd& abar1, const Eigen::VectorXd& abar, Eigen::VectorXd& error) const {
+    error = (error_constant * h * h) * (abar1 - abar);
+  }
+  // The next step over this one for a local error of weighted norm err (third order in h).
+  static double stepFactor(double err) { return 0.9 * std::pow(std::max(err, 1e-12), -1.0 / 3.0); }
+};
 
 class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
  public:
@@ -46,7 +79,7 @@ class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
   void accelerate(int iteration);
   static constexpr int kAndersonDepth = 3;
 
-  double alpha_m_ = 0.0, alpha_f_ = 0.0, gamma_ = 0.5, beta_ = 0.25, error_constant_ = 1.0 / 12.0;
+  AlphaScheme scheme_;
   double factored_cv_ = -1.0, factored_cq_ = -1.0;
   double rate_ = 1.0;  // the Newton iteration's convergence rate, estimated as CVODE's crate
   Eigen::VectorXd abar_;

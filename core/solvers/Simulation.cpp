@@ -87,7 +87,7 @@ SolverChoice solverChoice(const Project& project) {
 }
 
 std::vector<Channel> runChannels(const Project& project, const MultibodySystem& sys) {
-  if (!chooseSolver(project, sys).settings.constrained()) return ChannelRecorder(sys).channels();
+  if (!runsWithMultipliers(chooseSolver(project, sys).settings, project.model)) return ChannelRecorder(sys).channels();
   ConstraintSet cs;
   if (!cs.build(sys, project.model, true)) return {};
   return ChannelRecorder(sys, &cs).channels();

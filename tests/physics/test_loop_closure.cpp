@@ -207,8 +207,11 @@ TEST(LoopClosure, TheFlexibleSliderCranksRodDeflectionConvergesWithTheMeshAndAgr
 
 TEST(LoopClosure, ARigidSliderCrankFollowsItsClosedFormKinematics) {
   // The shipped slider-crank with a rigid rod (its mass, centre and inertia): the crank turns at
-  // omega = 150 rad/s, and the slider, the rod's far end held on the x axis, is at
-  // x = L1 cos(omega t) + sqrt(L2^2 - L1^2 sin^2(omega t)) at every instant: within 1e-9 m over 2.4 turns.
+  // omega = 150 rad/s (a prescribed joint, held by a multiplier), and the slider, the rod's far end held
+  // on the x axis, is at x = L1 cos(omega t) + sqrt(L2^2 - L1^2 sin^2(omega t)) at every instant over 2.4
+  // turns: within 1e-9 m under IDA (rtol 1e-11), and within 2e-9 m under generalized-alpha on the
+  // index-3 equations (ConstrainedAlphaStepper.cpp; rtol 1e-9, measured 4.6e-10 m), whose positions stay
+  // on the constraint.
   Json doc = Json::parse(readRegularFile(std::string(FLEXARM_PROJECTS_DIR) + "/flexible-slider-crank.flexarm.json").value());
   const double L1 = 0.15, L2 = 0.3, omega = 150.0, m = 7870.0 * 0.008 * 0.008 * L2;
   doc["links"][1] = Json{{"name", "rod"},
@@ -216,16 +219,23 @@ TEST(LoopClosure, ARigidSliderCrankFollowsItsClosedFormKinematics) {
                          {"mass", m},
                          {"com", {L2 / 2, 0.0, 0.0}},
                          {"inertia", {1e-9, m * L2 * L2 / 12, m * L2 * L2 / 12}}};
-  doc["simulation"]["solver"] = Json{{"method", "ida"}, {"rtol", 1e-11}, {"atol", 1e-13}};
-  const Project p = parseOrFail(doc.dump());
-  const Results run = simulate(p);
-  ASSERT_EQ(run.status, RunStatus::Completed) << run.message;
-  const std::vector<double> t = run.column("t"), x = run.column("ee.x"), y = run.column("ee.y");
-  ASSERT_EQ(t.size(), 201u);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    const double s = std::sin(omega * t[k]), expected = L1 * std::cos(omega * t[k]) + std::sqrt(L2 * L2 - L1 * L1 * s * s);
-    worst = std::max({worst, std::abs(x[k] - expected), std::abs(y[k])});
+  struct Case {
+    const char* method;
+    double rtol, bound;
+  };
+  for (const Case& c : {Case{"ida", 1e-11, 1e-9}, Case{"galpha", 1e-9, 2e-9}}) {
+    doc["simulation"]["solver"] = Json{{"method", c.method}, {"rtol", c.rtol}, {"atol", c.rtol / 100}};
+    const Project p = parseOrFail(doc.dump());
+    const Results run = simulate(p);
+    ASSERT_EQ(run.status, RunStatus::Completed) << c.method << ": " << run.message;
+    const std::vector<double> t = run.column("t"), x = run.column("ee.x"), y = run.column("ee.y");
+    ASSERT_EQ(t.size(), 201u);
+    double worst = 0.0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const double s = std::sin(omega * t[k]), expected = L1 * std::cos(omega * t[k]) + std::sqrt(L2 * L2 - L1 * L1 * s * s);
+      worst = std::max({worst, std::abs(x[k] - expected), std::abs(y[k])});
+    }
+    EXPECT_LT(worst, c.bound) << c.method;
+    for (double v : run.column("constraint.slider.pos")) EXPECT_LT(v, c.bound) << c.method;
   }
-  EXPECT_LT(worst, 1e-9);
 }

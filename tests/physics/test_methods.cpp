@@ -131,5 +131,5 @@ TEST(Methods, EveryMethodWithMultipliersFollowsThePendulumHeldByAPointConstraint
     EXPECT_LT(worstThetaError(r, reference), 1e-5) << m.name;
     for (double v : r.column("constraint.pivot.pos")) EXPECT_LT(v, 1e-7) << m.name;
   }
-  EXPECT_GE(with_multipliers, 2);  // ida and newmark
+  EXPECT_GE(with_multipliers, 3);  // ida, galpha and newmark
 }

@@ -15,6 +15,7 @@
 #include "io/ProjectSchema.hpp"
 #include "ui/document/ModelEdits.hpp"
 #include "model/Names.hpp"
+#include "model/SolverMethods.hpp"
 
 namespace flexarm::edits {
 namespace {
@@ -101,7 +102,8 @@ QString switchToConstrainedSolver(Json& doc) {
   const std::string method = solver.contains("method") && solver["method"].is_string()
                                  ? solver["method"].get<std::string>()
                                  : methodName(schema::simulationDefaults().method);
-  if (method == "ida" || method == "newmark" || method == "auto") return {};
+  for (const SolverMethodInfo& m : solverMethods())  // a method that integrates constraints stays
+    if (m.constraints && method == m.name) return {};
   solver["method"] = "auto";
   return QString(" and switch the solver from %1 to auto (constraints need Lagrange multipliers)").arg(q(method));
 }

@@ -78,7 +78,8 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
             &ModelTree::onAddLoad);
   addAction("addConstraint", "+ Constraint",
             "Add a constraint (it holds the last joint where it starts; choose its type in the properties). "
-            "Constraints need a method with Lagrange multipliers (auto, ida or newmark): bdf and the others are switched to auto",
+            "Constraints need a method with Lagrange multipliers (auto, galpha, ida or newmark): bdf and the others are switched "
+            "to auto",
             &ModelTree::onAddConstraint);
   addAction("addVariant", "+ Variant", "Add a variant: a named set of overrides of the project, for studies and compare mode",
             &ModelTree::onAddVariant);
