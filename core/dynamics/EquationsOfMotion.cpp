@@ -151,23 +151,27 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     fr.force_world.setZero();
     fr.force_distal_world.setZero();
 
-    // ---- joint: from the parent's distal frame (or the world) to this body frame
+    // ---- joint: from the parent's distal frame (or the world) to this body frame. The parent comes
+    // before the body (a chain's previous link, a tree's branching link), its coordinates before the
+    // body's: the parent's Jacobian is zero from its end_index on, and the body's columns between
+    // there and its own end (a sibling branch's, and its own) start at zero.
     Vector6d v = Vector6d::Zero(), a = Vector6d::Zero();
     Eigen::Isometry3d X_world_parent = Eigen::Isometry3d::Identity();
-    int p_parent = 0;  // the parent's Jacobian is zero from its end_index on
-    if (i == 0) {
+    int p_parent = 0;
+    const BodyFrames* parent = b.parent >= 0 ? &d.frames[static_cast<std::size_t>(b.parent)] : nullptr;
+    if (!parent) {
       a.tail<3>() = -sys.gravity;  // gravity as an upward acceleration of the base
     } else {
-      v = d.frames[i - 1].v_distal;
-      a = d.frames[i - 1].a_distal;
-      X_world_parent = d.frames[i - 1].X_world_distal;
-      p_parent = sys.bodies[i - 1].end_index;
+      v = parent->v_distal;
+      a = parent->a_distal;
+      X_world_parent = parent->X_world_distal;
+      p_parent = sys.bodies[static_cast<std::size_t>(b.parent)].end_index;
     }
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
     if (forces) {
-      transformColumns(X_joint, d.frames[i - 1].J_distal, sys.jacobianColumns(p_parent), fr.J_body);
+      if (parent) transformColumns(X_joint, parent->J_distal, sys.jacobianColumns(p_parent), fr.J_body);
       fr.J_body.middleCols(p_parent, p - p_parent).setZero();
       fr.J_body.col(b.q_index) += b.S;
     }

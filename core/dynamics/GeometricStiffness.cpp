@@ -8,7 +8,12 @@ AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData&
   const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
   const FlexibleBody& fb = *sys.bodies[static_cast<std::size_t>(i)].flexible;
   Eigen::Vector3d outboard = fr.force_distal_world;
-  for (std::size_t j = static_cast<std::size_t>(i) + 1; j < sys.bodies.size(); ++j) outboard += d.frames[j].force_world;
+  // The bodies beyond link i: those whose parents lead back to it (all that follow it, in a chain).
+  for (std::size_t j = static_cast<std::size_t>(i) + 1; j < sys.bodies.size(); ++j) {
+    int up = sys.bodies[j].parent;
+    while (up > i) up = sys.bodies[static_cast<std::size_t>(up)].parent;
+    if (up == i) outboard += d.frames[j].force_world;
+  }
   AxialForce P;
   P.P_tip = -(fr.X_world_body.linear().transpose() * outboard).x();
   const Eigen::Vector3d w = fr.v_body.head<3>(), vO = fr.v_body.tail<3>();

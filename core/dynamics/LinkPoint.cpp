@@ -45,10 +45,11 @@ void sectionRates(const SectionPoint& s, bool high, const Eigen::Ref<const Eigen
 
 LinkPoint::LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d& point)
     : sys_(&sys), body_(body), point_(point), high_(sys.coupling == CouplingOrder::High) {
-  tips_.resize(static_cast<std::size_t>(body) + 1);
-  for (int j = 0; j <= body; ++j) {
-    const Body& b = sys.bodies[static_cast<std::size_t>(j)];
-    if (b.isFlexible() && j < body) tips_[static_cast<std::size_t>(j)] = SectionPoint::build(*b.flexible, b.length);
+  for (int j = body; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent) path_.insert(path_.begin(), j);
+  tips_.resize(path_.size());
+  for (std::size_t k = 0; k + 1 < path_.size(); ++k) {
+    const Body& b = sys.bodies[static_cast<std::size_t>(path_[k])];
+    if (b.isFlexible()) tips_[k] = SectionPoint::build(*b.flexible, b.length);
   }
   const Body& b = sys.bodies[static_cast<std::size_t>(body)];
   if (b.isFlexible()) {
@@ -58,17 +59,17 @@ LinkPoint::LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d
 }
 
 Eigen::Isometry3d LinkPoint::frames(const Eigen::VectorXd& q, Work& w) const {
-  const std::size_t n = static_cast<std::size_t>(body_) + 1;
+  const std::size_t n = path_.size();
   w.body.resize(n);
   w.distal.resize(n);
   Eigen::Isometry3d parent = Eigen::Isometry3d::Identity();
-  for (std::size_t j = 0; j < n; ++j) {
-    const Body& b = sys_->bodies[j];
-    w.body[j] = parent * b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
-    if (static_cast<int>(j) == body_) break;
-    w.distal[j] =
-        b.isFlexible() ? w.body[j] * tips_[j].pose(q.segment(b.e_index, b.e_count), high_) : w.body[j] * b.X_body_distal;
-    parent = w.distal[j];
+  for (std::size_t k = 0; k < n; ++k) {
+    const Body& b = sys_->bodies[static_cast<std::size_t>(path_[k])];
+    w.body[k] = parent * b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
+    if (k + 1 == n) break;
+    w.distal[k] =
+        b.isFlexible() ? w.body[k] * tips_[k].pose(q.segment(b.e_index, b.e_count), high_) : w.body[k] * b.X_body_distal;
+    parent = w.distal[k];
   }
   const Body& b = sys_->bodies[static_cast<std::size_t>(body_)];
   Eigen::Isometry3d X = w.body.back();
@@ -98,9 +99,9 @@ void LinkPoint::jacobian(const Eigen::VectorXd& q, Eigen::Isometry3d& X_point, E
   const Eigen::Vector3d p = X_point.translation();
   J.setZero(3, sys_->nq);
   if (W) W->setZero(3, sys_->nq);
-  for (int j = 0; j <= body_; ++j) {
-    const Body& b = sys_->bodies[static_cast<std::size_t>(j)];
-    const Eigen::Isometry3d& X = w.body[static_cast<std::size_t>(j)];
+  for (std::size_t k = 0; k < path_.size(); ++k) {
+    const Body& b = sys_->bodies[static_cast<std::size_t>(path_[k])];
+    const Eigen::Isometry3d& X = w.body[k];
     const Eigen::Vector3d axis = X.linear() * b.axis;  // the joint's axis is invariant under its own motion
     if (b.joint_type == JointType::Revolute) {
       J.col(b.q_index) = axis.cross(p - X.translation());
@@ -111,9 +112,9 @@ void LinkPoint::jacobian(const Eigen::VectorXd& q, Eigen::Isometry3d& X_point, E
     if (!b.isFlexible()) continue;
     const auto e = q.segment(b.e_index, b.e_count);
     auto Je = J.middleCols(b.e_index, b.e_count);
-    if (j < body_) {  // the distal frame moves and turns everything beyond it
-      sectionRates(tips_[static_cast<std::size_t>(j)], high_, e, w.g, w.rates, w.dr, w.Jw);
-      const Eigen::Vector3d lever = p - w.distal[static_cast<std::size_t>(j)].translation();
+    if (k + 1 < path_.size()) {  // the distal frame moves and turns everything beyond it
+      sectionRates(tips_[k], high_, e, w.g, w.rates, w.dr, w.Jw);
+      const Eigen::Vector3d lever = p - w.distal[k].translation();
       Je.noalias() = X.linear() * w.dr;
       w.Jw = X.linear() * w.Jw;  // world axes
       for (int c = 0; c < b.e_count; ++c) Je.col(c) += w.Jw.col(c).cross(lever);

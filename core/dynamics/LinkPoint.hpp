@@ -33,8 +33,8 @@ class LinkPoint {
   LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d& point);
 
   int body() const { return body_; }
-  // The coordinates that can move the point (joints and elastic coordinates from the base to its body),
-  // ascending.
+  // The coordinates below its body's end (those of the joints and links from the base to it among them,
+  // the others' columns of the Jacobian zero), ascending.
   ColumnSet coordinates() const { return sys_->jacobianColumns(sys_->bodies[static_cast<std::size_t>(body_)].end_index); }
 
   // The point in the world at coordinates q.
@@ -51,15 +51,16 @@ class LinkPoint {
  private:
   struct Work;  // per thread
   static Work& work();
-  // The forward pass from the base to the point's body: each body frame and distal frame in the world,
-  // into w; returns the point's frame.
+  // The forward pass from the base along the path to the point's body: each body frame and distal
+  // frame in the world, into w (by position in the path); returns the point's frame.
   Eigen::Isometry3d frames(const Eigen::VectorXd& q, Work& w) const;
 
   const MultibodySystem* sys_ = nullptr;
   int body_ = 0;
   Eigen::Vector3d point_ = Eigen::Vector3d::Zero();  // rigid: in the body frame; flexible: (x, y, z) as given
   SectionPoint section_;                             // flexible: the point's section
-  std::vector<SectionPoint> tips_;                   // per body up to body_: its tip section (flexible links)
+  std::vector<int> path_;                            // the bodies from the base to body_ (its ancestors, then it)
+  std::vector<SectionPoint> tips_;                   // per body of the path but the last: its tip section (flexible links)
   bool high_ = false;
 };
 

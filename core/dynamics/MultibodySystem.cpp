@@ -61,10 +61,10 @@ MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder cou
     Body& b = sys.bodies[i];
     b.name = link.name;
     b.joint_name = joint.name;
-    b.parent = i - 1;
+    b.parent = model.parentOf(i);  // an earlier link (the reader sees to it), or the world
     b.placement = joint.placement.transform();
     Eigen::Isometry3d parent_distal = Eigen::Isometry3d::Identity();
-    if (i > 0) parent_distal = sys.bodies[i - 1].X_body_distal;
+    if (b.parent >= 0) parent_distal = sys.bodies[static_cast<std::size_t>(b.parent)].X_body_distal;
     b.X_parent_joint = parent_distal * b.placement;
     b.joint_type = joint.type;
     b.axis = joint.axis.normalized();

@@ -533,8 +533,22 @@ void readAxis(JsonObjectReader& r, const schema::Key& k, Eigen::Vector3d& axis) 
   }
 }
 
-void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const std::filesystem::path& base_dir) {
+void readJoint(JsonObjectReader& r, Joint& joint, std::size_t i, const Model& model, const std::filesystem::path& base_dir) {
   readName(r, joint.name, "joint" + std::to_string(i + 1));
+  // The link it sits on: the previous one unless named (a tree), or the world.
+  const schema::Key& parent_key = key("joints[].parent");
+  std::string parent;
+  if (read(r, parent_key, parent)) {
+    const int index = parent == "world" ? Joint::kWorld : model.linkIndex(parent);
+    if (parent != "world" && index < 0)
+      r.diagnostics().error(r.pathOf("parent"), "no link is named " + inQuotes(parent) + " (or \"world\")");
+    else if (index >= static_cast<int>(i))
+      r.diagnostics().error(r.pathOf("parent"), "link " + inQuotes(parent) + " comes at or after the link this joint drives (" +
+                                                    std::to_string(i + 1) +
+                                                    "): list the links parents first, each joint's parent before it");
+    else
+      joint.parent = index;
+  }
   const int type = choose(r, key("joints[].type"));
   if (type >= 0) joint.type = static_cast<JointType>(type);
   readAxis(r, key("joints[].axis"), joint.axis);
@@ -939,8 +953,9 @@ std::optional<Project> projectFromJson(const Json& doc, const std::filesystem::p
   const Json* links =
       readArray(root, key("links"), model.links, [](JsonObjectReader& r, Link& link, std::size_t i) { readLink(r, link, i); });
   if (links && links->empty()) diag.error("links", "the chain is empty: add at least one link");
-  const Json* joints = readArray(root, key("joints"), model.joints,
-                                 [&](JsonObjectReader& r, Joint& joint, std::size_t i) { readJoint(r, joint, i, base_dir); });
+  const Json* joints = readArray(root, key("joints"), model.joints, [&](JsonObjectReader& r, Joint& joint, std::size_t i) {
+    readJoint(r, joint, i, model, base_dir);
+  });
   if (links && joints && joints->size() != links->size())
     diag.error("joints", "there must be one joint per link (joint i drives link i): " + std::to_string(links->size()) +
                              " links, " + std::to_string(joints->size()) + " joints");

@@ -132,6 +132,7 @@ std::vector<Key> buildKeys() {
       // joints[i]
       k("joints", Type::Array, "", Need::Required, "joints"),
       k(J + "name", Type::Name, "", Need::Optional, "name"),
+      k(J + "parent", Type::Text, "", Need::Optional, "parent link"),
       withInitial(
           choice(J + "type", {jointTypeName(JointType::Revolute), jointTypeName(JointType::Prismatic)}, Need::Required, "type"),
           jointTypeName(joint.type)),

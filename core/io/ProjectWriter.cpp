@@ -128,9 +128,15 @@ Json projectToJson(const Project& project) {
     j[name("links")].push_back(lj);
   }
   j[name("joints")] = Json::array();
-  for (const Joint& jt : m.joints) {
+  for (std::size_t i = 0; i < m.joints.size(); ++i) {
+    const Joint& jt = m.joints[i];
     Json jj;
     jj[name("joints[].name")] = jt.name;
+    // A tree's joint names its parent link; a chain's (the previous link, the world for the first) does not.
+    const int parent = m.parentOf(static_cast<int>(i));
+    if (parent != static_cast<int>(i) - 1 && parent < static_cast<int>(m.links.size()))
+      jj[name("joints[].parent")] =
+          parent == Joint::kWorld ? std::string("world") : m.links[static_cast<std::size_t>(parent)].name;
     jj[name("joints[].type")] = jointTypeName(jt.type);
     jj[name("joints[].axis")] = vec3Json(jt.axis);
     jj[name("joints[].placement")] = {{name("joints[].placement.xyz"), vec3Json(jt.placement.xyz)},

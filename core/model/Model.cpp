@@ -83,4 +83,16 @@ const char* jacobianName(SimulationSettings::Jacobian jacobian) {
   }
   return "?";
 }
+int Model::parentOf(int i) const {
+  const int p = joints[static_cast<std::size_t>(i)].parent;
+  return p == Joint::kPreviousLink ? i - 1 : p;
+}
+
+bool Model::branches() const {
+  std::vector<int> children(links.size() + 1, 0);  // [0]: the world
+  for (int i = 0; i < static_cast<int>(joints.size()); ++i)
+    if (++children[static_cast<std::size_t>(parentOf(i) + 1)] > 1) return true;
+  return false;
+}
+
 }  // namespace flexarm

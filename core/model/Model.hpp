@@ -49,9 +49,13 @@ struct JointLimits {
 };
 
 // Joint i drives link i. Its axis is given in the joint frame, which sits at `placement` in the
-// distal frame of link i-1 (or the world frame for i = 0).
+// distal frame of its parent link: link i-1 by default (a serial chain), any earlier link (a tree: a link
+// may carry several child joints), or the world (kWorld; the default of joint 0).
 struct Joint {
+  static constexpr int kWorld = -1;
+  static constexpr int kPreviousLink = -2;  // `parent` until resolved: link i-1, or the world for i = 0
   std::string name;
+  int parent = kPreviousLink;  // index into Model::links (< i), or kWorld; see parentOf()
   JointType type = JointType::Revolute;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  // unit vector
   Placement placement;
@@ -121,6 +125,10 @@ struct Model {
 
   int linkIndex(const std::string& name) const;   // -1 when absent
   int jointIndex(const std::string& name) const;  // -1 when absent
+  // The link joint i sits on (its parent's distal frame), or Joint::kWorld.
+  int parentOf(int i) const;
+  // Whether a link carries more than one child joint, or more than one joint sits on the world.
+  bool branches() const;
 };
 
 }  // namespace flexarm

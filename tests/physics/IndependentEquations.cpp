@@ -114,17 +114,17 @@ Placement place(const MultibodySystem& sys, const Eigen::VectorXd& q, const Eige
   for (int k = 0; k < sys.nq; ++k) x[static_cast<std::size_t>(k)] = Jet(q(k), dq(k), ddq(k));
   const bool high = sys.coupling == CouplingOrder::High;
   Placement out;
-  Pose parent_distal;  // the world
   for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
     const Body& b = sys.bodies[i];
     const Jet& qj = x[static_cast<std::size_t>(b.q_index)];
     const Pose motion = b.joint_type == JointType::Revolute ? turn(b.axis, qj) : shift(b.axis.cast<Jet>() * qj);
+    // On its parent's distal frame (an earlier body's: a chain's previous link, a tree's branching one), or the world.
+    const Pose parent_distal = b.parent < 0 ? Pose() : out.distal[static_cast<std::size_t>(b.parent)];
     const Pose body = parent_distal * constant(b.placement) * motion;
     out.body.push_back(body);
     if (b.inertia.norm() > 0.0) out.elements.push_back(fromSpatial(body, i, b.inertia));
     if (!b.isFlexible()) {
-      parent_distal = body * constant(b.X_body_distal);
-      out.distal.push_back(parent_distal);
+      out.distal.push_back(body * constant(b.X_body_distal));
       continue;
     }
     const FlexibleBody& fb = *b.flexible;
@@ -184,7 +184,6 @@ Placement place(const MultibodySystem& sys, const Eigen::VectorXd& q, const Eige
                            turn(Eigen::Vector3d::UnitX(), dot(at.phi, x, b.e_index));
       out.elements.push_back(fromSpatial(section, i, sm.inertia));
     }
-    parent_distal = tip;
     out.distal.push_back(tip);
   }
   return out;

@@ -145,6 +145,47 @@ void expectEqualIndependentEquations(Project (*model)(const char*), unsigned see
 TEST(EquationsOfMotion, EqualTheIndependentEquations) { expectEqualIndependentEquations(mixedArm, 3, 6); }
 
 namespace {
+// A tree: a flexible torso carries two branches at its tip (a rigid shoulder with a meshed arm, and an
+// arm of assumed modes on a flexible joint with a payload on a section), and a second root stands on the
+// world beside it (a prismatic rail with a rigid link). The links are listed parents first.
+Project treeArm(const char* coupling) {
+  const char* modes = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
+                          "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
+  const char* fem =
+      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+                        "basis": "fem", "elements": 2, "layout": "spatial"})";
+  return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
+                                    coupling + R"(", "gravity": [0.4, -0.3, -9.81],
+      "links": [{"name": "torso", "length": 0.5, "flex": )" +
+                                    modes + R"(},
+                {"name": "shoulder", "length": 0.2, "mass": 0.8, "shape": {"type": "box", "width": 0.05, "height": 0.05}},
+                {"name": "left", "length": 0.6, "flex": )" +
+                                    fem + R"(},
+                {"name": "right", "length": 0.7, "flex": )" +
+                                    modes + R"(},
+                {"name": "carriage", "length": 0.3, "mass": 1.1, "com": [0.1, 0.02, 0], "inertia": [0.01, 0.02, 0.03, 0.001, 0, 0]}],
+      "joints": [{"name": "waist", "type": "revolute", "axis": [0, 0, 1]},
+                 {"name": "lshoulder", "type": "revolute", "axis": [0, 1, 0], "placement": {"xyz": [0, 0.1, 0], "rpy": [0.3, 0, 0]}},
+                 {"name": "lelbow", "type": "revolute", "axis": [0, 0, 1], "mass": 0.2},
+                 {"name": "rshoulder", "type": "revolute", "axis": [0, 1, 0], "parent": "torso",
+                  "placement": {"xyz": [0, -0.1, 0], "rpy": [-0.3, 0, 0]}, "flex": {"stiffness": 300, "rotor_inertia": 0.02, "gear_ratio": 3}},
+                 {"name": "rail", "type": "prismatic", "axis": [1, 0, 0], "parent": "world", "placement": {"xyz": [0, 1, 0]}}],
+      "payloads": [{"name": "hand", "link": "right", "frame": "section", "offset": [0.5, 0.01, 0], "mass": 0.3, "inertia": [1e-3, 2e-3, 2e-3]},
+                   {"name": "tool", "link": "left", "frame": "distal", "offset": [0.02, 0, 0], "mass": 0.4, "inertia": [1e-3, 1e-3, 1e-3]}]})");
+}
+}  // namespace
+
+TEST(EquationsOfMotion, EqualTheIndependentEquationsOnATree) {
+  // Two branches on one link and a second root: each body moves with its own parent only.
+  expectEqualIndependentEquations(treeArm, 5, 4);
+  const Project p = treeArm("high");
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
+  EXPECT_EQ(sys.bodies[3].parent, 0);
+  EXPECT_EQ(sys.bodies[4].parent, -1);
+  EXPECT_TRUE(p.model.branches());
+}
+
+namespace {
 // Finer meshes, where the gathering's prefix and suffix sums over the intervals
 // (LinkInertia.hpp) carry most of the foreshortening: 7 spatial elements, 5 planar elements, and
 // 6 spatial elements reduced to their 4 lowest modes (dense rows on every interval).

@@ -773,6 +773,41 @@ class EditorTest : public QObject {
     QVERIFY2(redoEverything(doc, states, n), "redo");
   }
 
+  void aJointsParentLinkMakesATree() {
+    QTemporaryDir dir;
+    std::map<int, Json> states;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openProject(copyOfExample(dir, "dual-arm-torso.flexarm.json")));
+    ProjectDocument& doc = *w.document();
+    states[0] = doc.json();
+    connect(doc.undoStack(), &QUndoStack::indexChanged, &doc, [&](int i) {
+      if (!states.count(i)) states[i] = doc.json();
+    });
+    // The right shoulder sits on the torso: its parent offers the world and the links before it.
+    w.modelTree()->select({Kind::Joint, 3});
+    QComboBox* parent = combo(w, "joints[3].parent");
+    QVERIFY(parent);
+    QCOMPARE(parent->currentText(), QString("torso"));
+    QStringList offered;
+    for (int k = 0; k < parent->count(); ++k) offered << parent->itemText(k);
+    QCOMPARE(offered, QStringList({"world", "torso", "left_upper", "left_fore"}));
+    // On the previous link: the default, left out of the file (a chain there); on the world: a second root.
+    QVERIFY(choose(w, "joints[3].parent", "left_fore"));
+    QVERIFY(!doc.json()["joints"][3].contains("parent"));
+    QCOMPARE(doc.project()->model.parentOf(3), 2);
+    QVERIFY(choose(w, "joints[3].parent", "world"));
+    QCOMPARE(doc.json()["joints"][3]["parent"], Json("world"));
+    QCOMPARE(doc.project()->model.parentOf(3), Joint::kWorld);
+    // The first joint's default is the world.
+    w.modelTree()->select({Kind::Joint, 0});
+    QCOMPARE(combo(w, "joints[0].parent")->currentText(), QString("world"));
+    const int n = doc.undoStack()->count();
+    QCOMPARE(n, 2);
+    QVERIFY2(undoEverything(doc, states), "undo");
+    QVERIFY2(redoEverything(doc, states, n), "redo");
+  }
+
   void variantAndStudyEditsUndoRedoAndRefusals() {
     QTemporaryDir dir;
     std::map<int, Json> states;

@@ -42,8 +42,14 @@ QString linkSummary(const Link& l) {
   return QString("flexible, %1 m, %2").arg(num(l.length), basis);
 }
 
-QString jointSummary(const Joint& j) {
-  return QString("%1%2, %3").arg(jointTypeName(j.type), j.flex ? ", flexible" : "", driveKindName(j.drive.kind));
+// "revolute, flexible, pd"; a tree's joint off the chain also says where it sits: "revolute, on torso, pd".
+QString jointSummary(const Model& m, int i) {
+  const Joint& j = m.joints[static_cast<std::size_t>(i)];
+  const int parent = m.parentOf(i);
+  const QString on = parent == i - 1 ? QString()
+                     : parent < 0    ? QString(", on the world")
+                                     : ", on " + QString::fromStdString(m.links[static_cast<std::size_t>(parent)].name);
+  return QString("%1%2%3, %4").arg(jointTypeName(j.type), j.flex ? ", flexible" : "", on, driveKindName(j.drive.kind));
 }
 
 std::string nameAt(const Json& doc, const char* array, std::size_t i) {
@@ -137,7 +143,7 @@ void ModelTree::refresh() {
     for (std::size_t i = 0; i < n; ++i) {
       QString text = QString::fromStdString(nameAt(doc, g.array, i));
       if (p && g.kind == ModelItem::Kind::Link) text += "  (" + linkSummary(p->model.links[i]) + ")";
-      if (p && g.kind == ModelItem::Kind::Joint) text += "  (" + jointSummary(p->model.joints[i]) + ")";
+      if (p && g.kind == ModelItem::Kind::Joint) text += "  (" + jointSummary(p->model, static_cast<int>(i)) + ")";
       if (g.kind == ModelItem::Kind::Constraint && doc[g.array][i].is_object()) {
         const Json& c = doc[g.array][i];
         const std::string type = c.value("type", std::string("?"));

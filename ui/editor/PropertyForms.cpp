@@ -380,6 +380,24 @@ void jointForm(std::vector<FieldSpec>& out, const ProjectDocument& d, int i) {
   const auto jointKey = [&p, revolute](const char* key) {
     return keyField(p + "." + key, std::string("joints[].") + key, revolute);
   };
+  // The link it sits on: the previous one (a chain), any earlier one (a tree), or the world.
+  QStringList parents{"world"};
+  const QStringList links = linkNames(d);
+  for (int k = 0; k < i && k < links.size(); ++k) parents << links[k];
+  FieldSpec parent = choice(p + ".parent", "parent link", parents, {}, [p, i](ProjectDocument& doc, const Json& v, QString* e) {
+    // The default (the previous link, the world for the first joint) is left out of the file.
+    const QStringList names = linkNames(doc);
+    const QString chosen = QString::fromStdString(str(v));
+    if (chosen == (i == 0 ? QString("world") : names.value(i - 1)))
+      return !doc.value(p + ".parent") || doc.removeValue(p + ".parent", e);
+    return doc.setValue(p + ".parent", v, e);
+  });
+  parent.current = [p, i](const ProjectDocument& doc) {
+    const Json* v = doc.value(p + ".parent");
+    if (v && v->is_string()) return *v;
+    return Json(i == 0 ? std::string("world") : linkNames(doc).value(i - 1).toStdString());
+  };
+  out.push_back(parent);
   for (const char* key : {"type", "axis", "placement.xyz", "placement.rpy", "q0", "qd0", "damping", "mass"})
     out.push_back(jointKey(key));
   limitFields(out, d, p, revolute);

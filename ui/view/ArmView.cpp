@@ -447,7 +447,8 @@ void ArmView::updateGeometry() {
     s.links[i].field->Modified();
     s.ghosts[i].points->Modified();
     const Body& b = sys.bodies[i];
-    const Eigen::Isometry3d X_parent = i == 0 ? Eigen::Isometry3d::Identity() : data_->frames[i - 1].X_world_distal;
+    const Eigen::Isometry3d X_parent =
+        b.parent < 0 ? Eigen::Isometry3d::Identity() : data_->frames[static_cast<std::size_t>(b.parent)].X_world_distal;
     Eigen::Isometry3d X_joint = X_parent * b.placement;
     Eigen::Isometry3d X_part = X_joint;
     X_part.linear() = X_joint.linear() * alignY(b.axis);
