@@ -52,7 +52,8 @@ Command importUrdfCommand() {
                 ->required()
                 ->type_name("FILE.flexarm.json")
                 ->check(nonEmptyPath());
-            app.add_option("--tip", o->import.tip, "the last link of the chain (needed where the tree branches)")
+            app.add_option("--tip", o->import.tip,
+                           "the last link of the chain to import (without it: the chain, or the whole tree where it branches)")
                 ->type_name("LINK")
                 ->check(nonEmptyPath());
             app.add_option_function<std::vector<std::string>>(

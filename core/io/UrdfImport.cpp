@@ -175,15 +175,62 @@ struct Attached {
 // and every URDF link its child body holds.
 struct Segment {
   const urdf::Joint* joint = nullptr;
-  Eigen::Isometry3d X_origin = Eigen::Isometry3d::Identity();
-  std::vector<Attached> bodies;  // bodies.front() is the joint's child link
+  Eigen::Isometry3d X_origin = Eigen::Isometry3d::Identity();  // in its parent body's frame (the world's)
+  std::vector<Attached> bodies;                                // bodies.front() is the joint's child link
+  int parent = -1;                                             // the segment whose body it sits on; -1: the world
+  std::optional<Eigen::Vector3d> end;                          // a leaf's tool frame origin in its body's frame
 };
 
+// The segments, parents first: a chain (each on the one before), or a whole tree.
 struct Walk {
   std::vector<Segment> segments;
-  std::optional<Eigen::Vector3d> end;  // the tool frame's origin in the last body's frame
-  std::string tip;
+  std::string tip;  // a chain's tip link; empty for a tree
+  // The segments that sit on segment k (or the world, k = -1).
+  std::vector<int> children(int k) const {
+    std::vector<int> out;
+    for (std::size_t c = 0; c < segments.size(); ++c)
+      if (segments[c].parent == k) out.push_back(static_cast<int>(c));
+    return out;
+  }
 };
+
+// The tool frame after a link: the end of a line of single fixed children (ROS-Industrial's flange
+// and tool0), in the link's frame; nullopt when none follows.
+std::optional<Eigen::Vector3d> toolFrame(const urdf::Link& link, const urdf::ModelInterface& m) {
+  std::optional<Eigen::Vector3d> end;
+  const urdf::Link* l = &link;
+  Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+  while (l->child_joints.size() == 1 && l->child_joints.front()->type == urdf::Joint::FIXED) {
+    T = T * toIsometry(l->child_joints.front()->parent_to_joint_origin_transform);
+    l = m.getLink(l->child_joints.front()->child_link_name).get();
+    end = T.translation();
+  }
+  return end;
+}
+
+// Every moving joint of the tree, each link held by the body of the moving joint above it (or the
+// world), in depth-first order: the parents before their children.
+void walkTree(const urdf::Link& link, const Eigen::Isometry3d& X, int owner, const urdf::ModelInterface& m, Walk& w,
+              std::vector<Attached>& base) {
+  (owner < 0 ? base : w.segments[static_cast<std::size_t>(owner)].bodies).push_back({&link, X});
+  for (const urdf::JointSharedPtr& j : link.child_joints) {
+    const urdf::LinkConstSharedPtr child = m.getLink(j->child_link_name);
+    if (!child) continue;
+    const Eigen::Isometry3d Xj = X * toIsometry(j->parent_to_joint_origin_transform);
+    if (!isMoving(*j)) {
+      walkTree(*child, Xj, owner, m, w, base);
+      continue;
+    }
+    Segment s;
+    s.joint = j.get();
+    s.X_origin = Xj;
+    s.parent = owner;
+    w.segments.push_back(std::move(s));
+    const int k = static_cast<int>(w.segments.size()) - 1;
+    walkTree(*child, Eigen::Isometry3d::Identity(), k, m, w, base);
+    if (w.children(k).empty()) w.segments[static_cast<std::size_t>(k)].end = toolFrame(*child, m);
+  }
+}
 
 // Adds `link` at X and, below it, every link not on the chain (moving joints there held at 0).
 void attach(const urdf::Link& link, const Eigen::Isometry3d& X, const std::set<const urdf::Joint*>& chain,
@@ -226,13 +273,11 @@ std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_n
     const urdf::Link* link = root.get();
     while (true) {
       const std::vector<const urdf::Joint*> next = leadingJoints(*link, m);
-      if (next.size() > 1) {
-        std::vector<std::string> to;
-        for (const urdf::Joint* j : next) to.push_back(j->child_link_name);
-        diag.error(linkPath(link->name), "the tree branches here (to " + nameList(to) +
-                                             "): choose the tip link of the chain to import (--tip; the leaves are " +
-                                             leafList(m) + ")");
-        return std::nullopt;
+      if (next.size() > 1) {  // the tree branches: all of it
+        Walk w;
+        std::vector<Attached> base;  // held by the world: not part of the model
+        walkTree(*root, Eigen::Isometry3d::Identity(), -1, m, w, base);
+        return w;
       }
       if (next.empty()) break;
       link = m.getLink(next.front()->child_link_name).get();
@@ -254,7 +299,7 @@ std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_n
     const urdf::Link& child = *m.getLink(j->child_link_name);
     X = X * toIsometry(j->parent_to_joint_origin_transform);
     if (isMoving(*j)) {
-      w.segments.push_back({j, X, {}});
+      w.segments.push_back({j, X, {}, static_cast<int>(w.segments.size()) - 1, std::nullopt});
       X = Eigen::Isometry3d::Identity();
     }
     if (w.segments.empty())
@@ -267,18 +312,21 @@ std::optional<Walk> walk(const urdf::ModelInterface& m, const std::string& tip_n
                                         " and this tip: nothing moves");
     return std::nullopt;
   }
-  if (tip->name != w.segments.back().joint->child_link_name) {
-    w.end = X.translation();  // the tip was reached through fixed joints: it is the tool frame
-  } else {
-    const urdf::Link* l = tip;
-    Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
-    while (l->child_joints.size() == 1 && l->child_joints.front()->type == urdf::Joint::FIXED) {
-      T = T * toIsometry(l->child_joints.front()->parent_to_joint_origin_transform);
-      l = m.getLink(l->child_joints.front()->child_link_name).get();
-      w.end = T.translation();
-    }
-  }
+  if (tip->name != w.segments.back().joint->child_link_name)
+    w.segments.back().end = X.translation();  // the tip was reached through fixed joints: it is the tool frame
+  else
+    w.segments.back().end = toolFrame(*tip, m);
   return w;
+}
+
+// Where segment k's link reaches: its one child joint's origin, or its tool frame (a leaf); nullopt
+// where nothing follows it, or where several joints sit on it (a branching link keeps the URDF frame and
+// no length: each child's placement holds where it sits).
+std::optional<Eigen::Vector3d> nextOrigin(const Walk& w, int k) {
+  const std::vector<int> children = w.children(k);
+  if (children.size() == 1) return w.segments[static_cast<std::size_t>(children.front())].X_origin.translation();
+  if (children.empty()) return w.segments[static_cast<std::size_t>(k)].end;
+  return std::nullopt;
 }
 
 std::optional<RigidInertia> inertiaOf(const Attached& a, Diagnostics& diag) {
@@ -478,10 +526,8 @@ std::optional<std::vector<UrdfChainLink>> UrdfRobot::chain(const std::string& ti
   std::vector<UrdfChainLink> out;
   for (std::size_t k = 0; k < w->segments.size(); ++k) {
     const Segment& s = w->segments[k];
-    const double next = k + 1 < w->segments.size() ? w->segments[k + 1].X_origin.translation().norm()
-                        : w->end                   ? w->end->norm()
-                                                   : 0.0;
-    out.push_back({s.joint->child_link_name, s.joint->name, next});
+    const std::optional<Eigen::Vector3d> next = nextOrigin(*w, static_cast<int>(k));
+    out.push_back({s.joint->child_link_name, s.joint->name, next ? next->norm() : 0.0});
   }
   return out;
 }
@@ -513,8 +559,18 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
   // link is a beam along that axis (its section's y and z are the link frame's, turned the same way).
   std::vector<double> length(n, 0.0);
   std::vector<std::optional<Eigen::Matrix3d>> turn(n);  // nullopt: the URDF frame as it is
+  Diagnostics ignored;                                  // names already said once
   for (std::size_t k = 0; k < n; ++k) {
-    const std::optional<Eigen::Vector3d> next = k + 1 < n ? w->segments[k + 1].X_origin.translation() : w->end;
+    const std::vector<int> children = w->children(static_cast<int>(k));
+    if (flexible[k] && children.size() > 1) {
+      std::vector<std::string> carried;
+      for (int c : children) carried.push_back(w->segments[static_cast<std::size_t>(c)].joint->name);
+      diag.error(linkPath(w->segments[k].joint->child_link_name),
+                 "cannot be made flexible: it carries " + std::to_string(children.size()) + " joints (" + nameList(carried) +
+                     "), and a flexible link carries one, at the end of its beam");
+      continue;
+    }
+    const std::optional<Eigen::Vector3d> next = nextOrigin(*w, static_cast<int>(k));
     const bool has_axis = next && next->norm() > 0.0;
     if (has_axis) {
       const Eigen::Vector3d& p = *next;
@@ -526,9 +582,10 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
       }
     }
     if (flexible[k]) {
-      const std::string next_name = k + 1 < n ? "joint " + inQuotes(w->segments[k + 1].joint->name)
-                                    : next    ? "the tool frame"
-                                              : "";
+      const std::string next_name = children.size() == 1
+                                        ? "joint " + inQuotes(w->segments[static_cast<std::size_t>(children.front())].joint->name)
+                                    : next ? "the tool frame"
+                                           : "";
       beamLength(*flexible[k], has_axis ? next : std::nullopt, next_name, linkPath(w->segments[k].joint->child_link_name),
                  length[k], diag);
     }
@@ -544,15 +601,20 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
     const Segment& s = w->segments[k];
     const urdf::Link& own = *s.bodies.front().link;
     const std::string name = projectName(own.name, linkPath(own.name), diag);
-    // The joint frame in the previous link's distal frame (both turned where they are).
+    // The joint frame in its parent link's distal frame (both turned where they are).
+    const int p = s.parent;
     Eigen::Isometry3d X = s.X_origin;
-    if (k > 0 && turn[k - 1]) X = turned(k - 1).inverse() * X;
+    if (p >= 0 && turn[static_cast<std::size_t>(p)]) X = turned(static_cast<std::size_t>(p)).inverse() * X;
     if (turn[k]) X = X * turned(k);
-    if (k > 0) X.translation().x() -= length[k - 1];
+    if (p >= 0) X.translation().x() -= length[static_cast<std::size_t>(p)];
     Eigen::Vector3d axis(s.joint->axis.x, s.joint->axis.y, s.joint->axis.z);
     if (turn[k]) axis = turn[k]->transpose() * axis;
     joints.push_back(
         jointJson(*s.joint, projectName(s.joint->name, jointPath(s.joint->name), diag), Placement::fromTransform(X), axis, diag));
+    if (p != static_cast<int>(k) - 1)  // a tree's joint off the previous link
+      joints.back()["parent"] =
+          p < 0 ? std::string("world")
+                : projectName(w->segments[static_cast<std::size_t>(p)].joint->child_link_name, linkPath(""), ignored);
     std::vector<Attached> bodies = s.bodies;
     if (turn[k])
       for (Attached& a : bodies) a.X = turned(k).inverse() * a.X;
@@ -609,9 +671,10 @@ std::optional<Json> UrdfRobot::toProject(const UrdfImportOptions& options, Diagn
   doc["format"] = "flexarm-project";
   doc["schema_version"] = Project::kSchemaVersion;
   doc["name"] = options.name.empty() ? m.name_ : options.name;
-  doc["description"] = "Imported from the URDF robot " + inQuotes(m.name_, 200) + ": the chain from " +
-                       inQuotes(m.root_link_->name) + " to " + inQuotes(w->tip) + " (" + std::to_string(n) +
-                       " joints; no drives yet).";
+  doc["description"] = "Imported from the URDF robot " + inQuotes(m.name_, 200) + ": " +
+                       (w->tip.empty() ? "the whole tree from " + inQuotes(m.root_link_->name)
+                                       : "the chain from " + inQuotes(m.root_link_->name) + " to " + inQuotes(w->tip)) +
+                       " (" + std::to_string(n) + " joints; no drives yet).";
   doc["gravity"] = Json::array({0.0, 0.0, -9.81});
   doc["links"] = links;
   doc["joints"] = joints;

@@ -1,9 +1,12 @@
 #pragma once
 // A robot described in URDF (ROS's Unified Robot Description Format, read by Debian's urdfdom) as a
-// FlexArm project document: the serial chain from the root link to a tip link.
+// FlexArm project document: the serial chain from the root link to a tip link, or the whole tree.
 //
 // * The tip: given, or found by walking from the root while one child leads on to a moving joint.
-//   Where two do, the tree branches and the tip must be chosen (the error names the branching link).
+//   Where two do, the tree branches and, without a tip, the whole tree is imported: every moving joint,
+//   parents first (depth first), each on the body of the moving joint above it (joints[].parent), or
+//   on the world. A link that carries several joints keeps its URDF frame and no length (each child's
+//   placement holds where it sits), and cannot be made flexible.
 // * Every revolute, continuous or prismatic joint on the chain becomes a joint (origin, axis,
 //   limits, damping) and its child link a link whose body frame is the URDF link frame.
 // * Fixed joints are merged: the links they hold join the inertia of the link before them (its
@@ -33,7 +36,7 @@
 namespace flexarm {
 
 struct UrdfImportOptions {
-  std::string tip;                         // empty: the tree must not branch
+  std::string tip;                         // empty: the chain, or the whole tree where it branches
   std::vector<FlexibleLinkSpec> flexible;  // links made flexible
   std::string name;                        // the project's; empty: the robot's
 };
@@ -60,7 +63,8 @@ class UrdfRobot {
   std::vector<std::string> leaves() const;
   // Where the tree first branches into two children that lead on to moving joints; empty for a chain.
   std::string branchingLink() const;
-  // The moving links from the root to `tip` (empty: found as for toProject). Empty on errors (in diag).
+  // The moving links from the root to `tip` (empty: found as for toProject; a whole tree's, parents
+  // first). Empty on errors (in diag).
   std::optional<std::vector<UrdfChainLink>> chain(const std::string& tip, Diagnostics& diag) const;
   // The project document (checked by the project loader); empty when there are errors.
   std::optional<Json> toProject(const UrdfImportOptions& options, Diagnostics& diag) const;

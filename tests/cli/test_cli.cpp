@@ -1252,9 +1252,6 @@ TEST(Cli, ImportUrdfWritesACheckedProjectAndNamesWhatIsWrong) {
       {robot(R"(<joint name="shoulder_ball" type="ball"><parent link="a"/><child link="b"/></joint>)"),
        "Joint [shoulder_ball] has no known type [ball]"},
       {"<robot name=\"r\">\n<link name=\"a\">\n</robot>\n", "line 3: not well-formed XML"},
-      {robot("<link name=\"c\">" + inertial + "</link>" + j1 +
-             R"(<joint name="j2" type="continuous"><parent link="a"/><child link="c"/></joint>)"),
-       "link \"a\": the tree branches here (to b, c)"},
   };
   const fs::path urdf = dir / "bad.urdf";
   for (const auto& [text, expected] : cases) {

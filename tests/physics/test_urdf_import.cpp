@@ -7,6 +7,8 @@
 #include <kdl/chain.hpp>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainidsolver_recursive_newton_euler.hpp>
+#include <kdl/tree.hpp>
+#include <kdl/treeidsolver_recursive_newton_euler.hpp>
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "base/NumberFormat.hpp"
 #include "dynamics/Centreline.hpp"
 #include "dynamics/Crba.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
 #include "dynamics/Rnea.hpp"
 #include "io/ProjectFile.hpp"
 #include "io/UrdfImport.hpp"
@@ -67,21 +70,23 @@ KDL::RigidBodyInertia toKdl(const urdf::InertialSharedPtr& i) {
   return KDL::RigidBodyInertia(i->mass, origin.p, turned.getRotationalInertia());
 }
 
+// KDL's segment of URDF joint j (its child link's inertia).
+KDL::Segment kdlSegment(const urdf::ModelInterface& m, const urdf::Joint& j) {
+  const KDL::Frame F = toKdl(j.parent_to_joint_origin_transform);
+  const KDL::Vector axis = F.M * KDL::Vector(j.axis.x, j.axis.y, j.axis.z);
+  KDL::Joint kj(j.name, KDL::Joint::None);
+  if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS)
+    kj = KDL::Joint(j.name, F.p, axis, KDL::Joint::RotAxis);
+  if (j.type == urdf::Joint::PRISMATIC) kj = KDL::Joint(j.name, F.p, axis, KDL::Joint::TransAxis);
+  return KDL::Segment(j.child_link_name, kj, F, toKdl(m.getLink(j.child_link_name)->inertial));
+}
+
 KDL::Chain kdlChain(const urdf::ModelInterface& m, const std::string& tip) {
   std::vector<urdf::JointSharedPtr> path;
   for (urdf::LinkConstSharedPtr l = m.getLink(tip); l->parent_joint; l = m.getLink(l->parent_joint->parent_link_name))
     path.push_back(l->parent_joint);
   KDL::Chain chain;
-  for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    const urdf::Joint& j = **it;
-    const KDL::Frame F = toKdl(j.parent_to_joint_origin_transform);
-    const KDL::Vector axis = F.M * KDL::Vector(j.axis.x, j.axis.y, j.axis.z);
-    KDL::Joint kj(j.name, KDL::Joint::None);
-    if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS)
-      kj = KDL::Joint(j.name, F.p, axis, KDL::Joint::RotAxis);
-    if (j.type == urdf::Joint::PRISMATIC) kj = KDL::Joint(j.name, F.p, axis, KDL::Joint::TransAxis);
-    chain.addSegment(KDL::Segment(j.child_link_name, kj, F, toKdl(m.getLink(j.child_link_name)->inertial)));
-  }
+  for (auto it = path.rbegin(); it != path.rend(); ++it) chain.addSegment(kdlSegment(m, **it));
   return chain;
 }
 
@@ -585,4 +590,116 @@ TEST(UrdfImport, APandaWithAVeryStiffFlexibleLinkMovesAsTheRigidArmWithTheBeamsI
   }
   EXPECT_GT(excursion, 0.05);
   EXPECT_LT(worst, 1e-6 * excursion) << "largest difference " << worst << " m of an excursion of " << excursion << " m";
+}
+
+namespace {
+
+// The whole URDF tree in KDL, depth first in urdfdom's order of each link's children (the import's).
+void addKdlChildren(const urdf::ModelInterface& m, const urdf::Link& link, KDL::Tree& tree) {
+  for (const urdf::JointSharedPtr& j : link.child_joints) {
+    ASSERT_TRUE(tree.addSegment(kdlSegment(m, *j), link.name));
+    addKdlChildren(m, *m.getLink(j->child_link_name), tree);
+  }
+}
+
+}  // namespace
+
+TEST(UrdfImport, ABranchingTreeImportsWholeAndItsDynamicsEqualKdlsTree) {
+  // A torso with two arms, the right one ending in a gripper with two prismatic fingers (a branch at the
+  // gripper too), a fixed camera on the torso: without a tip the whole tree comes in, each joint on the
+  // body of the moving joint above it (the shoulders on the world: the torso is fixed), and its inverse
+  // dynamics with gravity equal KDL's on the same tree (TreeIdSolver_RNE), through the recursive rigid
+  // algorithms and the flexible engine's equations, to 1e-10. A link that carries two joints cannot be
+  // made flexible; a forearm can.
+  const std::string in = R"(<inertial><origin xyz="0.15 0.01 -0.02" rpy="0.1 0.2 0.3"/><mass value="2"/>
+      <inertia ixx="0.004" iyy="0.02" izz="0.021" ixy="0.001" ixz="0" iyz="0.0005"/></inertial>)";
+  const std::string small = R"(<inertial><origin xyz="0.01 0 0"/><mass value="0.2"/>
+      <inertia ixx="1e-4" iyy="2e-4" izz="2e-4" ixy="0" ixz="0" iyz="0"/></inertial>)";
+  const std::string urdf = R"(<robot name="two_arms">
+    <link name="torso">)" + in +
+                           R"(</link>
+    <joint name="cam_mount" type="fixed"><parent link="torso"/><child link="camera"/><origin xyz="0.1 0 0.5"/></joint>
+    <link name="camera">)" +
+                           small + R"(</link>
+    <joint name="l_shoulder" type="revolute"><parent link="torso"/><child link="l_upper"/>
+      <origin xyz="0 0.2 0.4" rpy="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="50" velocity="2"/></joint>
+    <link name="l_upper">)" +
+                           in + R"(</link>
+    <joint name="l_elbow" type="revolute"><parent link="l_upper"/><child link="l_fore"/>
+      <origin xyz="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-2" upper="2" effort="50" velocity="2"/></joint>
+    <link name="l_fore">)" +
+                           in + R"(</link>
+    <joint name="l_tool" type="fixed"><parent link="l_fore"/><child link="l_hand"/><origin xyz="0.35 0 0"/></joint>
+    <link name="l_hand"/>
+    <joint name="r_shoulder" type="continuous"><parent link="torso"/><child link="r_upper"/>
+      <origin xyz="0 -0.2 0.4" rpy="-0.3 0 0"/><axis xyz="0 1 0"/></joint>
+    <link name="r_upper">)" +
+                           in + R"(</link>
+    <joint name="r_elbow" type="continuous"><parent link="r_upper"/><child link="r_fore"/>
+      <origin xyz="0.3 0.02 0.01" rpy="0 0.4 0"/><axis xyz="0 0 1"/></joint>
+    <link name="r_fore">)" +
+                           in + R"(</link>
+    <joint name="r_wrist" type="fixed"><parent link="r_fore"/><child link="gripper"/><origin xyz="0.3 0 0"/></joint>
+    <link name="gripper">)" +
+                           small + R"(</link>
+    <joint name="finger_a" type="prismatic"><parent link="gripper"/><child link="a"/>
+      <origin xyz="0.05 0.01 0"/><axis xyz="0 1 0"/><limit lower="0" upper="0.03" effort="20" velocity="0.1"/></joint>
+    <link name="a">)" + small +
+                           R"(</link>
+    <joint name="finger_b" type="prismatic"><parent link="gripper"/><child link="b"/>
+      <origin xyz="0.05 -0.01 0"/><axis xyz="0 -1 0"/><limit lower="0" upper="0.03" effort="20" velocity="0.1"/></joint>
+    <link name="b">)" + small +
+                           R"(</link>
+  </robot>)";
+  Diagnostics diag;
+  const std::optional<UrdfRobot> robot = UrdfRobot::parse(urdf, diag);
+  ASSERT_TRUE(robot) << diag.text();
+  EXPECT_EQ(robot->branchingLink(), "torso");
+  const std::optional<Json> doc = robot->toProject(UrdfImportOptions{}, diag);
+  ASSERT_TRUE(doc) << diag.text();
+  const Json& joints = (*doc)["joints"];
+  ASSERT_EQ(joints.size(), 6u);
+  std::vector<std::string> parents;
+  for (const Json& j : joints) parents.push_back(j.contains("parent") ? j["parent"].get<std::string>() : "(previous)");
+  EXPECT_EQ(parents, (std::vector<std::string>{"(previous)", "(previous)", "world", "(previous)", "(previous)", "r_fore"}))
+      << doc->dump(1);
+  const Project p = interpret(*doc);
+  EXPECT_TRUE(p.model.branches());
+
+  const urdf::ModelInterfaceSharedPtr m = urdf::parseURDF(urdf);
+  ASSERT_TRUE(m);
+  KDL::Tree tree(m->getRoot()->name);
+  addKdlChildren(*m, *m->getRoot(), tree);
+  ASSERT_EQ(tree.getNrOfJoints(), 6u);
+  const KDL::Vector g(0.0, 0.0, -9.81);
+  KDL::TreeIdSolver_RNE id(tree, g);
+  const MultibodySystem sys = MultibodySystem::fromModel(p.model);
+  DynamicsData data(sys), composite(sys);
+  std::mt19937 rng(44);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int s = 0; s < 4; ++s) {
+    Eigen::VectorXd q(6), qd(6), qdd(6);
+    for (int i = 0; i < 6; ++i) q(i) = 2.0 * u(rng), qd(i) = 2.0 * u(rng), qdd(i) = 3.0 * u(rng);
+    KDL::JntArray kq(6), kqd(6), kqdd(6), ktau(6);
+    kq.data = q, kqd.data = qd, kqdd.data = qdd;
+    ASSERT_GE(id.CartToJnt(kq, kqd, kqdd, KDL::WrenchMap(), ktau), 0);
+    const Eigen::VectorXd tau = rnea(sys, data, q, qd, qdd, true);
+    EXPECT_LT(relErr(tau, ktau.data), 1e-10)
+        << "state " << s << "\nFlexArm " << tau.transpose() << "\nKDL " << ktau.data.transpose();
+    compositeEquations(sys, composite, q, qd, qdd, false);
+    EXPECT_LT(relErr(composite.tau, ktau.data), 1e-10) << "state " << s;
+  }
+
+  // Flexible: the right forearm carries the gripper's two fingers (refused); the left one a beam to its hand.
+  for (const auto& [link, refused] : std::vector<std::pair<std::string, bool>>{{"r_fore", true}, {"l_fore", false}}) {
+    UrdfImportOptions flex;
+    Result<FlexibleLinkSpec> spec = parseFlexibleLinkSpec(link + "=section=tube:0.04:0.034,material=aluminium,basis=fem:3");
+    ASSERT_TRUE(spec) << spec.error().text();
+    flex.flexible.push_back(*spec);
+    Diagnostics d;
+    const std::optional<Json> beam = robot->toProject(flex, d);
+    EXPECT_EQ(!beam, refused) << link << ": " << d.text();
+    if (refused) EXPECT_NE(d.text().find("carries 2 joints (finger_a, finger_b)"), std::string::npos) << d.text();
+    if (!refused && beam) EXPECT_DOUBLE_EQ((*beam)["links"][1]["length"].get<double>(), 0.35);
+  }
 }

@@ -1,7 +1,7 @@
 // File > Import URDF... (issue 18, item 1) as a user drives it under xvfb-run: the dialog offers the
 // end of the chain and the leaves as tips, lists the links a joint moves, imports again at every
-// change (a bad flexible spec is named and Import disabled), refuses a branched tree until a tip is
-// chosen, and the imported robot opens untitled in the editor, where it stays editable.
+// change (a bad flexible spec is named and Import disabled), imports a branched tree whole or the chain
+// to a tip chosen, and the imported robot opens untitled in the editor, where it stays editable.
 #include <QApplication>
 #include <QLabel>
 #include <QPushButton>
@@ -64,7 +64,7 @@ class UrdfImportTest : public QObject {
     QVERIFY(!(*d.document())["links"][1].contains("flex"));
   }
 
-  void aBranchedTreeWaitsForItsTip() {
+  void aBranchedTreeImportsWholeOrToOneTip() {
     QTemporaryDir dir;
     const QString file = dir.filePath("two-arms.urdf");
     QFile f(file);
@@ -80,12 +80,14 @@ class UrdfImportTest : public QObject {
                 .toUtf8());
     f.close();
     UrdfImportDialog d(file);
-    QCOMPARE(d.tips(), QStringList({"left_arm", "right_arm"}));  // no "end of the chain": it branches
-    QCOMPARE(d.chainLinks(), QStringList({"left_arm"}));
+    // The whole tree first (no "end of the chain": it branches), then the leaves.
+    QCOMPARE(d.tips(), QStringList({"", "left_arm", "right_arm"}));
+    QCOMPARE(d.chainLinks(), QStringList({"left_arm", "right_arm"}));
     QVERIFY2(d.document(), qPrintable(d.messages()));
-    QVERIFY2(d.messages().contains("joint \"right\": is not on the chain to the tip: left out"), qPrintable(d.messages()));
+    QCOMPARE((*d.document())["joints"][1]["parent"], Json("world"));  // both arms stand on the fixed torso
     QVERIFY(d.chooseTip("right_arm"));
     QCOMPARE(d.chainLinks(), QStringList({"right_arm"}));
+    QVERIFY2(d.messages().contains("joint \"left\": is not on the chain to the tip: left out"), qPrintable(d.messages()));
   }
 
   // Issue 43.1: UR5's forearm runs along its frame's z. The dialog offers the distance to the wrist as

@@ -97,6 +97,8 @@ UrdfImportDialog::UrdfImportDialog(const QString& urdf_file, QWidget* parent) : 
       Diagnostics ignored;
       if (const auto chain = robot_->chain("", ignored); chain && !chain->empty())
         tip_->addItem(QString("end of the chain (%1)").arg(QString::fromStdString(chain->back().link)), QString());
+    } else {  // the whole tree, or the chain to one leaf
+      tip_->addItem(QString("the whole tree (it branches at %1)").arg(QString::fromStdString(branching)), QString());
     }
     for (const std::string& leaf : robot_->leaves()) tip_->addItem(QString::fromStdString(leaf), QString::fromStdString(leaf));
     connect(tip_, &QComboBox::currentIndexChanged, this, [this] { fillChain(); });
