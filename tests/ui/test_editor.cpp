@@ -802,8 +802,16 @@ class EditorTest : public QObject {
     // The first joint's default is the world.
     w.modelTree()->select({Kind::Joint, 0});
     QCOMPARE(combo(w, "joints[0].parent")->currentText(), QString("world"));
+    // + Branch on the torso: a third arm's link at the end of the list, its joint on the torso, selected.
+    w.modelTree()->select({Kind::Link, 0});
+    QVERIFY(trigger(w, "addBranch"));
+    QCOMPARE(doc.undoStack()->undoText(), QString("Add link link6 with joint joint6 on link torso"));
+    QCOMPARE(doc.json()["joints"][5]["parent"], Json("torso"));
+    QCOMPARE(doc.project()->model.parentOf(5), 0);
+    QCOMPARE(w.modelTree()->current().kind, Kind::Joint);
+    QCOMPARE(combo(w, "joints[5].parent")->currentText(), QString("torso"));
     const int n = doc.undoStack()->count();
-    QCOMPARE(n, 2);
+    QCOMPARE(n, 3);
     QVERIFY2(undoEverything(doc, states), "undo");
     QVERIFY2(redoEverything(doc, states, n), "redo");
   }

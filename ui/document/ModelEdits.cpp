@@ -182,6 +182,23 @@ bool addLink(ProjectDocument& d, int index, QString* error) {
   return d.apply(index == n ? "Add " + what : QString("Insert %1 at position %2").arg(what).arg(index + 1), doc, error);
 }
 
+bool addBranchLink(ProjectDocument& d, int parent, QString* error) {
+  Json doc = withNames(d);
+  if (!validIndex(doc, "links", parent, error)) return false;
+  Json& links = arrayOf(doc, "links");
+  Json& joints = arrayOf(doc, "joints");
+  const int n = static_cast<int>(links.size());
+  const std::string ln = uniqueName(doc, "links", "link"), jn = uniqueName(doc, "joints", "joint");
+  Json link = {{"name", ln}}, joint = {{"name", jn}};
+  link.update(schema::newObject("links[]"));
+  joint.update(schema::newObject("joints[]"));
+  const std::string on = nameOf(links[static_cast<std::size_t>(parent)]);
+  if (parent != n - 1) joint["parent"] = on;  // the last link is the new one's default parent
+  links.push_back(link);
+  joints.push_back(joint);
+  return d.apply("Add link " + q(ln) + " with joint " + q(jn) + " on link " + q(on), doc, error);
+}
+
 bool duplicateLink(ProjectDocument& d, int index, QString* error) {
   Json doc = withNames(d);
   if (!validIndex(doc, "links", index, error)) return false;

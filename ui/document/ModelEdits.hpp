@@ -15,6 +15,9 @@ namespace flexarm::edits {
 
 // A new rigid link (1 m rod of 1 kg) and its revolute joint, at `index` (the end when -1).
 bool addLink(ProjectDocument& doc, int index = -1, QString* error = nullptr);
+// A link with its joint at the end of the list, the joint on link `parent` (joints[].parent): a branch
+// of a tree when the parent already carries a joint.
+bool addBranchLink(ProjectDocument& doc, int parent, QString* error = nullptr);
 // A copy of link `index` and its joint, with new names, right after it; the payloads and loads on the
 // link are copied onto the copy (new names).
 bool duplicateLink(ProjectDocument& doc, int index, QString* error = nullptr);

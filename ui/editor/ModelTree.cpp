@@ -70,6 +70,10 @@ ModelTree::ModelTree(ProjectDocument* doc, QWidget* parent) : QWidget(parent), d
   flow_ = new FlowLayout(buttons_);
   addAction("addLink", "+ Link", "Add a link with its joint at the end of the chain", &ModelTree::onAddLink);
   addAction("insertLink", "Insert", "Insert a link with its joint before the selected one", &ModelTree::onInsertLink);
+  addAction("addBranch", "+ Branch",
+            "Add a link with its joint on the selected link: a branch of a tree (two arms on a torso, the fingers "
+            "of a gripper); set the joint's placement on that link in the properties",
+            &ModelTree::onAddBranch);
   addAction("duplicate", "Duplicate", "Copy the selected link with its joint, or the selected variant, after it",
             &ModelTree::onDuplicate);
   addAction("remove", "Delete", "Delete the selected link with its joint, or the selected payload, load, constraint or variant",
@@ -217,6 +221,7 @@ void ModelTree::updateActions() {
   const int links = doc_->json().contains("links") ? static_cast<int>(doc_->json()["links"].size()) : 0;
   const ModelItem::Kind kind = current().kind;
   action("insertLink")->setEnabled(link >= 0);
+  action("addBranch")->setEnabled(link >= 0);
   action("duplicate")->setEnabled(link >= 0 || kind == ModelItem::Kind::Variant);
   action("remove")->setEnabled(link >= 0 || kind == ModelItem::Kind::Payload || kind == ModelItem::Kind::Load ||
                                kind == ModelItem::Kind::Constraint || kind == ModelItem::Kind::Variant);
@@ -245,6 +250,12 @@ void ModelTree::onInsertLink() {
   QString error;
   const int at = std::max(selectedLink(), 0);
   report(edits::addLink(*doc_, at, &error), error, {ModelItem::Kind::Link, at});
+}
+
+void ModelTree::onAddBranch() {
+  QString error;
+  const int n = doc_->json().contains("links") ? static_cast<int>(doc_->json()["links"].size()) : 0;
+  report(edits::addBranchLink(*doc_, selectedLink(), &error), error, {ModelItem::Kind::Joint, n});
 }
 
 void ModelTree::onDuplicate() {

@@ -43,6 +43,7 @@ class ModelTree : public QWidget {
 
   void onAddLink();
   void onInsertLink();
+  void onAddBranch();
   void onDuplicate();
   void onRemove();
   void onMoveUp();
