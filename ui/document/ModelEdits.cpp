@@ -165,16 +165,24 @@ std::vector<LawParam> lawParams(const std::string& law) {
   return out;
 }
 
+namespace {
+// A new link and its joint: unique names, and what the schema gives new ones.
+std::pair<Json, Json> newLinkAndJoint(const Json& doc) {
+  Json link = {{"name", uniqueName(doc, "links", "link")}}, joint = {{"name", uniqueName(doc, "joints", "joint")}};
+  link.update(schema::newObject("links[]"));
+  joint.update(schema::newObject("joints[]"));
+  return {link, joint};
+}
+}  // namespace
+
 bool addLink(ProjectDocument& d, int index, QString* error) {
   Json doc = withNames(d);
   Json& links = arrayOf(doc, "links");
   Json& joints = arrayOf(doc, "joints");
   const int n = static_cast<int>(links.size());
   if (index < 0 || index > n) index = n;
-  const std::string ln = uniqueName(doc, "links", "link"), jn = uniqueName(doc, "joints", "joint");
-  Json link = {{"name", ln}}, joint = {{"name", jn}};  // and what the schema gives a new link and joint
-  link.update(schema::newObject("links[]"));
-  joint.update(schema::newObject("joints[]"));
+  auto [link, joint] = newLinkAndJoint(doc);
+  const std::string ln = nameOf(link), jn = nameOf(joint);
   links.insert(links.begin() + index, link);
   joints.insert(joints.begin() + index, joint);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i >= index ? i + 1 : i; });
@@ -188,10 +196,8 @@ bool addBranchLink(ProjectDocument& d, int parent, QString* error) {
   Json& links = arrayOf(doc, "links");
   Json& joints = arrayOf(doc, "joints");
   const int n = static_cast<int>(links.size());
-  const std::string ln = uniqueName(doc, "links", "link"), jn = uniqueName(doc, "joints", "joint");
-  Json link = {{"name", ln}}, joint = {{"name", jn}};
-  link.update(schema::newObject("links[]"));
-  joint.update(schema::newObject("joints[]"));
+  auto [link, joint] = newLinkAndJoint(doc);
+  const std::string ln = nameOf(link), jn = nameOf(joint);
   const std::string on = nameOf(links[static_cast<std::size_t>(parent)]);
   if (parent != n - 1) joint["parent"] = on;  // the last link is the new one's default parent
   links.push_back(link);
