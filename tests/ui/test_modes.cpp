@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -283,6 +284,27 @@ class ModesTest : public QObject {
     qInfo("spin %g rad/s: flapwise omega %.5g rad/s (at rest %.5g), Southwell coefficient %.4f", spin, wf, w0, southwell);
     QVERIFY2(std::abs(southwell / 1.193 - 1) < 0.02, qPrintable(QString::number(southwell)));
     QVERIFY(!m->outcome()->result.modes[0].unstable);
+  }
+
+  void aConstrainedMechanismsModesAreThoseItsConstraintsAllow() {
+    // The shipped flexible four-bar: its rocker pinned to the ground, its crank prescribed. The mode view
+    // linearizes on the motions the pin allows (Linearization.hpp): no rigid-body mode, and it says so.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("flexible-four-bar.flexarm.json");
+    QVERIFY(QFile::copy(QString(FLEXARM_PROJECTS_DIR) + "/flexible-four-bar.flexarm.json", path));
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openProject(path));
+    w.showModePreview();
+    ModePreview* m = w.modePreview();
+    QVERIFY(computeAndWait(m));
+    QVERIFY2(m->outcome() && !m->outcome()->result.modes.empty(), qPrintable(m->statusText()));
+    const QLabel* summary = m->findChild<QLabel*>("modes.summary");
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains("The modes are the motions the project's constraints allow."), qPrintable(summary->text()));
+    QVERIFY2(summary->text().contains("0 rigid-body modes"), qPrintable(summary->text()));
+    QVERIFY(m->outcome()->result.modes.front().omega > 1.0);
   }
 
   void emptyChainAndRigidArmAreRefusedClearly() {

@@ -135,6 +135,7 @@ ModePreview::ModePreview(ArmView* view, std::function<Source()> source, QWidget*
   configuration_ = new QLabel(this);
   configuration_->setWordWrap(true);
   summary_ = new QLabel(this);
+  summary_->setObjectName("modes.summary");
   summary_->setWordWrap(true);
   layout->addWidget(status_);
   layout->addWidget(configuration_);
