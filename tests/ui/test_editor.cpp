@@ -17,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -810,8 +811,36 @@ class EditorTest : public QObject {
     QCOMPARE(doc.project()->model.parentOf(5), 0);
     QCOMPARE(w.modelTree()->current().kind, Kind::Joint);
     QCOMPARE(combo(w, "joints[5].parent")->currentText(), QString("torso"));
+    // In a tree the link commands keep every joint on its link: Up moves right_upper (now on the world)
+    // before left_fore, whose joint stays on left_upper (now named), as right_fore's stays on right_upper.
+    auto parentName = [&doc](int i) {
+      const Model& m = doc.project()->model;
+      const int p = m.parentOf(i);
+      return p < 0 ? std::string("world") : m.links[static_cast<std::size_t>(p)].name;
+    };
+    w.modelTree()->select({Kind::Link, 3});
+    QVERIFY(trigger(w, "moveUp"));
+    QCOMPARE(doc.project()->model.links[2].name, std::string("right_upper"));
+    QCOMPARE(parentName(2), std::string("world"));  // as set above
+    QCOMPARE(parentName(3), std::string("left_upper"));
+    QCOMPARE(parentName(4), std::string("right_upper"));
+    QCOMPARE(doc.json()["joints"][3]["parent"], Json("left_upper"));
+    // Duplicate left_fore: the copy is its sibling on left_upper.
+    w.modelTree()->select({Kind::Link, 3});
+    QVERIFY(trigger(w, "duplicate"));
+    QCOMPARE(parentName(4), std::string("left_upper"));
+    QCOMPARE(parentName(5), std::string("right_upper"));
+    // Deleting the torso, which other joints name as their parent, is refused with the loader's message.
+    const Json before = doc.json();
+    w.modelTree()->select({Kind::Link, 0});
+    QSignalSpy refused(w.modelTree(), &ModelTree::refused);
+    QVERIFY(trigger(w, "remove"));
+    QCOMPARE(doc.json(), before);
+    QCOMPARE(refused.count(), 1);
+    QVERIFY2(refused.front().front().toString().contains("no link is named \"torso\""),
+             qPrintable(refused.front().front().toString()));
     const int n = doc.undoStack()->count();
-    QCOMPARE(n, 3);
+    QCOMPARE(n, 5);
     QVERIFY2(undoEverything(doc, states), "undo");
     QVERIFY2(redoEverything(doc, states, n), "redo");
   }

@@ -166,6 +166,30 @@ std::vector<LawParam> lawParams(const std::string& law) {
 }
 
 namespace {
+// In a tree (a joint names its parent link), the link commands keep every joint on the link it sits on:
+// pinTree() names each joint's parent before the lists change, unpinTree() leaves out the names that
+// are the default again (the previous link; the world for the first joint). A chain is left as it is:
+// there, moving or inserting a link re-chains the links in their new order. Returns whether it pinned.
+bool pinTree(Json& doc) {
+  if (!doc.contains("joints") || !doc["joints"].is_array()) return false;
+  bool tree = false;
+  for (const Json& j : doc["joints"]) tree = tree || (j.is_object() && j.contains("parent"));
+  if (!tree) return false;
+  Json& joints = doc["joints"];
+  for (std::size_t i = 0; i < joints.size() && i <= doc["links"].size(); ++i)
+    if (joints[i].is_object() && !joints[i].contains("parent"))
+      joints[i]["parent"] = i == 0 ? std::string("world") : nameOf(doc["links"][i - 1]);
+  return true;
+}
+void unpinTree(Json& doc) {
+  Json& joints = doc["joints"];
+  for (std::size_t i = 0; i < joints.size() && i <= doc["links"].size(); ++i) {
+    if (!joints[i].is_object() || !joints[i].contains("parent") || !joints[i]["parent"].is_string()) continue;
+    const std::string fallback = i == 0 ? std::string("world") : nameOf(doc["links"][i - 1]);
+    if (joints[i]["parent"].get<std::string>() == fallback) joints[i].erase("parent");
+  }
+}
+
 // A new link and its joint: unique names, and what the schema gives new ones.
 std::pair<Json, Json> newLinkAndJoint(const Json& doc) {
   Json link = {{"name", uniqueName(doc, "links", "link")}}, joint = {{"name", uniqueName(doc, "joints", "joint")}};
@@ -183,8 +207,10 @@ bool addLink(ProjectDocument& d, int index, QString* error) {
   if (index < 0 || index > n) index = n;
   auto [link, joint] = newLinkAndJoint(doc);
   const std::string ln = nameOf(link), jn = nameOf(joint);
+  const bool tree = pinTree(doc);  // the new joint sits on the link before it
   links.insert(links.begin() + index, link);
   joints.insert(joints.begin() + index, joint);
+  if (tree) unpinTree(doc);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i >= index ? i + 1 : i; });
   const QString what = "link " + q(ln) + " with joint " + q(jn);
   return d.apply(index == n ? "Add " + what : QString("Insert %1 at position %2").arg(what).arg(index + 1), doc, error);
@@ -208,6 +234,7 @@ bool addBranchLink(ProjectDocument& d, int parent, QString* error) {
 bool duplicateLink(ProjectDocument& d, int index, QString* error) {
   Json doc = withNames(d);
   if (!validIndex(doc, "links", index, error)) return false;
+  const bool tree = pinTree(doc);  // in a tree the copy is a sibling: its joint on the original's parent
   Json link = doc["links"][index], joint = doc["joints"][index];
   const std::string from = nameOf(link);
   link["name"] = uniqueName(doc, "links", "link");
@@ -215,6 +242,7 @@ bool duplicateLink(ProjectDocument& d, int index, QString* error) {
   doc["links"].insert(doc["links"].begin() + index + 1, link);
   doc["joints"].insert(doc["joints"].begin() + index + 1, joint);
   for (const char* a : {"links", "joints"}) remapPaths(doc, a, [index](int i) { return i > index ? i + 1 : i; });
+  if (tree) unpinTree(doc);
   // What is carried by the link goes with the copy: its payloads and loads, renamed.
   QString text = "Duplicate link " + q(from) + " as " + q(nameOf(link)) + " with joint " + q(nameOf(joint));
   for (const auto& [array, kind] : {std::pair<const char*, const char*>{"payloads", "payload"}, {"loads", "load"}}) {
@@ -238,9 +266,11 @@ bool deleteLink(ProjectDocument& d, int index, QString* error) {
   Json doc = withNames(d);
   if (!validIndex(doc, "links", index, error) || !validIndex(doc, "joints", index, error)) return false;
   const std::string ln = nameOf(doc["links"][index]), jn = nameOf(doc["joints"][index]);
+  const bool tree = pinTree(doc);  // a joint on the deleted link is refused by the loader, naming it
   auto isIt = [index](int i, const Json&) { return i == index; };
   eraseWhere(doc, "links", isIt);
   eraseWhere(doc, "joints", isIt);
+  if (tree) unpinTree(doc);
   const auto onTheLink = [&](int, const Json& p) { return p.value("link", std::string()) == ln; };
   const QStringList payloads = eraseWhere(doc, "payloads", onTheLink);
   const QStringList loads = eraseWhere(doc, "loads", onTheLink);
@@ -257,6 +287,7 @@ bool moveLink(ProjectDocument& d, int index, int delta, QString* error) {
   const int to = index + delta;
   if (!validIndex(doc, "links", index, error) || !validIndex(doc, "links", to, error)) return false;
   const Json link = doc["links"][index], joint = doc["joints"][index];
+  const bool tree = pinTree(doc);  // a move that puts a link before its parent is refused by the loader
   for (const char* a : {"links", "joints"}) {
     Json& arr = doc[a];
     const Json moved = arr[index];
@@ -269,6 +300,7 @@ bool moveLink(ProjectDocument& d, int index, int delta, QString* error) {
       return i;
     });
   }
+  if (tree) unpinTree(doc);
   return d.apply(QString("Move link %1 with joint %2 %3 to position %4")
                      .arg(q(nameOf(link)), q(nameOf(joint)), delta < 0 ? "up" : "down")
                      .arg(to + 1),
