@@ -6,9 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "dynamics/DynamicsData.hpp"
 #include "ui/document/PathWords.hpp"
-#include "dynamics/Kinematics.hpp"
 #include "dynamics/LinkPoint.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/JsonReader.hpp"
