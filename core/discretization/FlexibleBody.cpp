@@ -288,6 +288,38 @@ std::shared_ptr<const FlexibleBody> FlexibleBody::build(const FlexibleLink& link
         st.weight *
         (b.rhoA * (s(st.v).transpose() * s(st.v) + s(st.w).transpose() * s(st.w)) + b.rhoIp * s(st.phi).transpose() * s(st.phi));
   }
+  // Gravity's station sums: the mass, the shape rows' moments, and D = sum_i mu_{>i} S_i + sum_k dm_k S_k,inner
+  // (S_i an interval's whole slope sum, mu_{>i} the stations' mass after it), in the order the stations
+  // take the foreshortening (LinkInertia.cpp): g(x_k) = sum_{i < j} S_i e + S_k,inner e.
+  b.mass_shape = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, b.m);
+  std::vector<double> mass_after(b.intervals.size(), 0.0);
+  std::vector<Eigen::Triplet<double>> slope_entries;
+  auto addSlopeBlock = [&](const Interval& iv, const Eigen::MatrixXd& S, double factor) {
+    const std::size_t k_s = iv.slope_dofs.size();
+    for (std::size_t c = 0; c < k_s; ++c)
+      for (std::size_t r = 0; r < k_s; ++r)
+        if (S(static_cast<int>(r), static_cast<int>(c)) != 0.0)
+          slope_entries.emplace_back(iv.first + iv.slope_dofs[r], iv.first + iv.slope_dofs[c],
+                                     factor * S(static_cast<int>(r), static_cast<int>(c)));
+  };
+  for (const Station& st : b.stations) {
+    const double dm = b.rhoA * st.weight;
+    b.station_mass += dm;
+    b.mass_shape.row(0) += dm * st.u;
+    b.mass_shape.row(1) += dm * st.v;
+    b.mass_shape.row(2) += dm * st.w;
+    mass_after[static_cast<std::size_t>(st.interval)] += dm;  // the interval's own, summed into mu_{>i} below
+    addSlopeBlock(b.intervals[static_cast<std::size_t>(st.interval)], st.inner_slopes, dm);
+  }
+  double after = 0.0;
+  for (std::size_t i = b.intervals.size(); i-- > 0;) {
+    const double own = mass_after[i];
+    mass_after[i] = after;
+    after += own;
+    if (mass_after[i] != 0.0) addSlopeBlock(b.intervals[i], b.intervals[i].full_slopes, mass_after[i]);
+  }
+  b.mass_slopes.resize(b.m, b.m);
+  b.mass_slopes.setFromTriplets(slope_entries.begin(), slope_entries.end());
   b.M_sparse = b.M.sparseView();
   b.K_sparse = b.K.sparseView();
   b.C_sparse = b.C.sparseView();

@@ -89,6 +89,13 @@ struct FlexibleBody {
   // Sum over the stations of rhoA w (Psi_v^T Psi_v + Psi_w^T Psi_w) + rhoIp w Psi_phi^T Psi_phi, and the same
   // with the axial term rhoA w Psi_u^T Psi_u added (= M): the state-independent parts of the elastic mass block.
   Eigen::MatrixXd M_transverse;
+  // What gravity needs of the stations (dynamics/Gravity.cpp): their mass sum dm [kg] with dm = rhoA weight,
+  // the mass-weighted shape rows sum dm [Psi_u; Psi_v; Psi_w] (3 x m: the first moment's gradient without
+  // foreshortening), and D = sum dm S(x) with s(x) = 1/2 e^T S(x) e the foreshortening at each station
+  // (m x m, banded for elements): sum dm s = 1/2 e^T D e, the first moment's axial part shortens by it.
+  double station_mass = 0.0;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> mass_shape;
+  Eigen::SparseMatrix<double> mass_slopes;
   // The lowest clamped-free natural frequencies [rad/s] of the link alone, min(m, max(kKeptModes, number of
   // modal damping ratios)) of them, and their mass-normalized mode shapes (columns).
   static constexpr int kKeptModes = 12;

@@ -10,6 +10,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   v.assign(n, Vector6d::Zero());
   a.assign(n, Vector6d::Zero());
   f.assign(n, Vector6d::Zero());
+  subtree_weight.assign(n, Vector6d::Zero());
   I_composite.assign(n, Matrix6d::Zero());
   M = Eigen::MatrixXd::Zero(sys.nq, sys.nq);
   tau = Eigen::VectorXd::Zero(sys.nq);
@@ -18,7 +19,10 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   for (std::size_t i = 0; i < n; ++i) {
     frames[i].J_body = Eigen::MatrixXd::Zero(6, sys.nq);
     frames[i].J_distal = Eigen::MatrixXd::Zero(6, sys.nq);
-    frames[i].force_section_world.assign(sys.bodies[i].section_masses.size(), Eigen::Vector3d::Zero());
+    const std::size_t sections = sys.bodies[i].section_masses.size();
+    frames[i].force_section_world.assign(sections, Eigen::Vector3d::Zero());
+    frames[i].X_world_section.assign(sections, Eigen::Isometry3d::Identity());
+    frames[i].J_section.assign(sections, Eigen::MatrixXd::Zero(6, sys.nq));
     m_max = std::max(m_max, sys.bodies[i].e_count);
     if (!sys.bodies[i].isFlexible()) continue;
     const FlexibleBody& fb = *sys.bodies[i].flexible;
@@ -33,13 +37,14 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
   slope_states = slope_products = Eigen::Matrix<double, Eigen::Dynamic, 2>::Zero(w_max, 2);
   window_lever = Eigen::VectorXd::Zero(w_max);
   prefix_slope = suffix_slope = suffix_lever = row_work = Eigen::VectorXd::Zero(m_max);
-  IJ = J_section = Eigen::MatrixXd::Zero(6, sys.nq);
+  IJ = Eigen::MatrixXd::Zero(6, sys.nq);
   dr_de = Eigen::MatrixXd::Zero(3, m_max);
   g_start = g_point = e = ed = edd = Eigen::VectorXd::Zero(m_max);
   station_coupling = Eigen::MatrixXd::Zero(m_max, 6);
   station_mass = Eigen::MatrixXd::Zero(m_max, m_max);
   station_force_e = Eigen::VectorXd::Zero(m_max);
-  structural_force = joint_spring_force = joint_damping_force = geometric_force = drive_force = Eigen::VectorXd::Zero(sys.nq);
+  gravity_force = structural_force = joint_spring_force = joint_damping_force = geometric_force = drive_force =
+      Eigen::VectorXd::Zero(sys.nq);
   internal = Eigen::VectorXd::Zero(sys.nq);
   external = Eigen::VectorXd::Zero(sys.nq);
 }

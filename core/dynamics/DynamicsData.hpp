@@ -12,12 +12,17 @@ namespace flexarm {
 struct BodyFrames {
   Eigen::Isometry3d X_world_body = Eigen::Isometry3d::Identity();
   Eigen::Isometry3d X_world_distal = Eigen::Isometry3d::Identity();
-  Vector6d v_body = Vector6d::Zero(), a_body = Vector6d::Zero();      // body coordinates; a: velocity-product part + gravity
+  // Body coordinates; a: the velocity-product part and the known accelerations' (gravity is its own
+  // term, Gravity.cpp, not a base acceleration).
+  Vector6d v_body = Vector6d::Zero(), a_body = Vector6d::Zero();
   Vector6d v_distal = Vector6d::Zero(), a_distal = Vector6d::Zero();  // distal-frame coordinates
   Eigen::MatrixXd J_body, J_distal;                                   // 6 x nq body Jacobians
   Eigen::Vector3d force_world = Eigen::Vector3d::Zero();              // linear d'Alembert force of all mass on this body
   Eigen::Vector3d force_distal_world = Eigen::Vector3d::Zero();       // ... of the payloads on its distal frame
   std::vector<Eigen::Vector3d> force_section_world;                   // ... of each payload on a section (Body::section_masses)
+  std::vector<Eigen::Isometry3d> X_world_section;                     // the frame of each such section
+  std::vector<Eigen::MatrixXd> J_section;                             // ... and its 6 x nq Jacobian (with forces)
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();             // a flexible link's stations: sum dm r, body frame
   Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();          // r(L) - (L, 0, 0) in the body frame
   double tip_twist = 0.0;
 };
@@ -52,7 +57,6 @@ struct DynamicsData {
   // (the check against the independent equations). Otherwise it keeps an older state's.
   bool every_distal_jacobian = false;
   Eigen::MatrixXd IJ;                // 6 x nq: a Jacobian times an inertia
-  Eigen::MatrixXd J_section;         // 6 x nq: the Jacobian of a payload's section (Body::section_masses)
   Eigen::MatrixXd dr_de;             // 3 x m_max
   Eigen::VectorXd g_start, g_point;  // m_max: d s / d e at an interval start and at a station
   Eigen::VectorXd e, ed, edd;        // m_max: a link's elastic coordinates, rates, known accelerations
@@ -75,19 +79,25 @@ struct DynamicsData {
   Eigen::Matrix<double, Eigen::Dynamic, 2> slope_states, slope_products;
   Eigen::VectorXd window_lever;                                        // w_max work
   Eigen::VectorXd prefix_slope, suffix_slope, suffix_lever, row_work;  // m_max work
-  double gravity_potential = 0.0;                                      // [J]
+  double gravity_potential = 0.0;                                      // [J] the gravity term's (internalForces)
   // [J] 1/2 qd^T M qd of the pass's rates, summed over its mass elements and stations (1/2 v^T I v each) and rotors
   double kinetic = 0.0;
   // The generalized forces Q by term (ForceTerms.hpp), each in its own vector, as MuJoCo's qfrc_spring,
-  // qfrc_damper, ...; the bias above (tau) is the inertia's, gravity included.
+  // qfrc_damper, ...; the bias above (tau) is the inertia's alone.
+  Eigen::VectorXd gravity_force;        // the weight of every mass element
   Eigen::VectorXd structural_force;     // the links' elasticity and structural damping: -K e - C ed
   Eigen::VectorXd joint_spring_force;   // the flexible joints' springs and dampers
   Eigen::VectorXd joint_damping_force;  // the joints' viscous dampers
   Eigen::VectorXd geometric_force;      // `geometric` coupling's axial-force term
   Eigen::VectorXd drive_force;          // the drives' efforts (the forward dynamics' last evaluation)
-  Eigen::VectorXd internal;             // the sum of the first four (internalForces)
+  Eigen::VectorXd internal;             // the sum of the above but the drives' (internalForces)
   Eigen::VectorXd external;             // the loads on links (ExternalLoads.hpp)
-  double elastic_potential = 0.0;       // [J] the sum of the terms' potentials (links, joint springs, axial force)
+  double elastic_potential = 0.0;       // [J] the sum of the other terms' potentials (links, joint springs, axial force)
+  // Which pass filled the frames: the composite equations (data.frames, EquationsOfMotion.hpp) or the
+  // rigid recursive algorithms (X_world_body, X_up: Rnea.hpp, Kinematics.hpp).
+  bool composite_frames = false;
+  // The gravity term's work space on a rigid system: each body's weight and what hangs below it.
+  mutable std::vector<Vector6d> subtree_weight;
 };
 
 }  // namespace flexarm

@@ -1,5 +1,6 @@
 #include "dynamics/EquationsOfMotion.hpp"
 
+#include "dynamics/DeformedLink.hpp"
 #include "dynamics/FrameMotion.hpp"
 #include "dynamics/GeometricStiffness.hpp"
 #include "dynamics/LinkInertia.hpp"
@@ -76,9 +77,9 @@ void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::
   }
 }
 
-// What an evaluation computes. The frames (poses, velocities, accelerations), the gravity potential and
-// the kinetic energy always; with `forces` the generalized forces (data.tau), the Jacobians and the
-// bodies' d'Alembert forces, and with `with_M` also M. Without forces: a kinematics pass.
+// What an evaluation computes. The frames (poses, velocities, accelerations) and the kinetic energy always; with `forces` the
+// generalized forces (data.tau), the Jacobians and the bodies' d'Alembert forces, and with `with_M` also M. Without forces: a
+// kinematics pass.
 struct Pass {
   bool with_M;
   bool forces;
@@ -88,11 +89,9 @@ struct Pass {
 // Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass.
 // Without forces (a kinematics pass) its energies only.
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
-                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, double mass,
-                    const Eigen::Vector3d& com, Eigen::Vector3d& force_world) {
+                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, Eigen::Vector3d& force_world) {
   const Vector6d Iv = I * v;
   d.kinetic += 0.5 * v.dot(Iv);
-  d.gravity_potential -= mass * sys.gravity.dot(X_world * com);
   if (!pass.forces) return;
   const Vector6d f = I * a + crossForce(v, Iv);
   const ColumnSet cols = sys.jacobianColumns(p);
@@ -110,38 +109,13 @@ void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6
   J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
 }
 
-// A section of a flexible link as a frame: its shape rows u, v, w at x, the rows of its rotation
-// [phi; -w'; v'] (non-zero on the columns [first, first + count)), and its foreshortening s, sdd (the
-// gradient g = ds/de is in DynamicsData::g_point): the distal frame (x = L) or a payload's section.
-struct SectionRows {
-  const Eigen::RowVectorXd &u, &v, &w;
-  double x;
-  const Eigen::Matrix<double, 3, Eigen::Dynamic>& rotation;
-  int first, count;
-  TipForeshortening fs;
-};
-
-// The section's rotation about `axis` by its row of the rotation rows: relative velocity and
-// acceleration (vrel, crel) and the pose.
-Eigen::Isometry3d sectionStep(const SectionRows& sr, int axis, const Eigen::Ref<const Eigen::VectorXd>& e,
-                              const Eigen::Ref<const Eigen::VectorXd>& ed, const Eigen::Ref<const Eigen::VectorXd>& edd,
-                              Vector6d& vrel, Vector6d& crel) {
-  const int c0 = sr.first, nc = sr.count;  // the row's non-zeros lie there
-  const auto row = sr.rotation.row(axis).segment(c0, nc);
-  vrel.setZero();
-  vrel(axis) = row.dot(ed.segment(c0, nc));
-  crel.setZero();
-  crel(axis) = row.dot(edd.segment(c0, nc));
-  return rotation(axis, row.dot(e.segment(c0, nc)));
-}
-
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& qdd_known, const Pass& pass) {
   const bool with_M = pass.with_M, forces = pass.forces;
   d.tau.setZero();
   if (with_M) clearMassMatrix(d);
-  d.gravity_potential = 0.0;
   d.kinetic = 0.0;
+  d.composite_frames = true;
   const bool high = sys.coupling == CouplingOrder::High;
   const int n = static_cast<int>(sys.bodies.size());
   for (int i = 0; i < n; ++i) {
@@ -159,9 +133,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     Eigen::Isometry3d X_world_parent = Eigen::Isometry3d::Identity();
     int p_parent = 0;
     const BodyFrames* parent = b.parent >= 0 ? &d.frames[static_cast<std::size_t>(b.parent)] : nullptr;
-    if (!parent) {
-      a.tail<3>() = -sys.gravity;  // gravity as an upward acceleration of the base
-    } else {
+    if (parent) {
       v = parent->v_distal;
       a = parent->a_distal;
       X_world_parent = parent->X_world_distal;
@@ -181,8 +153,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // ---- rigid inertia carried by the body frame
     // J_body is zero on the body's own elastic coordinates (from e_index on).
-    if (b.mass > 0.0)
-      addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, fr.X_world_body, b.mass, b.com, fr.force_world);
+    if (b.mass > 0.0) addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, fr.X_world_body, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
@@ -220,50 +191,11 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     auto g = d.g_point.head(m);
     auto dr_de = d.dr_de.leftCols(m);
 
-    // The frame of section sr (its gradient g = ds/de in d.g_point): pose, motion and, with `jacobian`,
-    // its Jacobian J = X_all J_body + X_rot [0; dr_de] + c R_s, with X_rot the three rotations'
-    // transform, X_all = X_rot X_translation, c.col(k) the unit vector e_k carried through the rotations
-    // after the k-th, dr_de = [u - c g^T; v; w] and R_s the rotation rows. Returns r(x) in the body frame.
-    auto sectionFrame = [&](const SectionRows& sr, bool jacobian, Eigen::Isometry3d& X_world, Vector6d& vs, Vector6d& as,
-                            Eigen::MatrixXd& J) {
-      dr_de.row(0) = sr.u;
-      if (high) dr_de.row(0) -= g.transpose();
-      dr_de.row(1) = sr.v;
-      dr_de.row(2) = sr.w;
-      const Eigen::Vector3d r(sr.x + sr.u.dot(e) - (high ? sr.fs.s : 0.0), sr.v.dot(e), sr.w.dot(e));
-      Vector6d vrel = Vector6d::Zero(), crel = Vector6d::Zero();
-      vrel.tail<3>().noalias() = dr_de * ed;
-      crel.tail<3>() = Eigen::Vector3d(high ? -sr.fs.sdd : 0.0, 0.0, 0.0);
-      crel.tail<3>().noalias() += dr_de * edd;  // the known elastic accelerations
-      vs = fr.v_body;
-      as = fr.a_body;
-      X_world = fr.X_world_body * translation(r);
-      Matrix6d X_all = advanceMotion(translation(r), vrel, crel, vs, as);
-      Matrix6d X_rot = Matrix6d::Identity();
-      Eigen::Matrix<double, 6, 3> c = Eigen::Matrix<double, 6, 3>::Zero();
-      for (int axis : {2, 1, 0}) {
-        const Eigen::Isometry3d R = sectionStep(sr, axis, e, ed, edd, vrel, crel);
-        const Matrix6d X_step = advanceMotion(R, vrel, crel, vs, as);
-        if (jacobian) {
-          X_all = X_step * X_all;
-          X_rot = X_step * X_rot;
-          c = X_step * c;
-          c(axis, axis) += 1.0;
-        }
-        X_world = X_world * R;
-      }
-      if (jacobian) {
-        // J_body is zero on this link's elastic columns (from e_index on).
-        transformColumns(X_all, fr.J_body, sys.jacobianColumns(b.e_index), J);
-        auto J_elastic = J.middleCols(b.e_index, m);
-        J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
-        J_elastic.middleCols(sr.first, sr.count).noalias() += c * sr.rotation.middleCols(sr.first, sr.count);
-      }
-      return r;
-    };
+    // The deformed link's sections as frames (DeformedLink.hpp), from the body frame's motion.
+    DeformedLink link{sys, b, fr, high, e, ed, edd, g, dr_de};
 
     // The stations (LinkInertia.hpp); g_start is then the foreshortening's gradient at the tip, g(L).
-    const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, sys.gravity, fr, d);
+    const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, fr, d);
     // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
     const int p0 = b.e_index;
     const ColumnSet cols = sys.jacobianColumns(p0);
@@ -290,13 +222,13 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
     g = g_start;
     const SectionRows distal{fb.tip.u, fb.tip.v, fb.tip.w, fb.length, fb.distal_rotation, fb.distal_first, fb.distal_count, tip};
-    fr.tip_deformation = sectionFrame(distal, distal_jacobian, fr.X_world_distal, fr.v_distal, fr.a_distal, fr.J_distal) -
+    fr.tip_deformation = link.sectionFrame(distal, distal_jacobian, fr.X_world_distal, fr.v_distal, fr.a_distal, fr.J_distal) -
                          Eigen::Vector3d(fb.length, 0.0, 0.0);
     fr.tip_twist =
         fb.distal_rotation.row(0).segment(fb.distal_first, fb.distal_count).dot(e.segment(fb.distal_first, fb.distal_count));
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, fr.X_world_distal, b.distal_mass,
-                     b.distal_com, fr.force_distal_world);
+      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, fr.X_world_distal,
+                     fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
     }
     // Payloads riding on sections of the link.
@@ -306,12 +238,11 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       TipForeshortening fs;
       sp.foreshortening(e, ed, fs.s, fs.sdd, g);
       const SectionRows rows{sp.rows.u, sp.rows.v, sp.rows.w, sp.x, sp.rotation, sp.rotation_first, sp.rotation_count, fs};
-      Eigen::Isometry3d X_world;
       Vector6d vs, as;
-      sectionFrame(rows, forces, X_world, vs, as, d.J_section);
+      link.sectionFrame(rows, forces, fr.X_world_section[k], vs, as, fr.J_section[k]);
       Eigen::Vector3d& force = fr.force_section_world[k];
       force.setZero();
-      addMassElement(sys, d, pass, p, sm.inertia, vs, as, d.J_section, X_world, sm.mass, sm.com, force);
+      addMassElement(sys, d, pass, p, sm.inertia, vs, as, fr.J_section[k], fr.X_world_section[k], force);
       fr.force_world += force;
     }
   }

@@ -7,8 +7,8 @@
 // k runs over the rigid inertia of each body frame, the Gauss stations of each flexible link
 // (mass rho A dx at the deformed neutral-axis point, polar inertia rho Ip dx about the twisted
 // section axis) and the payloads on each deformed distal frame. a_k is the acceleration with the
-// free accelerations set to zero (velocity-product terms + known accelerations + gravity as an
-// upward base acceleration). A point of a flexible link sits at
+// free accelerations set to zero (velocity-product terms + known accelerations; gravity is a force
+// term of its own, Gravity.cpp). A point of a flexible link sits at
 //   r(x) = [x + u(x) - c s(x), v(x), w(x)],   s(x) = 1/2 int_0^x (v'^2 + w'^2) dxi,
 // with c = 1 for `high` coupling, 0 otherwise; the distal frame is r(L) rotated by
 // Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)). Everything is exact for the model as stated; no term is dropped.
@@ -24,15 +24,15 @@
 
 namespace flexarm {
 
-// Computes data.M (when with_mass_matrix), data.tau = bias (gravity, Coriolis, centrifugal and the
-// inertial effect of qdd_known), the frames of every body, the gravity potential, and the kinetic
+// Computes data.M (when with_mass_matrix), data.tau = bias (Coriolis, centrifugal and the inertial
+// effect of qdd_known), the frames of every body (with each link's first moment of mass), and the kinetic
 // energy data.kinetic = 1/2 qd^T M qd as sum_k 1/2 v_k^T I_k v_k (+ the rotors'), with or without M.
 // No heap allocation.
 void compositeEquations(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                         const Eigen::VectorXd& qdd_known, bool with_mass_matrix = true);
 
 // What a recorded row needs and no more: the frames of every body (poses, velocities, accelerations
-// with qdd, the links' tip deformation and twist), the gravity potential and the kinetic energy, as
+// with qdd, the links' tip deformation, twist and first moment) and the kinetic energy, as
 // compositeEquations() gives them, without the forces, the Jacobians or M (data.tau holds only the
 // rotors' inertia terms J q.._m, the Jacobians are not those of this state). `geometric` coupling's
 // internal forces need the bodies' forces of a full pass. No heap allocation.

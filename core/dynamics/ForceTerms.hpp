@@ -6,6 +6,7 @@
 // C_t = -dQ/dqd, which the implicit integrators put in their iteration matrix M + c_v C_t + c_q K_t.
 //
 //   term                    file                       force                                potential
+//   gravity                 Gravity.cpp                the weight m g of every mass element  -sum m g . r
 //   structural elasticity   StructuralElasticity.cpp   -K e - C ed of every flexible link    1/2 e^T K e
 //   joint flexibility       JointFlexibility.cpp       the spring and damper of a geared     1/2 k torsion^2
 //                                                      flexible joint, on link and motor
@@ -14,13 +15,13 @@
 //                                                      term (Pan et al. 1990 eq. (16))
 //   drives                  Drives.cpp                 the free drives' efforts (laws, PD)   none (time-dependent)
 //
-// The left-hand side is the inertia: M and the bias b (Coriolis, centrifugal, gravity as an upward base
-// acceleration, as the recursive Newton-Euler algorithm takes it), one pass of the equations of motion
-// over the mass elements (EquationsOfMotion.hpp) with the gravity potential and the kinetic energy;
+// The left-hand side is the inertia: M and the bias b (Coriolis, centrifugal), one pass of the equations
+// of motion over the mass elements (EquationsOfMotion.hpp) with the kinetic energy;
 // its tangent's leading part, the dynamic stiffening of `high` coupling, is addInertiaTangent()
 // (GeometricStiffness.cpp). The loads on links (ExternalLoads.hpp) need the frames' Jacobians of that
 // pass and go into DynamicsData::external. DynamicsData keeps each term's force in its own vector
-// (ForceTerm::of) and their sum in `internal` (all but the drives).
+// (ForceTerm::of) and their sum in `internal` (all but the drives). The terms read the frames of that
+// pass (poses, Jacobians, the links' first moments, the geometric term's axial force).
 #include <vector>
 
 #include "dynamics/TangentStiffness.hpp"
@@ -55,6 +56,7 @@ class ForceTerm {
 
 // Every term, in the order their forces are summed.
 const std::vector<const ForceTerm*>& forceTerms();
+const ForceTerm& gravity();
 const ForceTerm& structuralElasticity();
 const ForceTerm& jointFlexibility();
 const ForceTerm& jointDamping();
@@ -64,9 +66,8 @@ const ForceTerm& drives();
 // The leading part of the inertia's tangent stiffness: for `high` coupling, the dynamic stiffening of a
 // spinning or accelerated link, the geometric stiffness of the axial force of the rigid motion (the
 // foreshortening terms' derivative, GeometricStiffness.hpp); nothing for the other orders. The rest of the
-// inertial forces' derivatives (M(q) qdd, Coriolis and centrifugal forces of the rigid motion, gravity
-// torques) is left out: small against M / (beta h^2) at the steps the integrators take, and their Newton
-// iteration converges on the exact residual anyway.
+// inertial forces' derivatives (M(q) qdd, Coriolis and centrifugal forces of the rigid motion) is left out: small against M /
+// (beta h^2) at the steps the integrators take, and their Newton iteration converges on the exact residual anyway.
 void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink);
 
 // The effort body b's drive applies at the state (on its driven coordinate: the motor of a flexible
@@ -74,8 +75,9 @@ void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, Tan
 double driveEffort(const Body& b, const TermState& state);
 
 // The internal terms' forces (all but the drives) at (q, qd), each into its own vector of `data` and their
-// sum into data.internal, and their potentials' sum into data.elastic_potential. Needs the frames of a
-// pass of the equations at the same state (compositeEquations). No heap allocation.
+// sum into data.internal, gravity's potential into data.gravity_potential and the others' sum into
+// data.elastic_potential. Needs the frames of a pass of the equations at the same state (compositeEquations,
+// or rnea for a rigid system). No heap allocation.
 void internalForces(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
 }  // namespace flexarm

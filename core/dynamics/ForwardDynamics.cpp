@@ -163,7 +163,7 @@ ForwardDynamics::Pass ForwardDynamics::passFor(const Request& r) const {
 void ForwardDynamics::equationsPass(Pass pass) {
   const bool with_mass = pass == Pass::WithMass && !free_.empty();
   if (rigid_) {
-    rnea(sys_, data_, q_, qd_, qdd_);
+    rnea(sys_, data_, q_, qd_, qdd_, false);  // gravity is a force term (internalForces)
     if (with_mass) crba(sys_, data_, q_);
   } else if (pass == Pass::Kinematics) {
     compositeKinematics(sys_, data_, q_, qd_, qdd_);

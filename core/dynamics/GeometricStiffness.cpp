@@ -4,29 +4,54 @@
 
 namespace flexarm {
 
-AxialForce rigidMotionAxialForce(const MultibodySystem& sys, const DynamicsData& d, int i) {
+namespace {
+// The mass of body j: its rigid part, its stations and its payloads.
+double bodyMass(const Body& b) {
+  double m = b.mass + b.distal_mass + (b.isFlexible() ? b.flexible->station_mass : 0.0);
+  for (const Body::SectionMass& sm : b.section_masses) m += sm.mass;
+  return m;
+}
+
+// gamma_x = g . e_x: gravity along link i's axis.
+double gravityAlong(const MultibodySystem& sys, const DynamicsData& d, int i) {
+  return d.frames[static_cast<std::size_t>(i)].X_world_body.linear().col(0).dot(sys.gravity);
+}
+}  // namespace
+
+AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& d, int i, Weight weight) {
   const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
-  const FlexibleBody& fb = *sys.bodies[static_cast<std::size_t>(i)].flexible;
+  const Body& b = sys.bodies[static_cast<std::size_t>(i)];
+  const FlexibleBody& fb = *b.flexible;
   Eigen::Vector3d outboard = fr.force_distal_world;
+  double outboard_mass = b.distal_mass;
   // The bodies beyond link i: those whose parents lead back to it (all that follow it, in a chain).
   for (std::size_t j = static_cast<std::size_t>(i) + 1; j < sys.bodies.size(); ++j) {
     int up = sys.bodies[j].parent;
     while (up > i) up = sys.bodies[static_cast<std::size_t>(up)].parent;
-    if (up == i) outboard += d.frames[j].force_world;
+    if (up != i) continue;
+    outboard += d.frames[j].force_world;
+    outboard_mass += bodyMass(sys.bodies[j]);
   }
   AxialForce P;
   P.P_tip = -(fr.X_world_body.linear().transpose() * outboard).x();
   const Eigen::Vector3d w = fr.v_body.head<3>(), vO = fr.v_body.tail<3>();
-  P.a0x = fr.a_body(3) + w.cross(vO).x();  // classical acceleration of the origin along x (incl. -g)
+  P.a0x = fr.a_body(3) + w.cross(vO).x();  // classical acceleration of the origin along x
   P.k2 = w.y() * w.y() + w.z() * w.z();
   P.rhoA = fb.rhoA;
   P.length = fb.length;
+  if (weight == Weight::Included) {  // gravity as an upward acceleration of everything
+    const double gamma_x = gravityAlong(sys, d, i);
+    P.P_tip += gamma_x * outboard_mass;
+    P.a0x -= gamma_x;
+  }
   return P;
 }
 
-double sectionMassTension(const MultibodySystem&, const DynamicsData& d, int i, std::size_t k) {
+double sectionMassTension(const MultibodySystem& sys, const DynamicsData& d, int i, std::size_t k, Weight weight) {
   const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
-  return -(fr.X_world_body.linear().transpose() * fr.force_section_world[k]).x();
+  const double tension = -(fr.X_world_body.linear().transpose() * fr.force_section_world[k]).x();
+  if (weight == Weight::Left) return tension;
+  return tension + gravityAlong(sys, d, i) * sys.bodies[static_cast<std::size_t>(i)].section_masses[k].mass;
 }
 
 namespace {
@@ -71,11 +96,11 @@ namespace {
 // K += the geometric stiffness of link i under the axial force of the rigid motion, and of the tension
 // each payload on one of its sections adds between the root and that section: P times
 // int_0^x (v1^T v1 + w1^T w1), one window of coordinates at a time.
-void addAxialForceStiffness(const MultibodySystem& sys, const DynamicsData& data, int i, TangentSink& sink) {
+void addAxialForceStiffness(const MultibodySystem& sys, const DynamicsData& data, int i, Weight weight, TangentSink& sink) {
   const Body& b = sys.bodies[static_cast<std::size_t>(i)];
-  sink.addGeometricStiffness(*b.flexible, rigidMotionAxialForce(sys, data, i), b.e_index);
+  sink.addGeometricStiffness(*b.flexible, axialForce(sys, data, i, weight), b.e_index);
   for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
-    const double P = sectionMassTension(sys, data, i, k);
+    const double P = sectionMassTension(sys, data, i, k, weight);
     for (const SectionPoint::SlopeWindow& sw : b.section_masses[k].section.slopes) {
       const int n = static_cast<int>(sw.v1.cols()), e0 = b.e_index + sw.first;
       for (int c = 0; c < n; ++c)
@@ -107,7 +132,7 @@ class GeometricStiffening final : public ForceTerm {
       const FlexibleBody& fb = *b.flexible;
       const auto e = s.q.segment(b.e_index, fb.m);
       auto out = force.segment(b.e_index, fb.m);
-      const AxialForce P = rigidMotionAxialForce(sys, d, static_cast<int>(i));
+      const AxialForce P = axialForce(sys, d, static_cast<int>(i), Weight::Included);
       for (const FlexibleBody::Interval& iv : fb.intervals) {
         const auto e_w = e.segment(iv.first, iv.count);
         auto out_w = out.segment(iv.first, iv.count);
@@ -121,7 +146,8 @@ class GeometricStiffening final : public ForceTerm {
         }
       }
       for (std::size_t k = 0; k < b.section_masses.size(); ++k)
-        b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, static_cast<int>(i), k), e, out, potential);
+        b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, static_cast<int>(i), k, Weight::Included), e, out,
+                                                  potential);
     }
     return potential;
   }
@@ -129,7 +155,7 @@ class GeometricStiffening final : public ForceTerm {
   void addTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) const override {
     if (sys.coupling != CouplingOrder::Geometric) return;
     for (std::size_t i = 0; i < sys.bodies.size(); ++i)
-      if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
+      if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), Weight::Included, sink);
   }
 };
 
@@ -143,7 +169,7 @@ const ForceTerm& geometricStiffening() {
 void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) {
   if (sys.coupling != CouplingOrder::High) return;
   for (std::size_t i = 0; i < sys.bodies.size(); ++i)
-    if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
+    if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), Weight::Left, sink);
 }
 
 }  // namespace flexarm

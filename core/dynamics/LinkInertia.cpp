@@ -13,8 +13,8 @@ struct SlopeSums {
   double s = 0.0, sd = 0.0, sdd = 0.0;
 };
 
-// The stations' mass moments about the body origin: the first ones for the gravity potential, all
-// for their spatial inertia (with M). And their linear d'Alembert force, in the body frame.
+// The stations' mass moments about the body origin: the first ones for the gravity term
+// (BodyFrames::first_moment), all for their spatial inertia (with M). And their linear d'Alembert force, in the body frame.
 struct Moments {
   double mass = 0.0, polar = 0.0;
   Eigen::Vector3d first = Eigen::Vector3d::Zero();
@@ -26,7 +26,6 @@ struct Moments {
 struct LinkPass {
   const FlexibleBody& fb;
   bool high, with_M, forces;
-  const Eigen::Vector3d& gravity;
   BodyFrames& fr;
   DynamicsData& d;
   Moments moments;
@@ -260,7 +259,7 @@ void gatherInterval(int j, LinkPass& p) {
     const Eigen::Vector3d spin(phid, 0.0, 0.0);
     const Eigen::Vector3d w_s = w + spin;
     const Eigen::Vector3d v_s = fr.v_body.tail<3>() + w.cross(r) + rdot;
-    p.moments.mass += dm;  // for the gravity potential (after the stations)
+    p.moments.mass += dm;
     p.moments.first += dm * r;
     d.kinetic += 0.5 * (dm * v_s.squaredNorm() + Jp * w_s.x() * w_s.x());
     if (!p.forces) continue;  // a kinematics pass: positions, rates and energies only
@@ -326,8 +325,7 @@ void gatherInterval(int j, LinkPass& p) {
 
 }  // namespace
 
-TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, bool forces, const Eigen::Vector3d& gravity,
-                                     BodyFrames& fr, DynamicsData& d) {
+TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, bool forces, BodyFrames& fr, DynamicsData& d) {
   const FlexibleBody& fb = *body.flexible;
   const int m = fb.m;
   d.station_inertia.setZero();
@@ -342,7 +340,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   // caller adds its non-zeros (FlexibleBody::M_sparse) and station_mass is left as it is.
   if (with_M && high) C = fb.M_transverse;
 
-  LinkPass pass{fb, high, with_M, forces, gravity, fr, d, {}, {}, 0.0, 0};
+  LinkPass pass{fb, high, with_M, forces, fr, d, {}, {}, 0.0, 0};
   const int n_intervals = static_cast<int>(fb.intervals.size());
   for (int j = 0; j < n_intervals; ++j) {
     const int n = fb.intervals[j].count, k_s = static_cast<int>(fb.intervals[j].slope_dofs.size());
@@ -370,7 +368,7 @@ TipForeshortening gatherLinkStations(const Body& body, bool high, bool with_M, b
   const Moments& moments = pass.moments;
   const SlopeSums& start = pass.start;
   const Eigen::Matrix3d& R = fr.X_world_body.linear();
-  d.gravity_potential -= gravity.dot(R * moments.first + moments.mass * fr.X_world_body.translation());
+  fr.first_moment = moments.first;
   fr.force_world.noalias() += R * moments.force;
 
   // sum of spatialInertia(dm, r, Jp e_x e_x^T) from the moments: the rotational block

@@ -12,25 +12,20 @@
 // interval (O(m^2) in all, the size of the block itself) for the elastic block of the mass matrix
 //   C = M_transverse + sum_k dm (l_k - G_j)(l_k - G_j)^T,   l_k = Psi_u(x_k) - iota_k.
 // No heap allocation.
-#include "dynamics/DynamicsData.hpp"
+#include "dynamics/DeformedLink.hpp"
 
 namespace flexarm {
-
-// The foreshortening at the link's tip: s(L), the velocity-product part of its second derivative
-// int (v.'^2 + w.'^2), and (in data.g_start) its gradient g(L).
-struct TipForeshortening {
-  double s = 0.0, sdd = 0.0;
-};
 
 // For flexible body `b` with its elastic coordinates and rates in data.e, data.ed (first m) and its
 // body frame's motion in `frames`: fills data.station_wrench, station_force_e, with_mass_matrix
 // station_inertia and station_coupling (B^T), and with_mass_matrix and `high` the full elastic block
 // station_mass (without foreshortening that block is the structural mass FlexibleBody::M_sparse, not
-// copied); adds the stations' d'Alembert force to frames.force_world, their gravity potential to
-// data.gravity_potential and their kinetic energy (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic.
-// Without `forces` (a kinematics pass) only the energies, the foreshortening and data.g_start: no
-// inertia, wrench or forces.
-TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, bool forces, const Eigen::Vector3d& gravity,
-                                     BodyFrames& frames, DynamicsData& data);
+// copied); adds the stations' d'Alembert force to frames.force_world and their kinetic energy
+// (1/2 dm |v|^2 + 1/2 Jp w_x^2 each) to data.kinetic, and sets frames.first_moment (sum dm r).
+// Returns the foreshortening at the tip, s(L) and sdd, with its gradient g(L) in data.g_start.
+// Without `forces` (a kinematics pass) only the energy, the first moment, the foreshortening and
+// data.g_start: no inertia, wrench or forces.
+TipForeshortening gatherLinkStations(const Body& b, bool high, bool with_mass_matrix, bool forces, BodyFrames& frames,
+                                     DynamicsData& data);
 
 }  // namespace flexarm

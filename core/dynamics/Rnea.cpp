@@ -7,6 +7,7 @@ namespace flexarm {
 const Eigen::VectorXd& rnea(const MultibodySystem& sys, DynamicsData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                             const Eigen::VectorXd& qdd, bool with_gravity) {
   forwardKinematics(sys, data, q);
+  data.composite_frames = false;
   // Gravity enters as a fictitious upward acceleration of the base.
   Vector6d a_base = Vector6d::Zero();
   if (with_gravity) a_base.tail<3>() = -sys.gravity;

@@ -10,6 +10,8 @@
 
 #include "analysis/Linearization.hpp"
 #include "dynamics/Constraints.hpp"
+#include "dynamics/EquationsOfMotion.hpp"
+#include "dynamics/ForceTerms.hpp"
 #include "dynamics/MultibodySystem.hpp"
 #include "io/ProjectFile.hpp"
 #include "results/Results.hpp"
@@ -17,6 +19,22 @@
 namespace flexarm::test {
 
 using flexarm::peakAbs;  // largest |x| of a result column (results/Results.hpp)
+
+// The gravity term's generalized force at (q, qd), from the frames of the last pass in `d`.
+inline Eigen::VectorXd gravityForce(const MultibodySystem& sys, const DynamicsData& d, const Eigen::VectorXd& q,
+                                    const Eigen::VectorXd& qd) {
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(sys.nq);
+  gravity().addForce(sys, d, TermState{0.0, q, qd}, g);
+  return g;
+}
+
+// M qdd + b - Q_gravity, as inverse dynamics (RNEA, KDL, the independent equations) give it: a pass of
+// the equations (whose bias leaves gravity to its own term) and the gravity term.
+inline Eigen::VectorXd inverseDynamicsWithGravity(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q,
+                                                  const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, bool with_M) {
+  compositeEquations(sys, d, q, qd, qdd, with_M);
+  return d.tau - gravityForce(sys, d, q, qd);
+}
 
 inline Project parseOrFail(const std::string& text) {
   LoadedProject p = parseProjectText(text, ".");

@@ -212,14 +212,14 @@ Motion motionOf(const Pose& X, const Eigen::Vector3d& c) {
 
 // A frame's spatial velocity and acceleration in its own axes, gravity as an upward base acceleration:
 // [w; R^T r'] and [wdot; R^T (r'' - g) - w x R^T r'].
-void spatialMotion(const Pose& X, const Eigen::Vector3d& gravity, Vector6d& v, Vector6d& a) {
+void spatialMotion(const Pose& X, Vector6d& v, Vector6d& a) {
   const Motion mo = motionOf(X, Eigen::Vector3d::Zero());
   Eigen::Matrix3d R;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) R(i, j) = X.R(i, j).v;
   const Eigen::Vector3d v_O = R.transpose() * mo.v;
   v << mo.w, v_O;
-  a << mo.wdot, R.transpose() * (mo.a - gravity) - mo.w.cross(v_O);
+  a << mo.wdot, R.transpose() * mo.a - mo.w.cross(v_O);
 }
 
 }  // namespace
@@ -249,7 +249,7 @@ IndependentEquations independentEquations(const MultibodySystem& sys, const Eige
       out.tau(i) += J[i].v.dot(force) + J[i].w.dot(moment);
       for (int j = 0; j < n; ++j) out.M(i, j) += el.m * J[i].v.dot(J[j].v) + J[i].w.dot(el.I_c * J[j].w);
     }
-    out.inertial_force[el.body] += force;
+    out.inertial_force[el.body] += el.m * mo.a;
     out.kinetic += 0.5 * (el.m * mo.v.squaredNorm() + mo.w.dot(el.I_c * mo.w));
     out.gravity_potential -= el.m * sys.gravity.dot(mo.r);
   }
@@ -263,10 +263,10 @@ IndependentEquations independentEquations(const MultibodySystem& sys, const Eige
 
   for (std::size_t i = 0; i < path.distal.size(); ++i) {
     Vector6d v, a;
-    spatialMotion(path.body[i], sys.gravity, v, a);
+    spatialMotion(path.body[i], v, a);
     out.body_velocity.push_back(v);
     out.body_acceleration.push_back(a);
-    spatialMotion(path.distal[i], sys.gravity, v, a);
+    spatialMotion(path.distal[i], v, a);
     out.distal_velocity.push_back(v);
     out.distal_acceleration.push_back(a);
     const Pose& X = path.distal[i];

@@ -25,8 +25,8 @@
 
 namespace flexarm::test {
 
-// Motions are spatial ([angular; linear], in the frame's own axes), accelerations with gravity as an
-// upward acceleration of the base, as DynamicsData's BodyFrames holds them.
+// Motions are spatial ([angular; linear], in the frame's own axes), as DynamicsData's BodyFrames holds
+// them (gravity is not in the accelerations: it is a force, in tau).
 struct IndependentEquations {
   Eigen::MatrixXd M;                                           // nq x nq
   Eigen::VectorXd tau;                                         // M qdd + b(q, qd), gravity included
@@ -36,7 +36,7 @@ struct IndependentEquations {
   std::vector<Eigen::Isometry3d> distal;                       // each body's distal frame in the world
   std::vector<Vector6d> distal_velocity, distal_acceleration;  // and its motion
   std::vector<Eigen::MatrixXd> distal_jacobian;                // 6 x nq each
-  std::vector<Eigen::Vector3d> inertial_force;                 // sum m (a - g) over each body's mass, world axes
+  std::vector<Eigen::Vector3d> inertial_force;                 // sum m a over each body's mass, world axes
 };
 
 IndependentEquations independentEquations(const MultibodySystem& sys, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,

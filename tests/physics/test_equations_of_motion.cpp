@@ -43,12 +43,16 @@ TEST(EquationsOfMotion, EqualRecursiveRigidAlgorithms) {
       for (int i = 0; i < sys.nq; ++i) q(i) = 2 * u(rng), qd(i) = 2 * u(rng), qdd(i) = 2 * u(rng);
       const Eigen::MatrixXd M = crba(sys, fast, q);
       const Eigen::VectorXd tau = rnea(sys, fast, q, qd, qdd);
-      compositeEquations(sys, composite, q, qd, qdd, true);
+      const Eigen::VectorXd composite_tau = flexarm::test::inverseDynamicsWithGravity(sys, composite, q, qd, qdd, true);
       const flexarm::test::IndependentEquations independent = flexarm::test::independentEquations(sys, q, qd, qdd);
       EXPECT_LT(relErr(independent.M, M), 1e-10) << name;
       EXPECT_LT(relErr(independent.tau, tau), 1e-10) << name;
       EXPECT_LT(relErr(composite.M, M), 1e-10) << name;
-      EXPECT_LT(relErr(composite.tau, tau), 1e-10) << name;
+      EXPECT_LT(relErr(composite_tau, tau), 1e-10) << name;
+      // The gravity term on the recursive algorithms' frames: the same force.
+      rnea(sys, fast, q, qd, qdd);
+      EXPECT_LT(relErr(flexarm::test::gravityForce(sys, fast, q, qd), flexarm::test::gravityForce(sys, composite, q, qd)), 1e-12)
+          << name;
       // The pass sums 1/2 v^T I v over its mass elements; CRBA's M gives 1/2 qd^T M qd.
       const double kinetic = 0.5 * qd.dot(M * qd);
       EXPECT_NEAR(composite.kinetic, kinetic, 1e-12 * kinetic) << name;
@@ -90,7 +94,7 @@ namespace {
 Eigen::MatrixXd pose(const Eigen::Isometry3d& X) { return X.matrix(); }
 
 // The equations equal the independent evaluation at random states of `model(coupling)` for every
-// coupling order, to 1e-10: M, M qdd + b, the gravity potential, and every body's frames (poses,
+// coupling order, to 1e-10: M, M qdd + b - Q_gravity, the gravity potential, and every body's frames (poses,
 // motions, distal Jacobians and d'Alembert forces, from which the axial force of `geometric` coupling
 // is computed). The kinetic energy each sums over its mass elements, with or without M, is
 // 1/2 qd^T M qd to round-off; compositeKinematics() gives the same frames and energies.
@@ -106,9 +110,10 @@ void expectEqualIndependentEquations(Project (*model)(const char*), unsigned see
       randomState(sys, rng, q, qd);
       randomState(sys, rng, qdd, qdd);
       const flexarm::test::IndependentEquations ref = flexarm::test::independentEquations(sys, q, qd, qdd);
-      compositeEquations(sys, fast, q, qd, qdd, true);
+      const Eigen::VectorXd tau = flexarm::test::inverseDynamicsWithGravity(sys, fast, q, qd, qdd, true);
       EXPECT_LT(relErr(fast.M, ref.M), 1e-10) << coupling;
-      EXPECT_LT(relErr(fast.tau, ref.tau), 1e-10) << coupling;
+      EXPECT_LT(relErr(tau, ref.tau), 1e-10) << coupling;
+      internalForces(sys, fast, q, qd);
       EXPECT_NEAR(fast.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential));
       for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
         const BodyFrames& f = fast.frames[i];
@@ -127,6 +132,7 @@ void expectEqualIndependentEquations(Project (*model)(const char*), unsigned see
       EXPECT_NEAR(fast.kinetic, kinetic, 1e-12 * kinetic) << coupling << " without M";
       // The kinematics pass of a recorded row: the same frames and energies without the forces.
       compositeKinematics(sys, kin, q, qd, qdd);
+      internalForces(sys, kin, q, qd);
       EXPECT_NEAR(kin.kinetic, kinetic, 1e-12 * kinetic) << coupling << " kinematics";
       EXPECT_NEAR(kin.gravity_potential, ref.gravity_potential, 1e-10 * std::abs(ref.gravity_potential)) << coupling;
       for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
@@ -370,6 +376,7 @@ TEST(EquationsOfMotion, BiasEqualsLagrangeFromFiniteDifferences) {
     };
     auto gravityPotential = [&](const Eigen::VectorXd& x) {
       compositeEquations(sys, d, x, zero, zero, false);
+      internalForces(sys, d, x, zero);
       return d.gravity_potential;
     };
     const Eigen::MatrixXd M = massMatrix(q);
@@ -391,8 +398,7 @@ TEST(EquationsOfMotion, BiasEqualsLagrangeFromFiniteDifferences) {
       dV(l) = (gravityPotential(qp) - gravityPotential(qm)) / (2 * h);
     }
     const Eigen::VectorXd lagrange = Mdot * qd - dT + dV;
-    compositeEquations(sys, d, q, qd, zero, true);
-    const Eigen::VectorXd kane = d.tau;
+    const Eigen::VectorXd kane = flexarm::test::inverseDynamicsWithGravity(sys, d, q, qd, zero, true);
     EXPECT_LT(relErr(kane, lagrange), 1e-6) << coupling << "\nKane     " << kane.transpose() << "\nLagrange "
                                             << lagrange.transpose();
   }
@@ -460,7 +466,8 @@ TEST(EquationsOfMotion, APayloadOnTheLastSectionIsADistalPayload) {
 
 // Inside the span, a section payload's tension acts from the root to its section only: the internal
 // force of `geometric` coupling is minus the gradient of its potential (difference quotients at the
-// frames of the state), and the tangent is that gradient's derivative.
+// frames of the state), and the tangent is that gradient's derivative. (Gravity, whose potential is that
+// of the whole configuration, is left out: ForceTerms.* checks it with its pass moving.)
 TEST(EquationsOfMotion, ASectionPayloadsTensionIsAPotentialsGradient) {
   const Project p = linkWithPayload("geometric", "section", 0.47);
   const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
@@ -470,9 +477,9 @@ TEST(EquationsOfMotion, ASectionPayloadsTensionIsAPotentialsGradient) {
   randomState(sys, rng, q, qd);
   qd.setZero();  // no structural damping force in the comparison
   compositeEquations(sys, d, q, qd, Eigen::VectorXd::Zero(sys.nq), true);
-  ASSERT_GT(std::abs(sectionMassTension(sys, d, 0, 0)), 1.0);
+  ASSERT_GT(std::abs(sectionMassTension(sys, d, 0, 0, Weight::Included)), 1.0);
   internalForces(sys, d, q, qd);
-  const Eigen::VectorXd force = d.internal;
+  const Eigen::VectorXd force = d.internal - d.gravity_force;
   const std::vector<int> number = everyCoordinateFree(sys);
   Eigen::MatrixXd K, C;
   DenseTangent tangent(number, sys.nq, K, C);
@@ -485,10 +492,10 @@ TEST(EquationsOfMotion, ASectionPayloadsTensionIsAPotentialsGradient) {
     qm(k) -= h;
     internalForces(sys, d, qp, qd);  // the frames (and so the tension) of q
     const double Vp = d.elastic_potential;
-    const Eigen::VectorXd Fp = d.internal;
+    const Eigen::VectorXd Fp = d.internal - d.gravity_force;
     internalForces(sys, d, qm, qd);
     const double Vm = d.elastic_potential;
-    const Eigen::VectorXd Fm = d.internal;
+    const Eigen::VectorXd Fm = d.internal - d.gravity_force;
     EXPECT_NEAR(-(Vp - Vm) / (2 * h), force(k), 1e-6 * force.cwiseAbs().maxCoeff()) << sys.describeCoordinate(k);
     const Eigen::VectorXd column = -(Fp - Fm) / (2 * h);
     EXPECT_LT((column.segment(b.e_index, b.e_count) - K.col(k).segment(b.e_index, b.e_count)).cwiseAbs().maxCoeff(),

@@ -1,8 +1,8 @@
 // The force terms of the equations of motion (dynamics/ForceTerms.hpp), each on its own: its tangent
 // stiffness and damping against central difference quotients of its own force, its force at rest
 // against minus the gradient of its own potential, and their sum against what the evaluation adds up
-// (DynamicsData's vector per term, `internal`, the elastic potential). On an arm that has every term:
-// flexible links of both bases with Rayleigh damping, geared flexible joints with springs and dampers,
+// (DynamicsData's vector per term, `internal`, the potentials). On an arm that has every term: gravity
+// across and along its links, flexible links of both bases with Rayleigh damping, geared flexible joints with springs and dampers,
 // joints' viscous dampers, PD and effort drives, a payload on a section, under each coupling order.
 #include <gtest/gtest.h>
 
@@ -104,8 +104,9 @@ TEST(ForceTerms, EachTermsTangentIsTheDerivativeOfItsOwnForce) {
       EXPECT_LE((C - Cd).cwiseAbs().maxCoeff(), 1e-7 * c_scale) << term->name() << ", " << coupling;
       if (K.cwiseAbs().maxCoeff() > 0.0 || C.cwiseAbs().maxCoeff() > 0.0) ++terms_with_a_tangent;
     }
-    // Not vacuous: every term acts on this arm (the geometric one under `geometric` coupling only).
-    EXPECT_EQ(terms_with_a_tangent, std::string(coupling) == "geometric" ? 5 : 4) << coupling;
+    // Not vacuous: every term acts on this arm (the geometric one under `geometric` coupling only; gravity
+    // stiffens through the foreshortening under `high` coupling only).
+    EXPECT_EQ(terms_with_a_tangent, std::string(coupling) == "zero" ? 4 : 5) << coupling;
   }
 }
 
@@ -116,9 +117,19 @@ TEST(ForceTerms, EachTermsForceAtRestIsMinusTheGradientOfItsOwnPotential) {
     DynamicsData& d = arm.d;
     const Eigen::VectorXd& q = arm.q;
     const Eigen::VectorXd rest = Eigen::VectorXd::Zero(sys.nq);
+    DynamicsData moved(sys);
     int terms_with_a_potential = 0;
     for (const ForceTerm* term : forceTerms()) {
-      Eigen::VectorXd force, scratch;
+      // Gravity's potential is that of the whole configuration: its pass moves with q. The geometric
+      // term's potential is that of its axial force, held with the pass.
+      const bool whole = term == &gravity();
+      auto potentialAt = [&](const Eigen::VectorXd& x) {
+        Eigen::VectorXd scratch;
+        if (!whole) return forceOf(*term, sys, d, x, rest, scratch);
+        compositeEquations(sys, moved, x, rest, rest, false);
+        return forceOf(*term, sys, moved, x, rest, scratch);
+      };
+      Eigen::VectorXd force;
       const double V = forceOf(*term, sys, d, q, rest, force);
       Eigen::VectorXd gradient(sys.nq);
       for (int k = 0; k < sys.nq; ++k) {
@@ -126,15 +137,15 @@ TEST(ForceTerms, EachTermsForceAtRestIsMinusTheGradientOfItsOwnPotential) {
         const double h = 1e-6 * (1.0 + std::abs(q(k)));
         qp(k) += h;
         qm(k) -= h;
-        gradient(k) = (forceOf(*term, sys, d, qp, rest, scratch) - forceOf(*term, sys, d, qm, rest, scratch)) / (2.0 * h);
+        gradient(k) = (potentialAt(qp) - potentialAt(qm)) / (2.0 * h);
       }
       if (V == 0.0) continue;  // no potential: joint damping (no force at rest), the drives (time-dependent)
       ++terms_with_a_potential;
       EXPECT_LE((force + gradient).cwiseAbs().maxCoeff(), 1e-6 * std::max(1.0, force.cwiseAbs().maxCoeff()))
           << term->name() << ", " << coupling;
     }
-    // Structure and joint springs always; the axial force's under `geometric` coupling.
-    EXPECT_EQ(terms_with_a_potential, std::string(coupling) == "geometric" ? 3 : 2) << coupling;
+    // Gravity, structure and joint springs always; the axial force's under `geometric` coupling.
+    EXPECT_EQ(terms_with_a_potential, std::string(coupling) == "geometric" ? 4 : 3) << coupling;
   }
 }
 
@@ -146,15 +157,17 @@ TEST(ForceTerms, TheEvaluationKeepsEachTermsForceAndTheirSum) {
     const Eigen::VectorXd &q = arm.q, &qd = arm.qd;
     internalForces(sys, d, q, qd);
     Eigen::VectorXd sum = Eigen::VectorXd::Zero(sys.nq), force;
-    double potential = 0.0;
+    double potential = 0.0, weight = 0.0;
     for (const ForceTerm* term : forceTerms()) {
       if (term == &drives()) continue;  // applied by the forward dynamics
       const double V = forceOf(*term, sys, d, q, qd, force);
       EXPECT_EQ(term->of(d), force) << term->name();
       sum += force;
-      potential += V;
+      (term == &gravity() ? weight : potential) += V;
     }
     EXPECT_LE((d.internal - sum).cwiseAbs().maxCoeff(), 1e-14 * sum.cwiseAbs().maxCoeff()) << coupling;
     EXPECT_NEAR(d.elastic_potential, potential, 1e-14 * potential) << coupling;
+    EXPECT_NE(weight, 0.0) << coupling;
+    EXPECT_EQ(d.gravity_potential, weight) << coupling;
   }
 }
