@@ -203,12 +203,11 @@ class ConstrainedAlphaStepper final : public ConstrainedStepper {
     // The local error of the positions; the step is accepted when its weighted norm is <= 1.
     scheme_.localError(h, abar1_, abar_, work_);
     const double err = wrms(work_, 0);
-    const double factor = AlphaScheme::stepFactor(err);
-    if (!(err <= 1.0)) {
+    if (AlphaScheme::failsErrorTest(err, h, h_)) {
       ++stats_.error_test_failures;
-      h_ = h * std::clamp(factor, 0.2, 0.9);
       return 1;
     }
+    const double factor = AlphaScheme::stepFactor(err);
     local_error_.head(n_) = work_;
     t_prev_ = t_;
     y_prev_ = y_;

@@ -192,12 +192,11 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
   // Local error of the positions; the step is accepted when its weighted norm is <= 1.
   scheme_.localError(h, abar1_, abar_, work_);
   const double err = wrms(work_, 0);
-  const double factor = AlphaScheme::stepFactor(err);
-  if (!(err <= 1.0)) {
+  if (AlphaScheme::failsErrorTest(err, h, h_)) {
     ++stats_.error_test_failures;
-    h_ = h * std::clamp(factor, 0.2, 0.9);
     return 1;
   }
+  const double factor = AlphaScheme::stepFactor(err);
   local_error_.setZero(2 * n_);  // the positions' estimate; the velocities have none
   local_error_.head(n_) = work_;
   acceptStep(t1, h, y1_.head(n_), y1_.tail(n_), a1_);

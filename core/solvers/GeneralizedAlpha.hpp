@@ -62,6 +62,13 @@ struct AlphaScheme {
   }
   // The next step over this one for a local error of weighted norm err (third order in h).
   static double stepFactor(double err) { return 0.9 * std::pow(std::max(err, 1e-12), -1.0 / 3.0); }
+  // The error test of a step h whose local error has weighted norm err: true when the step fails it,
+  // with the step to try instead in h_retry (shrunk by 0.2 to 0.9).
+  static bool failsErrorTest(double err, double h, double& h_retry) {
+    if (err <= 1.0) return false;
+    h_retry = h * std::clamp(stepFactor(err), 0.2, 0.9);
+    return true;
+  }
 };
 
 class GeneralizedAlphaIntegrator final : public SecondOrderStepper {
