@@ -16,6 +16,8 @@ using Token = std::variant<std::string, std::size_t>;
 // [] follows a key or another index, and nothing else may follow a ']' ("links[0]length",
 // "links[0]]" and "links[0]." are refused, not guessed at).
 Result<std::vector<Token>> tokenize(const std::string& path) {
+  // A key becomes a JSON object's key: the project must stay writable (a variant's `set` keeps it).
+  if (!isValidUtf8(path)) return error("the path is not valid UTF-8 text");
   std::vector<Token> out;
   std::size_t i = 0;
   while (i < path.size()) {

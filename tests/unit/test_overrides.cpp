@@ -108,6 +108,10 @@ TEST(Overrides, ValuesMustBeUtf8AndShallowJson) {
   EXPECT_FALSE(p.project);
   EXPECT_NE(p.diagnostics.text().find("--set name: the value is not valid UTF-8 text"), std::string::npos)
       << p.diagnostics.text();
+  // A path that is not UTF-8 would become a key a variant keeps, which no project file can hold.
+  p = parseProjectText(kBase, ".", {"variants[0].set.coupli\x90ng=1"});
+  EXPECT_FALSE(p.project);
+  EXPECT_NE(p.diagnostics.text().find("the path is not valid UTF-8 text"), std::string::npos) << p.diagnostics.text();
   p = parseProjectText(kBase, ".", {"gravity=" + std::string(250, '[') + std::string(250, ']')});
   EXPECT_FALSE(p.project);
   EXPECT_NE(p.diagnostics.text().find("nested more than 200 levels deep"), std::string::npos) << p.diagnostics.text();
