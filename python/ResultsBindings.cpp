@@ -91,6 +91,7 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
   auto last = std::chrono::steady_clock::now();
   RunControl control;
   control.cancel = &cancel;
+  control.label = run.project.name;
   control.progress = [&](double t, double t_stop) {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::milliseconds(50) && t < t_stop) return;
@@ -109,8 +110,8 @@ PyResults simulatePy(const PyProject& p, std::optional<double> t_end, std::optio
     py::gil_scoped_release release;
     const MultibodySystem sys =
         continued ? std::move(*continued) : MultibodySystem::fromModel(run.project.model, run.project.coupling);
-    results = simulate(run.project, sys, control);
-    if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(run.project, sys, results, control);
+    results = simulate(sys, run.project.simulation, control);
+    if (verify && results.status == RunStatus::Completed && !cancel) verifyErrors(sys, run.project.simulation, results, control);
   }
   PyResults out{std::make_shared<const Results>(std::move(results)), run.project};
   if (raised) {

@@ -121,7 +121,7 @@ int check(const ProjectInput& in) {
   }
   const SimulationSettings& s = project->simulation;
   std::cout << "simulation: t_end " << formatNumber(s.t_end) << " s, " << describeSolver(s) << "\n";
-  if (const SolverChoice choice = chooseSolver(*project, sys); choice.automatic)
+  if (const SolverChoice choice = chooseSolver(sys, project->simulation); choice.automatic)
     std::cout << "method: " << choice.summary << ": " << choice.reason << "\n";
   std::cout << "ok\n";
   return kExitOk;

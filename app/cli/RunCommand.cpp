@@ -35,7 +35,7 @@ struct RunOptions {
 };
 
 // Makes the project continue the run in `o.start_from` from the row at `o.start_at` (or its last row).
-Status continueRun(const RunOptions& o, Project& project, const MultibodySystem& sys) {
+Status continueRun(const RunOptions& o, Project& project, MultibodySystem& sys) {
   Result<Results> earlier = readCsvFile(o.start_from);
   if (!earlier) return errorAt("--start-from", earlier.error().text());
   Result<std::size_t> row = rowAtTime(*earlier, o.start_at);
@@ -104,16 +104,17 @@ int execute(const RunOptions& o, bool inverse) {
   RunControl control;
   control.cancel = &cancelFlag();
   control.progress = [&](double t, double t_end) { bar.update(t, t_end); };
+  control.label = project->name;
   // One discretized system for the run and its check.
-  const MultibodySystem sys = MultibodySystem::fromModel(project->model, project->coupling);
+  MultibodySystem sys = MultibodySystem::fromModel(project->model, project->coupling);
   if (!o.start_from.empty())
     if (const Status continued = continueRun(o, *project, sys); !continued) return fail(continued.error().text(), kExitBadInput);
-  Results results = inverse ? inverseDynamics(*project, control) : simulate(*project, sys, control);
+  Results results = inverse ? inverseDynamics(*project, control) : simulate(sys, project->simulation, control);
   bar.done();
   if (o.verify && !inverse && results.status == RunStatus::Completed) {
     ProgressBar check_bar(!o.quiet && isatty(STDERR_FILENO));
     control.progress = [&](double t, double t_end) { check_bar.update(t, t_end); };
-    const Results tighter = verifyErrors(*project, sys, results, control);
+    const Results tighter = verifyErrors(sys, project->simulation, results, control);
     check_bar.done();
     if (tighter.status != RunStatus::Completed)
       std::cerr << "flexarm-cli: --verify: the run at a tenth of the accuracy " << runStatusName(tighter.status) << ": "

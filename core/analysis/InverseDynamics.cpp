@@ -164,7 +164,7 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
     joint.drive.law = cubicTable(r_rigid.column("t"), r_rigid.column(names::jointEffort(joint.name)));
   }
   const MultibodySystem fsys = MultibodySystem::fromModel(forward.model, forward.coupling);  // the flexible arm's
-  const Results r_fwd = simulate(forward, fsys, control);
+  const Results r_fwd = simulate(fsys, forward.simulation, control);
 
   // 4. Flexible inverse dynamics: the efforts that make the flexible arm's joints follow the rigid
   //    trajectories, its elastic coordinates integrated along them.
@@ -179,7 +179,7 @@ Results inverseDynamics(const Project& project, const RunControl& control) {
   // 5. One table at the output times.
   Results out;
   out.project_name = project.name;
-  out.solver_description = "inverse dynamics along the end-effector path; " + describeRun(forward, fsys);
+  out.solver_description = "inverse dynamics along the end-effector path; " + describeRun(fsys, forward.simulation);
   std::vector<Channel> ch{{"t", "s"}};
   for (const Body& b : fsys.bodies) {
     const bool rev = b.joint_type == JointType::Revolute;

@@ -33,6 +33,7 @@ std::string MultibodySystem::describeCoordinate(int k) const {
 
 MultibodySystem MultibodySystem::withDrives(const Model& model, CouplingOrder coupling_order) const {
   MultibodySystem sys = *this;
+  sys.model = std::make_shared<const Model>(model);
   sys.coupling = coupling_order;
   for (std::size_t i = 0; i < sys.bodies.size() && i < model.joints.size(); ++i) {
     sys.bodies[i].drive = model.joints[i].drive;
@@ -43,6 +44,7 @@ MultibodySystem MultibodySystem::withDrives(const Model& model, CouplingOrder co
 
 MultibodySystem MultibodySystem::fromModel(const Model& model, CouplingOrder coupling) {
   MultibodySystem sys;
+  sys.model = std::make_shared<const Model>(model);
   sys.gravity = model.gravity;
   sys.coupling = coupling;
   const int n = static_cast<int>(model.links.size());

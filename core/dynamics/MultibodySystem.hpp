@@ -64,6 +64,9 @@ struct Body {
 };
 
 struct MultibodySystem {
+  // The model this system discretizes (its constraints, initial state and drives as the user stated
+  // them), shared by the copies of the system.
+  std::shared_ptr<const Model> model;
   std::vector<Body> bodies;
   std::vector<LoadPoint> loads;  // the model's loads, in its order
   int nq = 0;                    // number of generalized coordinates
@@ -91,8 +94,8 @@ struct MultibodySystem {
   // Builds the system; the model must have passed validation.
   static MultibodySystem fromModel(const Model& model, CouplingOrder coupling = CouplingOrder::High);
   // The same system with the joints' drives of `model` (a model of the same links and joints, whose
-  // drives differ: the analyses' held or spinning joints) and the coupling order given. Cheap: the
-  // discretized links are shared, not built again.
+  // drives differ: the analyses' held or spinning joints) and the coupling order given; `model` becomes
+  // its model. Cheap: the discretized links are shared, not built again.
   MultibodySystem withDrives(const Model& model, CouplingOrder coupling) const;
 
   // Initial coordinates and rates from the model (q0/qd0, motors at N (q0 + torsion0), e0/ed0).

@@ -35,7 +35,7 @@ Result<std::size_t> rowAtTime(const Results& results, std::optional<double> t) {
                " rows from t = " + formatNumber(results.value(0, 0)) + " to " + formatNumber(results.value(n - 1, 0)) + " s");
 }
 
-Status continueFromRow(Project& project, const MultibodySystem& sys, const Results& results, std::size_t row) {
+Status continueFromRow(Project& project, MultibodySystem& sys, const Results& results, std::size_t row) {
   if (row >= results.rows()) return error("the results have no row " + std::to_string(row));
   Eigen::VectorXd q, qd(sys.nq);
   if (!coordinatesAtRow(sys, results, row, q)) {
@@ -78,6 +78,7 @@ Status continueFromRow(Project& project, const MultibodySystem& sys, const Resul
     }
   }
   project.simulation.t_start = t;
+  sys.model = std::make_shared<const Model>(model);
   return {};
 }
 

@@ -21,9 +21,10 @@ Result<std::size_t> rowAtTime(const Results& results, std::optional<double> t);
 
 // Makes `project` continue the run that wrote `results` from `row`: the state there becomes the initial
 // state (joints' q0 and qd0, flexible joints' torsion0 and torsiond0, flexible links' e0 and ed0, their
-// initial_load dropped) and the row's time simulation.t_start. `sys` is the project's discretized system.
+// initial_load dropped) and the row's time simulation.t_start. `sys` is the project's discretized system;
+// its model (MultibodySystem::model, which runs start from) becomes the continued one.
 // An error names the first channel of the state the results lack (results of another model), or says
-// that the row's time is not before simulation.t_end.
-Status continueFromRow(Project& project, const MultibodySystem& sys, const Results& results, std::size_t row);
+// that the row's time is not before simulation.t_end; project and system are then left as they were.
+Status continueFromRow(Project& project, MultibodySystem& sys, const Results& results, std::size_t row);
 
 }  // namespace flexarm

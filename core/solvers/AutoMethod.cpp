@@ -46,16 +46,16 @@ void tolerancesFromAccuracy(SimulationSettings& s, bool automatic) {
   if (s.atol <= 0.0) s.atol = threeDigits(s.rtol / 100.0);
 }
 
-SolverChoice chooseSolver(const Project& project, const MultibodySystem& sys) {
+SolverChoice chooseSolver(const MultibodySystem& sys, const SimulationSettings& settings) {
   SolverChoice c;
-  c.settings = project.simulation;
+  c.settings = settings;
   SimulationSettings& s = c.settings;
   if (s.method != Method::Auto) {
     tolerancesFromAccuracy(s, false);
     return c;
   }
   c.automatic = true;
-  const Model& model = project.model;
+  const Model& model = *sys.model;
   // Whether the arm moves as a mechanism: a joint driven along a motion, by an effort or a controller,
   // free, or behind a joint spring (its link side free); else only its links vibrate.
   bool driven = false, mechanism = false;

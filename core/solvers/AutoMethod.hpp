@@ -30,7 +30,8 @@ struct SolverChoice {
   std::string reason;           // why, in words ("" when the user chose the method)
 };
 
-SolverChoice chooseSolver(const Project& project, const MultibodySystem& sys);
+// The method and tolerances for a run of the system (its model, MultibodySystem::model) with `settings`.
+SolverChoice chooseSolver(const MultibodySystem& sys, const SimulationSettings& settings);
 
 // The tolerances the accuracy maps to for a concrete method (rtol, atol), unless the settings hold them;
 // `automatic`: the method is auto's choice for the model (a rigid arm's BDF is held tight).

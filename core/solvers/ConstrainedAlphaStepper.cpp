@@ -240,9 +240,9 @@ class ConstrainedAlphaStepper final : public ConstrainedStepper {
 Result<std::unique_ptr<Stepper>> makeConstrainedAlphaStepper(const RunSetup& run, std::vector<Channel>& channels) {
   Result<std::shared_ptr<const ConstraintSet>> cs = runConstraints(run);
   if (!cs) return cs.error();
-  auto ga = std::make_unique<ConstrainedAlphaStepper>(run.sys, cs.value(), run.project.simulation, run.t_end);
+  auto ga = std::make_unique<ConstrainedAlphaStepper>(run.sys, cs.value(), run.settings, run.t_end);
   channels = ga->channels();
-  if (Status started = ga->init(run.project.model, run.t0); !started) return started.error();
+  if (Status started = ga->init(run.model(), run.t0); !started) return started.error();
   return std::unique_ptr<Stepper>(std::move(ga));
 }
 

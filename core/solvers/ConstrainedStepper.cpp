@@ -30,7 +30,7 @@ bool ConstrainedStepper::recordState(double t, const Eigen::VectorXd& q, const E
 
 Result<std::shared_ptr<const ConstraintSet>> runConstraints(const RunSetup& run) {
   auto cs = std::make_shared<ConstraintSet>();
-  if (Status built = cs->build(run.sys, run.project.model, true); !built) return built.error();
+  if (Status built = cs->build(run.sys, run.model(), true); !built) return built.error();
   return std::shared_ptr<const ConstraintSet>(std::move(cs));
 }
 

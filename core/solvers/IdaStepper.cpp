@@ -57,7 +57,7 @@ Result<std::unique_ptr<Stepper>> makeIdaStepper(const RunSetup& run, std::vector
   if (!cs) return cs.error();
   auto ida = std::make_unique<IdaStepper>(run.sys, cs.value());
   channels = ida->channels();
-  if (Status started = ida->init(run.project.model, run.t0, run.t_end, run.project.simulation); !started) return started.error();
+  if (Status started = ida->init(run.model(), run.t0, run.t_end, run.settings); !started) return started.error();
   return std::unique_ptr<Stepper>(std::move(ida));
 }
 

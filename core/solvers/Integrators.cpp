@@ -16,7 +16,7 @@ namespace {
 
 // Generalized-alpha on the ODE of the free coordinates, or with multipliers when the model has constraints.
 Result<std::unique_ptr<Stepper>> makeGeneralizedAlphaStepper(const RunSetup& run, std::vector<Channel>& channels) {
-  if (!run.project.model.constraints.empty()) return makeConstrainedAlphaStepper(run, channels);
+  if (!run.model().constraints.empty()) return makeConstrainedAlphaStepper(run, channels);
   return makeOdeStepper<GeneralizedAlphaIntegrator>(run, channels);
 }
 
@@ -61,7 +61,7 @@ const IntegratorEntry& integrator(SimulationSettings::Method method) {
 }
 
 Result<std::unique_ptr<Stepper>> makeStepper(const RunSetup& run, std::vector<Channel>& channels) {
-  return integrator(run.project.simulation.method).make(run, channels);
+  return integrator(run.settings.method).make(run, channels);
 }
 
 }  // namespace flexarm

@@ -25,7 +25,7 @@ struct IntegratorEntry {
 const std::vector<IntegratorEntry>& integrators();
 const IntegratorEntry& integrator(SimulationSettings::Method method);  // throws std::logic_error for auto
 
-// The stepper of run.project.simulation.method (concrete), or why it cannot start.
+// The stepper of run.settings.method (concrete), or why it cannot start.
 Result<std::unique_ptr<Stepper>> makeStepper(const RunSetup& run, std::vector<Channel>& channels);
 
 }  // namespace flexarm

@@ -172,9 +172,9 @@ class NewmarkStepper final : public ConstrainedStepper {
 Result<std::unique_ptr<Stepper>> makeNewmarkStepper(const RunSetup& run, std::vector<Channel>& channels) {
   Result<std::shared_ptr<const ConstraintSet>> cs = runConstraints(run);
   if (!cs) return cs.error();
-  auto nm = std::make_unique<NewmarkStepper>(run.sys, cs.value(), run.project.simulation, run.dt_out);
+  auto nm = std::make_unique<NewmarkStepper>(run.sys, cs.value(), run.settings, run.dt_out);
   channels = nm->channels();
-  if (Status started = nm->init(run.project.model, run.t0); !started) return started.error();
+  if (Status started = nm->init(run.model(), run.t0); !started) return started.error();
   return std::unique_ptr<Stepper>(std::move(nm));
 }
 

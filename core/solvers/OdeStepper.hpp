@@ -63,9 +63,9 @@ Result<std::unique_ptr<OdeIntegrator>> startOdeIntegrator(ForwardDynamicsRhs& eq
 // The StepperFactory of a method on the ODE (Integrators.cpp).
 template <class Integrator>
 Result<std::unique_ptr<Stepper>> makeOdeStepper(const RunSetup& run, std::vector<Channel>& channels) {
-  auto stepper = std::make_unique<OdeStepper>(run.sys, run.project.model, run.dt_out);
+  auto stepper = std::make_unique<OdeStepper>(run.sys, run.model(), run.dt_out);
   channels = stepper->channels();
-  if (Status ready = stepper->init(&startOdeIntegrator<Integrator>, run.t0, run.t_end, run.project.simulation); !ready)
+  if (Status ready = stepper->init(&startOdeIntegrator<Integrator>, run.t0, run.t_end, run.settings); !ready)
     return ready.error();
   return std::unique_ptr<Stepper>(std::move(stepper));
 }

@@ -83,13 +83,13 @@ std::string describeSolver(const SimulationSettings& s) {
 }
 
 SolverChoice solverChoice(const Project& project) {
-  return chooseSolver(project, MultibodySystem::fromModel(project.model, project.coupling));
+  return chooseSolver(MultibodySystem::fromModel(project.model, project.coupling), project.simulation);
 }
 
-std::vector<Channel> runChannels(const Project& project, const MultibodySystem& sys) {
-  if (!runsWithMultipliers(chooseSolver(project, sys).settings, project.model)) return ChannelRecorder(sys).channels();
+std::vector<Channel> runChannels(const MultibodySystem& sys, const SimulationSettings& settings) {
+  if (!runsWithMultipliers(chooseSolver(sys, settings).settings, *sys.model)) return ChannelRecorder(sys).channels();
   ConstraintSet cs;
-  if (!cs.build(sys, project.model, true)) return {};
+  if (!cs.build(sys, *sys.model, true)) return {};
   return ChannelRecorder(sys, &cs).channels();
 }
 
@@ -99,21 +99,18 @@ std::string describeChoice(const SolverChoice& c, CouplingOrder coupling) {
 }
 }  // namespace
 
-std::string describeRun(const Project& project, const MultibodySystem& sys) {
-  return describeChoice(chooseSolver(project, sys), project.coupling);
+std::string describeRun(const MultibodySystem& sys, const SimulationSettings& settings) {
+  return describeChoice(chooseSolver(sys, settings), sys.coupling);
 }
 
 namespace {
 
-Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys, const SolverChoice& choice,
-                     const RunControl& control) {
+Results simulateOnce(const MultibodySystem& sys, const SolverChoice& choice, const RunControl& control) {
   const auto wall_start = std::chrono::steady_clock::now();
-  Project project = project_as_given;  // with the chosen method and its tolerances
-  project.simulation = choice.settings;
-  const SimulationSettings& s = project.simulation;
+  const SimulationSettings& s = choice.settings;  // the chosen method and its tolerances
   Results results;
-  results.project_name = project.name;
-  results.solver_description = describeChoice(choice, project.coupling);
+  results.project_name = control.label;
+  results.solver_description = describeChoice(choice, sys.coupling);
   results.accuracy = s.accuracy;
   if (choice.automatic) results.method_choice = choice.summary + ": " + choice.reason;
 
@@ -142,7 +139,7 @@ Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys
   };
 
   std::vector<Channel> channels;
-  Result<std::unique_ptr<Stepper>> made = makeStepper(RunSetup{project, sys, t0, t_end, dt_out}, channels);
+  Result<std::unique_ptr<Stepper>> made = makeStepper(RunSetup{sys, s, t0, t_end, dt_out}, channels);
   results.setChannels(channels);
   if (control.started) control.started(results.channels());
   if (!made) return finish(RunStatus::Failed, made.error().text(), t0);
@@ -223,12 +220,14 @@ Results simulateOnce(const Project& project_as_given, const MultibodySystem& sys
 }  // namespace
 
 Results simulate(const Project& project, const RunControl& control) {
-  return simulate(project, MultibodySystem::fromModel(project.model, project.coupling), control);
+  RunControl named = control;
+  named.label = project.name;
+  return simulate(MultibodySystem::fromModel(project.model, project.coupling), project.simulation, named);
 }
 
-Results simulate(const Project& project, const MultibodySystem& sys, const RunControl& control) {
-  const SolverChoice choice = chooseSolver(project, sys);
-  Results results = simulateOnce(project, sys, choice, control);
+Results simulate(const MultibodySystem& sys, const SimulationSettings& settings, const RunControl& control) {
+  const SolverChoice choice = chooseSolver(sys, settings);
+  Results results = simulateOnce(sys, choice, control);
   // A rigid arm may be chaotic (the double pendulum): its errors grow between steps, which the sum of
   // the local errors misses. It runs fast at any tolerance, so its estimate is the difference from a
   // second run at ten times the tolerances (whose error bounds this run's).
@@ -240,20 +239,20 @@ Results simulate(const Project& project, const MultibodySystem& sys, const RunCo
     RunControl quiet;
     quiet.cancel = control.cancel;
     quiet.pause = control.pause;
-    const Results other = simulateOnce(project, sys, looser, quiet);
+    const Results other = simulateOnce(sys, looser, quiet);
     if (other.status == RunStatus::Completed) estimateFromLooserRun(results, other);
     results.stats.wall_time += other.stats.wall_time;
   }
   return results;
 }
 
-Results verifyErrors(const Project& project, const MultibodySystem& sys, Results& results, const RunControl& control) {
-  Project tighter = project;
-  SimulationSettings& s = tighter.simulation;
+Results verifyErrors(const MultibodySystem& sys, const SimulationSettings& settings, Results& results,
+                     const RunControl& control) {
+  SimulationSettings s = settings;
   s.accuracy *= 0.1;
   if (s.rtol > 0.0) s.rtol *= 0.1;
   if (s.atol > 0.0) s.atol *= 0.1;
-  Results reference = simulate(tighter, sys, control);  // the same model: only the solver's settings differ
+  Results reference = simulate(sys, s, control);  // the same system: only the solver's settings differ
   measureErrors(results, reference);
   return reference;
 }

@@ -40,12 +40,13 @@ class Stepper {
   virtual SolverStats stats() const = 0;
 };
 
-// What a method's factory gets: the project with its method concrete (not auto) and its tolerances
-// set, the discretized system of its model, and the run's span and output interval.
+// What a method's factory gets: the discretized system (and through it the model), the settings with
+// their method concrete (not auto) and their tolerances set, and the run's span and output interval.
 struct RunSetup {
-  const Project& project;
   const MultibodySystem& sys;
+  const SimulationSettings& settings;
   double t0, t_end, dt_out;
+  const Model& model() const { return *sys.model; }
 };
 
 // Makes a method's stepper at its initial state, or says why it cannot start; `channels` receives the

@@ -169,7 +169,7 @@ TEST(AutoMethod, VerificationMeasuresWhatTheEstimateBounds) {
     Results r = simulate(p);
     ASSERT_EQ(r.status, RunStatus::Completed) << name;
     ASSERT_FALSE(r.errors.empty()) << name;
-    const Results tighter = verifyErrors(p, MultibodySystem::fromModel(p.model, p.coupling), r);
+    const Results tighter = verifyErrors(MultibodySystem::fromModel(p.model, p.coupling), p.simulation, r);
     ASSERT_EQ(tighter.status, RunStatus::Completed) << name;
     EXPECT_EQ(tighter.accuracy, 1e-4);
     for (const ErrorEstimate& e : r.errors) {

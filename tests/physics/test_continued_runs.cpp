@@ -90,17 +90,17 @@ Results savedAndReadBack(const Results& r, const std::string& name) {
 // uninterrupted run. The positions a user reads (joint angles, torsions, tips, end effector): the rates,
 // one derivative further, and the high elastic coordinates carry larger errors in either run.
 double continuedAgainstOneRun(const Project& p, double t_mid, const std::vector<std::string>& prefixes, const std::string& name) {
-  const MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);
-  const Results whole = simulate(p, sys);
+  MultibodySystem sys = MultibodySystem::fromModel(p.model, p.coupling);  // one system for the three runs
+  const Results whole = simulate(sys, p.simulation);
   EXPECT_EQ(whole.status, RunStatus::Completed) << whole.message;
-  Project first = p;
-  first.simulation.t_end = t_mid;
-  const Results part = savedAndReadBack(simulate(first, sys), name);
+  SimulationSettings first = p.simulation;
+  first.t_end = t_mid;
+  const Results part = savedAndReadBack(simulate(sys, first), name);
   Project second = p;
   const Status continued = continueFromRow(second, sys, part, part.rows() - 1);
   EXPECT_TRUE(continued.ok()) << (continued ? "" : continued.error().text());
   EXPECT_DOUBLE_EQ(second.simulation.t_start, t_mid);
-  const Results rest = simulate(second, sys);
+  const Results rest = simulate(sys, second.simulation);  // the system's model now starts at t_mid's state
   EXPECT_EQ(rest.status, RunStatus::Completed) << rest.message;
   EXPECT_DOUBLE_EQ(rest.value(0, 0), t_mid);
   EXPECT_DOUBLE_EQ(rest.value(rest.rows() - 1, 0), whole.value(whole.rows() - 1, 0));
@@ -162,11 +162,11 @@ TEST(ContinuedRuns, ResultsOfAnotherModelOrWithoutTheRowAreRefusedByName) {
   const Project beam = beamProject(1e-6);
   Project arm = loadShipped("two-link-flexible-arm.flexarm.json");
   arm.simulation.t_end = 0.05;
-  const MultibodySystem arm_sys = MultibodySystem::fromModel(arm.model, arm.coupling);
-  const Results r = simulate(arm, arm_sys);
+  MultibodySystem arm_sys = MultibodySystem::fromModel(arm.model, arm.coupling);
+  const Results r = simulate(arm_sys, arm.simulation);
   ASSERT_EQ(r.status, RunStatus::Completed) << r.message;
   Project other = beam;
-  const MultibodySystem beam_sys = MultibodySystem::fromModel(beam.model, beam.coupling);
+  MultibodySystem beam_sys = MultibodySystem::fromModel(beam.model, beam.coupling);
   const Status refused = continueFromRow(other, beam_sys, r, r.rows() - 1);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().text().find("\"q.j1\""), std::string::npos) << refused.error().text();
@@ -180,7 +180,9 @@ TEST(ContinuedRuns, ResultsOfAnotherModelOrWithoutTheRowAreRefusedByName) {
 
   Project late = arm;
   late.simulation.t_end = 0.01;
+  const std::shared_ptr<const Model> model_before = arm_sys.model;
   const Status after_end = continueFromRow(late, arm_sys, r, r.rows() - 1);
   ASSERT_FALSE(after_end.ok());
+  EXPECT_EQ(arm_sys.model, model_before);  // a refused continuation leaves the system's model as it was
   EXPECT_NE(after_end.error().text().find("not before t_end"), std::string::npos) << after_end.error().text();
 }

@@ -2,8 +2,8 @@
 // stiffness and damping against central difference quotients of its own force, its force at rest
 // against minus the gradient of its own potential, and their sum against what the evaluation adds up
 // (DynamicsData's vector per term, `internal`, the potentials). On an arm that has every term: gravity
-// across and along its links, flexible links of both bases with Rayleigh damping, geared flexible joints with springs and dampers,
-// joints' viscous dampers, PD and effort drives, a payload on a section, under each coupling order.
+// across and along its links, flexible links of both bases with Rayleigh damping, geared flexible joints with springs and
+// dampers, joints' viscous dampers, PD and effort drives, a payload on a section, under each coupling order.
 #include <gtest/gtest.h>
 
 #include <random>

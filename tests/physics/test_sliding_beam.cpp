@@ -101,7 +101,7 @@ TEST(SlidingBeam, ABeamThatLeavesItsSupportStopsTheRunWithAMessage) {
   EXPECT_GT(r.rows(), 10u);
   // The workbench sets its plots up from runChannels() before the run: the same channels.
   const Project slow = shipped("sliding-beam-slow-push.flexarm.json");
-  const std::vector<Channel> expected = runChannels(slow, MultibodySystem::fromModel(slow.model, slow.coupling));
+  const std::vector<Channel> expected = runChannels(MultibodySystem::fromModel(slow.model, slow.coupling), slow.simulation);
   ASSERT_EQ(expected.size(), r.channels().size());
   for (std::size_t c = 0; c < expected.size(); ++c) EXPECT_EQ(expected[c].name, r.channels()[c].name);
 }

@@ -128,7 +128,7 @@ class ProjectSwitchTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 120000);
     QVERIFY(w.results());
     QStringList expected;
-    for (const Channel& c : runChannels(*w.document()->project(), *w.document()->system()))
+    for (const Channel& c : runChannels(*w.document()->system(), w.document()->project()->simulation))
       if (w.plots()->channelNames().contains(QString::fromStdString(c.name))) expected << QString::fromStdString(c.name);
     QCOMPARE(w.plots()->channelNames(), expected);
     QVERIFY(!w.plots()->channelNames().contains("torsion.joint3"));

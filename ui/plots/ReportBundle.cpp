@@ -134,7 +134,7 @@ BundleOutcome writeReportBundle(const BundleRequest& req) {
   }
   const SimulationSettings& s = p.simulation;
   md << "\nProject settings: end time " << formatValue(s.t_end) << " s, output rate " << formatValue(s.output_rate) << " Hz, "
-     << describeRun(p, req.system ? *req.system : MultibodySystem::fromModel(p.model, p.coupling))
+     << describeRun(req.system ? *req.system : MultibodySystem::fromModel(p.model, p.coupling), p.simulation)
      << ". Each run applies its variant's overrides to these.\n";
   md << "\n## Scalar metrics\n\n| metric |";
   for (const NamedRun& r : req.runs) md << " " << mdCell(r.name.empty() ? p.name : r.name) << " |";

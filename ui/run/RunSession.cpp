@@ -35,7 +35,7 @@ bool RunSession::start() {
   if (!project_ || running_) return false;
   results_.reset();
   live_ = Results{};
-  live_.setChannels(runChannels(*project_, *system_));
+  live_.setChannels(runChannels(*system_, project_->simulation));
   if (!controller_->start(*project_, system_)) return false;
   running_ = true;
   return true;

@@ -46,6 +46,7 @@ bool SimulationController::start(const Project& project, std::shared_ptr<const M
     setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
     RunControl control;
     control.cancel = &cancel_;
+    control.label = project.name;
     // The pause is held here rather than by RunControl::pause, to time it: the run's wall time leaves it out.
     control.progress = [this](double t, double) {
       t_ = t;
@@ -61,7 +62,7 @@ bool SimulationController::start(const Project& project, std::shared_ptr<const M
       for (std::size_t row = first; row < r.rows(); ++row)
         for (std::size_t c = 0; c < n; ++c) pending_.push_back(r.value(row, c));
     };
-    Results done = system ? simulate(project, *system, control) : simulate(project, control);
+    Results done = system ? simulate(*system, project.simulation, control) : simulate(project, control);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       done.stats.wall_time = std::max(0.0, done.stats.wall_time - std::chrono::duration<double>(held_).count());

@@ -437,7 +437,8 @@ bool MainWindow::continueLastRun() {
   const std::size_t last = r->rows() - 1;
   const double t = r->value(last, 0);
   next.simulation.t_end = t + (next.simulation.t_end - next.simulation.t_start);
-  if (const Status continued = continueFromRow(next, *sys, *r, last); !continued) {
+  MultibodySystem continued_system = *sys;  // the document builds the continued project's own
+  if (const Status continued = continueFromRow(next, continued_system, *r, last); !continued) {
     showBanner("Cannot continue the run: " + QString::fromStdString(continued.error().text()), true);
     return false;
   }
@@ -463,7 +464,7 @@ bool MainWindow::verifyLastRun() {
   log("verifying the error estimate: a run at accuracy " + QString::number(0.1 * p.simulation.accuracy, 'g', 2));
   verify_watcher_->setFuture(QtConcurrent::run([p, sys, done] {
     Results copy = *done;
-    verifyErrors(p, *sys, copy);
+    verifyErrors(*sys, p.simulation, copy);
     return copy;
   }));
   updateRunActions();
@@ -694,7 +695,7 @@ void MainWindow::runSimulation() {
   timeline_->setPlaying(false);
   timeline_->setTimes({});
   // The channels follow from the system: set the plots up now, not while rows stream in.
-  const std::vector<Channel> channels = runChannels(*project(), *system());
+  const std::vector<Channel> channels = runChannels(*system(), project()->simulation);
   plots_->setChannels(channels, defaultPlotChannels(channels));
   modes_->setSimulationRunning(true);  // the view follows the run
   if (!session_->start()) {
@@ -705,9 +706,9 @@ void MainWindow::runSimulation() {
   model_tree_->setEnabled(false);
   properties_->setEnabled(false);
   updateRunActions();
-  const SolverChoice choice = chooseSolver(*project(), *system());
+  const SolverChoice choice = chooseSolver(*system(), project()->simulation);
   run_method_ = QString::fromUtf8(solverMethod(choice.settings.method).label) + (choice.automatic ? " (auto)" : "");
-  log("run started: " + QString::fromStdString(describeRun(*project(), *system())));
+  log("run started: " + QString::fromStdString(describeRun(*system(), project()->simulation)));
   if (choice.automatic) log("auto chose " + QString::fromStdString(choice.summary + ": " + choice.reason));
   int elastic = 0;
   for (CoordinateKind k : system()->coordinates.kinds) elastic += k == CoordinateKind::Elastic ? 1 : 0;
