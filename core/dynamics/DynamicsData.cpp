@@ -23,6 +23,7 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
     frames[i].force_section_world.assign(sections, Eigen::Vector3d::Zero());
     frames[i].X_world_section.assign(sections, Eigen::Isometry3d::Identity());
     frames[i].J_section.assign(sections, Eigen::MatrixXd::Zero(6, sys.nq));
+    frames[i].foreshortening_moment = Eigen::VectorXd::Zero(sys.bodies[i].e_count);
     m_max = std::max(m_max, sys.bodies[i].e_count);
     if (!sys.bodies[i].isFlexible()) continue;
     const FlexibleBody& fb = *sys.bodies[i].flexible;

@@ -23,7 +23,10 @@ struct BodyFrames {
   std::vector<Eigen::Isometry3d> X_world_section;                     // the frame of each such section
   std::vector<Eigen::MatrixXd> J_section;                             // ... and its 6 x nq Jacobian (with forces)
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();             // a flexible link's stations: sum dm r, body frame
-  Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();          // r(L) - (L, 0, 0) in the body frame
+  // `high` coupling, with forces: D e = sum dm ds/de over the stations (FlexibleBody::mass_slopes), so
+  // that the first moment's gradient is d(sum dm r)/de = FlexibleBody::mass_shape - e_x (D e)^T.
+  Eigen::VectorXd foreshortening_moment;
+  Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();  // r(L) - (L, 0, 0) in the body frame
   double tip_twist = 0.0;
 };
 

@@ -199,6 +199,12 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
     const int p0 = b.e_index;
     const ColumnSet cols = sys.jacobianColumns(p0);
+    if (forces && high) {  // the first moment's foreshortening, for the gravity term: D e
+      fr.foreshortening_moment.setZero();
+      for (int c = 0; c < fb.mass_slopes.outerSize(); ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(fb.mass_slopes, c); it; ++it)
+          fr.foreshortening_moment(it.row()) += it.value() * e(c);
+    }
     if (forces) {
       addProjectedForce(fr.J_body, cols, d.station_wrench, d.tau);
       d.tau.segment(b.e_index, m) += d.station_force_e.head(m);

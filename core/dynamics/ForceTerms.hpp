@@ -64,10 +64,12 @@ const ForceTerm& geometricStiffening();
 const ForceTerm& drives();
 
 // The leading part of the inertia's tangent stiffness: for `high` coupling, the dynamic stiffening of a
-// spinning or accelerated link, the geometric stiffness of the axial force of the rigid motion (the
-// foreshortening terms' derivative, GeometricStiffness.hpp); nothing for the other orders. The rest of the
-// inertial forces' derivatives (M(q) qdd, Coriolis and centrifugal forces of the rigid motion) is left out: small against M /
-// (beta h^2) at the steps the integrators take, and their Newton iteration converges on the exact residual anyway.
+// spinning, accelerated or hanging link, the geometric stiffness of the axial force of the rigid motion
+// and the weight (the foreshortening terms' derivative, GeometricStiffness.hpp; the gravity term's
+// stiffening is this axial force's share); nothing for the other orders. The rest of the inertial forces'
+// derivatives (M(q) qdd, Coriolis and centrifugal forces of the rigid motion, the weight's torques) is
+// left out: small against M / (beta h^2) at the steps the integrators take, and their Newton iteration
+// converges on the exact residual anyway.
 void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink);
 
 // The effort body b's drive applies at the state (on its driven coordinate: the motor of a flexible

@@ -18,7 +18,7 @@ double gravityAlong(const MultibodySystem& sys, const DynamicsData& d, int i) {
 }
 }  // namespace
 
-AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& d, int i, Weight weight) {
+AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& d, int i) {
   const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
   const Body& b = sys.bodies[static_cast<std::size_t>(i)];
   const FlexibleBody& fb = *b.flexible;
@@ -39,18 +39,16 @@ AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& d, int i, 
   P.k2 = w.y() * w.y() + w.z() * w.z();
   P.rhoA = fb.rhoA;
   P.length = fb.length;
-  if (weight == Weight::Included) {  // gravity as an upward acceleration of everything
-    const double gamma_x = gravityAlong(sys, d, i);
-    P.P_tip += gamma_x * outboard_mass;
-    P.a0x -= gamma_x;
-  }
+  // The weight, as an upward acceleration of everything.
+  const double gamma_x = gravityAlong(sys, d, i);
+  P.P_tip += gamma_x * outboard_mass;
+  P.a0x -= gamma_x;
   return P;
 }
 
-double sectionMassTension(const MultibodySystem& sys, const DynamicsData& d, int i, std::size_t k, Weight weight) {
+double sectionMassTension(const MultibodySystem& sys, const DynamicsData& d, int i, std::size_t k) {
   const BodyFrames& fr = d.frames[static_cast<std::size_t>(i)];
   const double tension = -(fr.X_world_body.linear().transpose() * fr.force_section_world[k]).x();
-  if (weight == Weight::Left) return tension;
   return tension + gravityAlong(sys, d, i) * sys.bodies[static_cast<std::size_t>(i)].section_masses[k].mass;
 }
 
@@ -96,11 +94,11 @@ namespace {
 // K += the geometric stiffness of link i under the axial force of the rigid motion, and of the tension
 // each payload on one of its sections adds between the root and that section: P times
 // int_0^x (v1^T v1 + w1^T w1), one window of coordinates at a time.
-void addAxialForceStiffness(const MultibodySystem& sys, const DynamicsData& data, int i, Weight weight, TangentSink& sink) {
+void addAxialForceStiffness(const MultibodySystem& sys, const DynamicsData& data, int i, TangentSink& sink) {
   const Body& b = sys.bodies[static_cast<std::size_t>(i)];
-  sink.addGeometricStiffness(*b.flexible, axialForce(sys, data, i, weight), b.e_index);
+  sink.addGeometricStiffness(*b.flexible, axialForce(sys, data, i), b.e_index);
   for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
-    const double P = sectionMassTension(sys, data, i, k, weight);
+    const double P = sectionMassTension(sys, data, i, k);
     for (const SectionPoint::SlopeWindow& sw : b.section_masses[k].section.slopes) {
       const int n = static_cast<int>(sw.v1.cols()), e0 = b.e_index + sw.first;
       for (int c = 0; c < n; ++c)
@@ -132,7 +130,7 @@ class GeometricStiffening final : public ForceTerm {
       const FlexibleBody& fb = *b.flexible;
       const auto e = s.q.segment(b.e_index, fb.m);
       auto out = force.segment(b.e_index, fb.m);
-      const AxialForce P = axialForce(sys, d, static_cast<int>(i), Weight::Included);
+      const AxialForce P = axialForce(sys, d, static_cast<int>(i));
       for (const FlexibleBody::Interval& iv : fb.intervals) {
         const auto e_w = e.segment(iv.first, iv.count);
         auto out_w = out.segment(iv.first, iv.count);
@@ -146,8 +144,7 @@ class GeometricStiffening final : public ForceTerm {
         }
       }
       for (std::size_t k = 0; k < b.section_masses.size(); ++k)
-        b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, static_cast<int>(i), k, Weight::Included), e, out,
-                                                  potential);
+        b.section_masses[k].section.addSlopeForce(sectionMassTension(sys, d, static_cast<int>(i), k), e, out, potential);
     }
     return potential;
   }
@@ -155,7 +152,7 @@ class GeometricStiffening final : public ForceTerm {
   void addTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) const override {
     if (sys.coupling != CouplingOrder::Geometric) return;
     for (std::size_t i = 0; i < sys.bodies.size(); ++i)
-      if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), Weight::Included, sink);
+      if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
   }
 };
 
@@ -169,7 +166,7 @@ const ForceTerm& geometricStiffening() {
 void addInertiaTangent(const MultibodySystem& sys, const DynamicsData& data, TangentSink& sink) {
   if (sys.coupling != CouplingOrder::High) return;
   for (std::size_t i = 0; i < sys.bodies.size(); ++i)
-    if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), Weight::Left, sink);
+    if (sys.bodies[i].isFlexible()) addAxialForceStiffness(sys, data, static_cast<int>(i), sink);
 }
 
 }  // namespace flexarm

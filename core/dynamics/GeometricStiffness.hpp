@@ -5,10 +5,10 @@
 //   K_G  = int_0^L P(x) (Psi_v'^T Psi_v' + Psi_w'^T Psi_w') dx,
 // where P_tip is the axial component of the d'Alembert force of everything outboard (payloads on
 // the distal frame, the later links), a0x the body origin's classical acceleration along the link
-// (with gravity as an upward acceleration where the weight is included) and k2 = omega_y^2 + omega_z^2 the centrifugal
-// term of the body's angular velocity. `geometric` coupling puts the potential 1/2 e^T K_G e into the
-// equations; `high` coupling carries the same stiffening through the foreshortening terms of the
-// inertia, and the implicit integrators use K_G in their iteration matrix for both.
+// (gravity included as an upward acceleration: the weight is a load of the same axial force) and k2 = omega_y^2 + omega_z^2 the
+// centrifugal term of the body's angular velocity. `geometric` coupling puts the potential 1/2 e^T K_G e into the equations;
+// `high` coupling carries the same stiffening through the foreshortening terms of the inertia, and the implicit integrators use
+// K_G in their iteration matrix for both.
 #include <Eigen/SparseCore>
 #include <vector>
 
@@ -30,18 +30,14 @@ struct AxialForce {
   double c2() const { return -0.5 * rhoA * k2; }
 };
 
-// Whether an axial force includes the weight of the link and of what it carries: `geometric` coupling's
-// term does (Pan et al.'s P is that of the rigid motion under gravity); the inertia's tangent under
-// `high` coupling does not (the gravity term adds its own, Gravity.cpp).
-enum class Weight { Included, Left };
-
 // The axial force of flexible body i from the frames and d'Alembert forces of an evaluation of the
-// equations at the current state (EquationsOfMotion.hpp), with or without the weight.
-AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& data, int i, Weight weight);
+// equations at the current state (EquationsOfMotion.hpp, whose accelerations are the motion's) and the
+// weight of the link and of everything outboard (the gravity term's load, Gravity.cpp).
+AxialForce axialForce(const MultibodySystem& sys, const DynamicsData& data, int i);
 
 // The tension a payload on section k of flexible body i (Body::section_masses) adds between the link's
-// root and that section: the axial component of the payload's d'Alembert force, as P_tip's.
-double sectionMassTension(const MultibodySystem& sys, const DynamicsData& data, int i, std::size_t k, Weight weight);
+// root and that section: the axial component of the payload's d'Alembert force and weight, as P_tip's.
+double sectionMassTension(const MultibodySystem& sys, const DynamicsData& data, int i, std::size_t k);
 
 // Adds K_G of link `fb` under the axial force P to the m x m block K.
 void addGeometricStiffness(const FlexibleBody& fb, const AxialForce& P, Eigen::Ref<Eigen::MatrixXd> K);

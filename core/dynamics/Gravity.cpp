@@ -6,13 +6,16 @@
 // payload's section), and its potential -m g . (p + R c).
 //
 // The Gauss stations of a flexible link weigh together: the body frame carries the wrench of their
-// total mass and first moment c = sum dm r (the inertia pass gathers c, BodyFrames::first_moment), and
-// the link's own elastic coordinates receive gamma . dc/de with
-//   dc/de = [Psi_u - c_f D e; Psi_v; Psi_w] summed as FlexibleBody::mass_shape, D = FlexibleBody::mass_slopes,
-// c_f = 1 under `high` coupling (r_x = x + u - s(x)), 0 otherwise. With the frames held, only D e moves
-// with e: the tangent stiffness is gamma_x D (the hanging chain's stiffening under its own weight; the
-// weight of what hangs below the link reaches it through the frames, and its stiffening is left out of
-// the iteration matrix, as the inertia's is: the Newton iterations converge on the exact residual).
+// total mass and first moment c = sum dm r, and the link's own elastic coordinates receive gamma . dc/de
+// with dc/de = [Psi_u - c_f D e; Psi_v; Psi_w] summed as FlexibleBody::mass_shape, D = FlexibleBody::mass_slopes,
+// c_f = 1 under `high` coupling (r_x = x + u - s(x)), 0 otherwise. The pass of the equations gives c
+// and D e with the frames (BodyFrames::first_moment, foreshortening_moment), as it gives their poses.
+//
+// Tangent: the term reads the configuration from the pass, so with the pass held its force is
+// constant. Its stiffening of a link under `high` coupling, the weight's axial force through the
+// foreshortening, is the geometric stiffness of the axial force that the inertia's tangent takes with
+// gravity in it (addInertiaTangent, GeometricStiffness.hpp): one axial force for the motion and the
+// weight, as Pan et al. write it.
 //
 // A rigid system (the recursive algorithms, DynamicsData::composite_frames false) takes the bodies'
 // weights up the tree with the motion transforms, as the recursive Newton-Euler algorithm takes its forces.
@@ -43,28 +46,16 @@ class Gravity final : public ForceTerm {
   const char* name() const override { return "gravity"; }
   Eigen::VectorXd& of(DynamicsData& d) const override { return d.gravity_force; }
 
-  double addForce(const MultibodySystem& sys, const DynamicsData& d, const TermState& s,
+  double addForce(const MultibodySystem& sys, const DynamicsData& d, const TermState&,
                   Eigen::Ref<Eigen::VectorXd> force) const override {
     if (sys.gravity.isZero(0.0)) return 0.0;
-    return d.composite_frames ? addComposite(sys, d, s, force) : addRecursive(sys, d, force);
+    return d.composite_frames ? addComposite(sys, d, force) : addRecursive(sys, d, force);
   }
 
-  void addTangent(const MultibodySystem& sys, const DynamicsData& d, TangentSink& sink) const override {
-    if (sys.coupling != CouplingOrder::High || !d.composite_frames) return;
-    for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
-      const Body& b = sys.bodies[i];
-      if (!b.isFlexible()) continue;
-      const double gamma_x = d.frames[i].X_world_body.linear().col(0).dot(sys.gravity);
-      const Eigen::SparseMatrix<double>& D = b.flexible->mass_slopes;
-      for (int c = 0; c < D.outerSize(); ++c)
-        for (Eigen::SparseMatrix<double>::InnerIterator it(D, c); it; ++it)
-          sink.add(false, b.e_index + static_cast<int>(it.row()), b.e_index + c, gamma_x * it.value());
-    }
-  }
+  void addTangent(const MultibodySystem&, const DynamicsData&, TangentSink&) const override {}
 
  private:
-  static double addComposite(const MultibodySystem& sys, const DynamicsData& d, const TermState& s,
-                             Eigen::Ref<Eigen::VectorXd> force) {
+  static double addComposite(const MultibodySystem& sys, const DynamicsData& d, Eigen::Ref<Eigen::VectorXd> force) {
     const Eigen::Vector3d& g = sys.gravity;
     double potential = 0.0;
     // One mass element on a frame: its wrench through the frame's Jacobian (columns below p).
@@ -82,12 +73,8 @@ class Gravity final : public ForceTerm {
       const Eigen::Vector3d gamma = fr.X_world_body.linear().transpose() * g;
       auto out = force.segment(b.e_index, fb.m);
       out.noalias() += fb.mass_shape.transpose() * gamma;
-      if (sys.coupling == CouplingOrder::High) {  // - gamma_x D e: the stations' foreshortening
-        const auto e = s.q.segment(b.e_index, fb.m);
-        for (int c = 0; c < fb.mass_slopes.outerSize(); ++c)
-          for (Eigen::SparseMatrix<double>::InnerIterator it(fb.mass_slopes, c); it; ++it)
-            out(it.row()) -= gamma.x() * it.value() * e(c);
-      }
+      if (sys.coupling == CouplingOrder::High)
+        out.noalias() -= gamma.x() * fr.foreshortening_moment;  // the stations' foreshortening
       if (b.distal_mass > 0.0) element(fr.X_world_distal, fr.J_distal, b.end_index, b.distal_mass, b.distal_mass * b.distal_com);
       for (std::size_t k = 0; k < b.section_masses.size(); ++k) {
         const Body::SectionMass& sm = b.section_masses[k];

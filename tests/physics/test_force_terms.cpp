@@ -105,8 +105,8 @@ TEST(ForceTerms, EachTermsTangentIsTheDerivativeOfItsOwnForce) {
       if (K.cwiseAbs().maxCoeff() > 0.0 || C.cwiseAbs().maxCoeff() > 0.0) ++terms_with_a_tangent;
     }
     // Not vacuous: every term acts on this arm (the geometric one under `geometric` coupling only; gravity
-    // stiffens through the foreshortening under `high` coupling only).
-    EXPECT_EQ(terms_with_a_tangent, std::string(coupling) == "zero" ? 4 : 5) << coupling;
+    // reads the configuration from the pass: with it held, its force stands still).
+    EXPECT_EQ(terms_with_a_tangent, std::string(coupling) == "geometric" ? 5 : 4) << coupling;
   }
 }
 
