@@ -1,5 +1,7 @@
 #include "dynamics/LinkPoint.hpp"
 
+#include <algorithm>
+
 #include "dynamics/FrameMotion.hpp"
 
 namespace flexarm {
@@ -46,6 +48,12 @@ void sectionRates(const SectionPoint& s, bool high, const Eigen::Ref<const Eigen
 LinkPoint::LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d& point)
     : sys_(&sys), body_(body), point_(point), high_(sys.coupling == CouplingOrder::High) {
   for (int j = body; j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent) path_.insert(path_.begin(), j);
+  for (int j : path_) {  // a body's coordinates follow its parent's: ascending along the path
+    const Body& on_path = sys.bodies[static_cast<std::size_t>(j)];
+    columns_.push_back(on_path.q_index);
+    for (int k = 0; k < on_path.e_count; ++k) columns_.push_back(on_path.e_index + k);
+  }
+  std::sort(columns_.begin(), columns_.end());
   tips_.resize(path_.size());
   for (std::size_t k = 0; k + 1 < path_.size(); ++k) {
     const Body& b = sys.bodies[static_cast<std::size_t>(path_[k])];

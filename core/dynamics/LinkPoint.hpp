@@ -33,9 +33,9 @@ class LinkPoint {
   LinkPoint(const MultibodySystem& sys, int body, const Eigen::Vector3d& point);
 
   int body() const { return body_; }
-  // The coordinates below its body's end (those of the joints and links from the base to it among them,
-  // the others' columns of the Jacobian zero), ascending.
-  ColumnSet coordinates() const { return sys_->jacobianColumns(sys_->bodies[static_cast<std::size_t>(body_)].end_index); }
+  // The coordinates that move it: those of the joints and links from the base to its body (in a tree,
+  // not a sibling branch's), ascending; the Jacobian's other columns are zero.
+  ColumnSet coordinates() const { return {columns_.data(), static_cast<int>(columns_.size())}; }
 
   // The point in the world at coordinates q.
   Eigen::Vector3d position(const Eigen::VectorXd& q) const;
@@ -61,6 +61,7 @@ class LinkPoint {
   SectionPoint section_;                             // flexible: the point's section
   std::vector<int> path_;                            // the bodies from the base to body_ (its ancestors, then it)
   std::vector<SectionPoint> tips_;                   // per body of the path but the last: its tip section (flexible links)
+  std::vector<int> columns_;                         // coordinates(): the path's joint and elastic coordinates
   bool high_ = false;
 };
 

@@ -107,6 +107,26 @@ TEST(Trees, APointOfAnyLinkIsWhereTheEquationsPutIt) {
       EXPECT_LT((pos - fr.X_world_distal.translation()).norm(), 1e-13) << b.name;
       const Eigen::Vector3d v = fr.X_world_distal.linear() * fr.v_distal.tail<3>();
       EXPECT_LT((J * qd - v).norm(), 1e-12 * (1.0 + v.norm())) << b.name;
+      // Its coordinates are its branch's: a coordinate outside them moves neither the point nor (being
+      // another branch's, or a motor) anything on its path; the Jacobian is zero there, and each of
+      // them belongs to a body on the path.
+      const ColumnSet cols = tip.coordinates();
+      std::vector<bool> listed(static_cast<std::size_t>(sys.nq), false);
+      for (int c = 0; c < cols.count; ++c) listed[static_cast<std::size_t>(cols.index[c])] = true;
+      for (int c = 0; c < sys.nq; ++c)
+        if (!listed[static_cast<std::size_t>(c)]) EXPECT_EQ(J.col(c).norm(), 0.0) << b.name << " " << sys.describeCoordinate(c);
+      for (int c = 0; c < cols.count; ++c) {
+        int owner = -1;
+        for (std::size_t j = 0; j < sys.bodies.size(); ++j) {
+          const Body& bj = sys.bodies[j];
+          if (cols.index[c] == bj.q_index || (cols.index[c] >= bj.e_index && cols.index[c] < bj.e_index + bj.e_count))
+            owner = static_cast<int>(j);
+        }
+        bool on_path = false;
+        for (int j = static_cast<int>(k); j >= 0; j = sys.bodies[static_cast<std::size_t>(j)].parent)
+          on_path = on_path || j == owner;
+        EXPECT_TRUE(on_path) << b.name << ": " << sys.describeCoordinate(cols.index[c]);
+      }
     }
   }
 }
