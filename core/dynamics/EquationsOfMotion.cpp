@@ -199,7 +199,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
     const int p0 = b.e_index;
     const ColumnSet cols = sys.jacobianColumns(p0);
-    if (forces && high) {  // the first moment's foreshortening, for the gravity term: D e
+    if (forces && high && !sys.gravity.isZero(0.0)) {  // the first moment's foreshortening, for the gravity term: D e
       fr.foreshortening_moment.setZero();
       for (int c = 0; c < fb.mass_slopes.outerSize(); ++c)
         for (Eigen::SparseMatrix<double>::InnerIterator it(fb.mass_slopes, c); it; ++it)

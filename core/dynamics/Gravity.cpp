@@ -33,14 +33,6 @@ Vector6d weight(const Eigen::Matrix3d& R, const Eigen::Vector3d& g, double m, co
   return w;
 }
 
-// force += J^T w on the columns of J that can be non-zero.
-void addProjected(const Eigen::MatrixXd& J, ColumnSet cols, const Vector6d& w, Eigen::Ref<Eigen::VectorXd> force) {
-  for (int k = 0; k < cols.count; ++k) {
-    const int c = cols.index[k];
-    force(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(w);
-  }
-}
-
 class Gravity final : public ForceTerm {
  public:
   const char* name() const override { return "gravity"; }
@@ -60,7 +52,7 @@ class Gravity final : public ForceTerm {
     double potential = 0.0;
     // One mass element on a frame: its wrench through the frame's Jacobian (columns below p).
     auto element = [&](const Eigen::Isometry3d& X, const Eigen::MatrixXd& J, int p, double m, const Eigen::Vector3d& moment) {
-      addProjected(J, sys.jacobianColumns(p), weight(X.linear(), g, m, moment), force);
+      addProjectedForce(J, sys.jacobianColumns(p), weight(X.linear(), g, m, moment), force);
       potential -= g.dot(m * X.translation() + X.linear() * moment);
     };
     for (std::size_t i = 0; i < sys.bodies.size(); ++i) {

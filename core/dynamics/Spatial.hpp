@@ -74,7 +74,7 @@ inline void transformColumns(const Matrix6d& X, const Eigen::MatrixXd& in, Colum
 }
 
 // tau += J^T f on the columns of the set: the generalized force of wrench f.
-inline void addProjectedForce(const Eigen::MatrixXd& J, ColumnSet cols, const Vector6d& f, Eigen::VectorXd& tau) {
+inline void addProjectedForce(const Eigen::MatrixXd& J, ColumnSet cols, const Vector6d& f, Eigen::Ref<Eigen::VectorXd> tau) {
   for (int k = 0; k < cols.count; ++k) {
     const int c = cols.index[k];
     tau(c) += Eigen::Map<const Vector6d>(J.col(c).data()).dot(f);
