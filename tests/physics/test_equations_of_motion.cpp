@@ -61,15 +61,21 @@ TEST(EquationsOfMotion, EqualRecursiveRigidAlgorithms) {
 }
 
 namespace {
+// The flexible links of the arms below: a steel bar of assumed modes (every field), and a spatial mesh of
+// two elements on an aluminium tube.
+constexpr const char* kSteelModes =
+    R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
+        "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
+constexpr const char* kTubeTwoElements =
+    R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
+        "basis": "fem", "elements": 2, "layout": "spatial"})";
+
 // A spatial arm with everything: assumed-mode and FEM flexible links, a rigid link, flexible
 // revolute and prismatic joints, joint mass, an offset tip payload with rotational inertia, and
 // payloads riding on sections inside both flexible links (off the neutral axis, with inertia).
 Project mixedArm(const char* coupling) {
-  const char* flex = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
-                         "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
-  const char* fem =
-      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
-                        "basis": "fem", "elements": 2, "layout": "spatial"})";
+  const char* flex = kSteelModes;
+  const char* fem = kTubeTwoElements;
   return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
                                     coupling +
                                     R"(", "gravity": [0.4, -0.3, -9.81],
@@ -155,11 +161,8 @@ namespace {
 // arm of assumed modes on a flexible joint with a payload on a section), and a second root stands on the
 // world beside it (a prismatic rail with a rigid link). The links are listed parents first.
 Project treeArm(const char* coupling) {
-  const char* modes = R"({"section": {"preset": "rectangle", "width": 0.01, "height": 0.02}, "material": {"preset": "steel"},
-                          "basis": "modes", "modes": {"axial": 1, "bending_y": 2, "bending_z": 2, "torsion": 1}})";
-  const char* fem =
-      R"({"section": {"preset": "tube", "outer_diameter": 0.03, "inner_diameter": 0.02}, "material": {"preset": "aluminium"},
-                        "basis": "fem", "elements": 2, "layout": "spatial"})";
+  const char* modes = kSteelModes;
+  const char* fem = kTubeTwoElements;
   return flexarm::test::parseOrFail(std::string(R"({"format": "flexarm-project", "schema_version": 1, "coupling": ")") +
                                     coupling + R"(", "gravity": [0.4, -0.3, -9.81],
       "links": [{"name": "torso", "length": 0.5, "flex": )" +
