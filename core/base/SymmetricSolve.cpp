@@ -332,6 +332,15 @@ void SymmetricSolve::solve(X& x) const {
   }
 }
 
+long SymmetricSolve::factorNonZeros() const {
+  if (use_sparse_) return static_cast<long>(sparse_llt_.matrixL().nestedExpression().nonZeros());
+  if (use_profile_) return static_cast<long>(profile_.size());
+  const long n = use_lu_       ? static_cast<long>(lu_.rows())
+                 : columnwise_ ? static_cast<long>(factor_.rows())
+                               : static_cast<long>(llt_.rows());
+  return n * n;
+}
+
 void SymmetricSolve::solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const { solve(x); }
 void SymmetricSolve::solveColumnsInPlace(Eigen::Ref<Eigen::MatrixXd> x) const { solve(x); }
 

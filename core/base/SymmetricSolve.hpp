@@ -66,6 +66,8 @@ class SymmetricSolve {
   bool usesLu() const { return use_lu_; }
   bool usesSparse() const { return use_sparse_; }
   bool usesProfile() const { return use_profile_; }
+  // The non-zeros of the factor (L of the Cholesky, the envelope, or n^2 for a dense or LU one).
+  long factorNonZeros() const;
 
  private:
   template <typename X>

@@ -22,7 +22,7 @@ Eigen::Isometry3d sectionStep(const SectionRows& sr, int axis, const Eigen::Ref<
 }  // namespace
 
 Eigen::Vector3d DeformedLink::sectionFrame(const SectionRows& sr, bool jacobian, Eigen::Isometry3d& X_world, Vector6d& vs,
-                                           Vector6d& as, Eigen::MatrixXd& J) {
+                                           Vector6d& as, Eigen::MatrixXd& J, Eigen::MatrixXd* Js, int column) {
   const BodyFrames& fr = frames;
   dr_de.row(0) = sr.u;
   if (high) dr_de.row(0) -= g.transpose();
@@ -53,6 +53,13 @@ Eigen::Vector3d DeformedLink::sectionFrame(const SectionRows& sr, bool jacobian,
   if (jacobian) {
     // J_body is zero on this link's elastic columns (from e_index on).
     transformColumns(X_all, fr.J_body, sys.jacobianColumns(body.e_index), J);
+    if (Js) {
+      Js->noalias() = X_all * fr.Js_body;
+      if (column >= 0 && high) {  // the foreshortening's column: dr_de without it (work memory, read no more)
+        dr_de.row(0) += g.transpose();
+        Js->col(column) = -X_rot.col(3);
+      }
+    }
     auto J_elastic = J.middleCols(body.e_index, body.e_count);
     J_elastic.noalias() = X_rot.rightCols<3>() * dr_de;
     J_elastic.middleCols(sr.first, sr.count).noalias() += c * sr.rotation.middleCols(sr.first, sr.count);

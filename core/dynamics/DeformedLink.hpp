@@ -43,9 +43,12 @@ struct DeformedLink {
   //   J = X_all J_body + X_rot [0; dr/de] + c R_s,
   // X_rot the three rotations' transform, X_all = X_rot X_translation, c.col(k) the unit vector e_k
   // carried through the rotations after the k-th, R_s the rotation rows. Returns r(x) in the body frame.
+  // With Js (a pass that splits the foreshortening, ForeshorteningColumns.hpp) the Jacobian is split:
+  // Js = X_all Js_body the columns of the foreshortening before the link, and when the section has a
+  // column of its own (`column`) its foreshortening -g^T goes there as -X_rot e_x instead of into J.
   // No heap allocation.
   Eigen::Vector3d sectionFrame(const SectionRows& sr, bool jacobian, Eigen::Isometry3d& X_world, Vector6d& v, Vector6d& a,
-                               Eigen::MatrixXd& J);
+                               Eigen::MatrixXd& J, Eigen::MatrixXd* Js = nullptr, int column = -1);
 };
 
 }  // namespace flexarm

@@ -2,7 +2,7 @@
 
 namespace flexarm {
 
-DynamicsData::DynamicsData(const MultibodySystem& sys) {
+DynamicsData::DynamicsData(const MultibodySystem& sys) : foreshortening(sys) {
   const std::size_t n = sys.bodies.size();
   X_parent_body.assign(n, Eigen::Isometry3d::Identity());
   X_world_body.assign(n, Eigen::Isometry3d::Identity());
@@ -24,6 +24,9 @@ DynamicsData::DynamicsData(const MultibodySystem& sys) {
     frames[i].X_world_section.assign(sections, Eigen::Isometry3d::Identity());
     frames[i].J_section.assign(sections, Eigen::MatrixXd::Zero(6, sys.nq));
     frames[i].foreshortening_moment = Eigen::VectorXd::Zero(sys.bodies[i].e_count);
+    const int L = foreshortening.count();
+    frames[i].Js_body = frames[i].Js_distal = Eigen::MatrixXd::Zero(6, L);
+    frames[i].Js_section.assign(sections, Eigen::MatrixXd::Zero(6, L));
     m_max = std::max(m_max, sys.bodies[i].e_count);
     if (!sys.bodies[i].isFlexible()) continue;
     const FlexibleBody& fb = *sys.bodies[i].flexible;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/SymmetricSolve.hpp"
+#include "dynamics/ForeshorteningColumns.hpp"
 #include "dynamics/MultibodySystem.hpp"
 
 namespace flexarm {
@@ -26,6 +27,12 @@ struct BodyFrames {
   // `high` coupling, with forces: D e = sum dm ds/de over the stations (FlexibleBody::mass_slopes), so
   // that the first moment's gradient is d(sum dm r)/de = FlexibleBody::mass_shape - e_x (D e)^T.
   Eigen::VectorXd foreshortening_moment;
+  // A pass that splits the foreshortening (ForeshorteningColumns.hpp): the sections' columns of
+  // J_body, J_distal, J_section (6 x L each) while the pass runs; distal_split: J_distal was computed
+  // by it.
+  Eigen::MatrixXd Js_body, Js_distal;
+  std::vector<Eigen::MatrixXd> Js_section;
+  bool distal_split = false;
   Eigen::Vector3d tip_deformation = Eigen::Vector3d::Zero();  // r(L) - (L, 0, 0) in the body frame
   double tip_twist = 0.0;
 };
@@ -51,6 +58,9 @@ struct DynamicsData {
   // LinkInertia.hpp, O(deflection) against the rest), banded per link like zero coupling's: an
   // iteration matrix for implicit integrators whose residual keeps every term (ForwardDynamicsRhs).
   bool mass_without_running_terms = false;
+  // `high` coupling: the foreshortening's own columns, and (with `split`) the split mass matrix M~ of
+  // a pass with M, whose M then holds M~_xx (ForeshorteningColumns.hpp).
+  ForeshorteningColumns foreshortening;
   Eigen::VectorXd tau;  // RNEA output; the equations of motion's bias (sum J^T f)
 
   // Reference evaluation work space.

@@ -86,10 +86,12 @@ struct Pass {
 };
 
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
-// Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass.
+// Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass, and with Js
+// (a pass that splits the foreshortening) its part of the split mass matrix.
 // Without forces (a kinematics pass) its energies only.
 void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
-                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::Isometry3d& X_world, Eigen::Vector3d& force_world) {
+                    const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::MatrixXd* Js, const Eigen::Isometry3d& X_world,
+                    Eigen::Vector3d& force_world) {
   const Vector6d Iv = I * v;
   d.kinetic += 0.5 * v.dot(Iv);
   if (!pass.forces) return;
@@ -99,14 +101,28 @@ void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pas
   if (pass.with_M) {
     addBodyMass(I, J, cols, d.IJ, d.M);
     noteMassBlock(d, 0, 0, p, p);
+    if (Js) d.foreshortening.addMassElement(I, J, cols, *Js, f);
   }
   force_world += X_world.linear() * f.tail<3>();
 }
 
-void advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
-             const Eigen::MatrixXd& J_in, Eigen::MatrixXd& J_out) {
+Matrix6d advance(const Eigen::Isometry3d& X_rel, const Vector6d& vrel, const Vector6d& crel, int p, Vector6d& v, Vector6d& a,
+                 const Eigen::MatrixXd& J_in, Eigen::MatrixXd& J_out) {
   const Matrix6d X = advanceMotion(X_rel, vrel, crel, v, a);
   J_out.leftCols(p).noalias() = X * J_in.leftCols(p);
+  return X;
+}
+
+// After a pass that split the foreshortening: every Jacobian it computed whole again, and the bias folded.
+void joinForeshortening(const MultibodySystem& sys, DynamicsData& d) {
+  const ForeshorteningColumns& fc = d.foreshortening;
+  fc.foldBias(d.tau);
+  for (std::size_t i = 0; i < sys.bodies.size(); ++i) {
+    BodyFrames& fr = d.frames[i];
+    fc.joinJacobian(fr.J_body, fr.Js_body);
+    if (fr.distal_split) fc.joinJacobian(fr.J_distal, fr.Js_distal);
+    for (std::size_t k = 0; k < fr.J_section.size(); ++k) fc.joinJacobian(fr.J_section[k], fr.Js_section[k]);
+  }
 }
 
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -117,6 +133,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
   d.kinetic = 0.0;
   d.composite_frames = true;
   const bool high = sys.coupling == CouplingOrder::High;
+  ForeshorteningColumns& fc = d.foreshortening;
+  // The foreshortening in columns of its own (ForeshorteningColumns.hpp): the split mass matrix.
+  const bool split = with_M && forces && high && fc.split && fc.count() > 0;
+  if (split) fc.clear();
   const int n = static_cast<int>(sys.bodies.size());
   for (int i = 0; i < n; ++i) {
     const Body& b = sys.bodies[i];
@@ -147,13 +167,21 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       fr.J_body.middleCols(p_parent, p - p_parent).setZero();
       fr.J_body.col(b.q_index) += b.S;
     }
+    if (split) {
+      if (parent)
+        fr.Js_body.noalias() = X_joint * parent->Js_distal;
+      else
+        fr.Js_body.setZero();
+    }
     fr.v_body = v;
     fr.a_body = a;
     fr.X_world_body = X_world_parent * X_rel;
 
     // ---- rigid inertia carried by the body frame
     // J_body is zero on the body's own elastic coordinates (from e_index on).
-    if (b.mass > 0.0) addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, fr.X_world_body, fr.force_world);
+    if (b.mass > 0.0)
+      addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, split ? &fr.Js_body : nullptr, fr.X_world_body,
+                     fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
@@ -165,13 +193,17 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // The last body's distal Jacobian only for a payload on it (or when asked): nothing else reads it.
     const bool distal_jacobian = forces && (i + 1 < n || b.distal_mass > 0.0 || d.every_distal_jacobian);
+    fr.distal_split = split && distal_jacobian;
     if (!b.isFlexible()) {
       fr.v_distal = v;
       fr.a_distal = a;
-      if (distal_jacobian)
-        advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
-      else
+      if (distal_jacobian) {
+        const Matrix6d X =
+            advance(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), p, fr.v_distal, fr.a_distal, fr.J_body, fr.J_distal);
+        if (split) fr.Js_distal.noalias() = X * fr.Js_body;
+      } else {
         advanceMotion(b.X_body_distal, Vector6d::Zero(), Vector6d::Zero(), fr.v_distal, fr.a_distal);
+      }
       fr.X_world_distal = fr.X_world_body * b.X_body_distal;
       fr.tip_deformation.setZero();
       fr.tip_twist = 0.0;
@@ -196,6 +228,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // The stations (LinkInertia.hpp); g_start is then the foreshortening's gradient at the tip, g(L).
     const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, fr, d);
+    if (split && d.mass_without_running_terms)
+      fc.addRunningTerms(i, fb, b.e_index, d.interval_slope, d.interval_lever, d.interval_mass, sys.nq);
     // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
     const int p0 = b.e_index;
     const ColumnSet cols = sys.jacobianColumns(p0);
@@ -211,6 +245,10 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     }
     if (with_M) {
       addCompositeMass(d.station_inertia, fr.J_body, d.station_coupling, cols, b.e_index, m, d.IJ, d.M);
+      if (split) {
+        fc.addMassElement(d.station_inertia, fr.J_body, cols, fr.Js_body, d.station_wrench);
+        fc.addCoupling(d.station_coupling, b.e_index, m, fr.Js_body);
+      }
       noteMassBlock(d, 0, 0, p0, p0);
       noteMassBlock(d, 0, b.e_index, p0, m);
       noteMassBlock(d, b.e_index, 0, m, p0);
@@ -227,14 +265,17 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // Distal frame: translation to r(L), then Rz(v'(L)) Ry(-w'(L)) Rx(phi(L)).
     g = g_start;
+    const int distal_column = fc.distal_column[static_cast<std::size_t>(i)];
+    if (fr.distal_split && distal_column >= 0) fc.gradients.col(distal_column).head(m) = g;
     const SectionRows distal{fb.tip.u, fb.tip.v, fb.tip.w, fb.length, fb.distal_rotation, fb.distal_first, fb.distal_count, tip};
-    fr.tip_deformation = link.sectionFrame(distal, distal_jacobian, fr.X_world_distal, fr.v_distal, fr.a_distal, fr.J_distal) -
+    fr.tip_deformation = link.sectionFrame(distal, distal_jacobian, fr.X_world_distal, fr.v_distal, fr.a_distal, fr.J_distal,
+                                           fr.distal_split ? &fr.Js_distal : nullptr, distal_column) -
                          Eigen::Vector3d(fb.length, 0.0, 0.0);
     fr.tip_twist =
         fb.distal_rotation.row(0).segment(fb.distal_first, fb.distal_count).dot(e.segment(fb.distal_first, fb.distal_count));
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, fr.X_world_distal,
-                     fr.force_distal_world);
+      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, split ? &fr.Js_distal : nullptr,
+                     fr.X_world_distal, fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
     }
     // Payloads riding on sections of the link.
@@ -245,13 +286,18 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       sp.foreshortening(e, ed, fs.s, fs.sdd, g);
       const SectionRows rows{sp.rows.u, sp.rows.v, sp.rows.w, sp.x, sp.rotation, sp.rotation_first, sp.rotation_count, fs};
       Vector6d vs, as;
-      link.sectionFrame(rows, forces, fr.X_world_section[k], vs, as, fr.J_section[k]);
+      const int column = split ? fc.payload_column[static_cast<std::size_t>(i)][k] : -1;
+      if (split) fc.gradients.col(column).head(m) = g;
+      link.sectionFrame(rows, forces, fr.X_world_section[k], vs, as, fr.J_section[k], split ? &fr.Js_section[k] : nullptr,
+                        column);
       Eigen::Vector3d& force = fr.force_section_world[k];
       force.setZero();
-      addMassElement(sys, d, pass, p, sm.inertia, vs, as, fr.J_section[k], fr.X_world_section[k], force);
+      addMassElement(sys, d, pass, p, sm.inertia, vs, as, fr.J_section[k], split ? &fr.Js_section[k] : nullptr,
+                     fr.X_world_section[k], force);
       fr.force_world += force;
     }
   }
+  if (split) joinForeshortening(sys, d);
 }
 
 }  // namespace

@@ -354,6 +354,28 @@ void ForwardDynamics::solveMass(Eigen::Ref<Eigen::MatrixXd> b) {
   mass_solve_.solveColumnsInPlace(b);
 }
 
+void ForwardDynamics::splitMass(SplitMass& out) const {
+  const ForeshorteningColumns& fc = data_.foreshortening;
+  const int nf = static_cast<int>(free_.size()), L = fc.count();
+  out.G.setZero(nf, L);
+  out.M_xs.resize(nf, L);
+  for (int s = 0; s < L; ++s) {
+    const ForeshorteningColumns::Section& sec = fc.sections[static_cast<std::size_t>(s)];
+    for (int k = 0; k < sec.e_count; ++k) out.G(free_number_[static_cast<std::size_t>(sec.e_index + k)], s) = fc.gradients(k, s);
+  }
+  for (int k = 0; k < nf; ++k) out.M_xs.row(k) = fc.M_xs.row(free_[k]);
+  out.M_ss = fc.M_ss;
+  // The running terms' rows: coordinates (elastic ones, all free) to their free numbers, unknowns after them.
+  const int nq = sys_.nq;
+  auto number = [&](int i) { return i < nq ? free_number_[static_cast<std::size_t>(i)] : nf + (i - nq); };
+  out.running.clear();
+  for (const Eigen::Triplet<double>& t : fc.running) out.running.emplace_back(number(t.row()), number(t.col()), t.value());
+  out.running_count = fc.running.empty() ? 0 : fc.running_count;
+  out.running_place.clear();
+  for (int i = 0; i < out.running_count; ++i)
+    out.running_place.push_back(free_number_[static_cast<std::size_t>(fc.running_place[static_cast<std::size_t>(i)])]);
+}
+
 void ForwardDynamics::tangent(Eigen::MatrixXd& K_ff, Eigen::MatrixXd& C_ff) {
   DenseTangent sink(free_number_, static_cast<int>(free_.size()), K_ff, C_ff);
   tangentStiffness(sys_, data_, sink);

@@ -117,6 +117,22 @@ class ForwardDynamics {
   // Output::Terms then builds M without the running-integral terms of `high` coupling
   // (DynamicsData::mass_without_running_terms): for an iteration matrix only.
   void setMassWithoutRunningTerms(bool on) { data_.mass_without_running_terms = on; }
+  // Output::Terms then splits `high` coupling's foreshortening into columns of its own
+  // (ForeshorteningColumns.hpp): massMatrix() is M~_xx, sparse, and splitMass() gives the rest, for the
+  // structured solve of an iteration matrix (M = T^T M~ T). The bias, the forces and the frames are those
+  // of the ordinary evaluation. Without foreshortening columns (foreshorteningColumns() == 0) no change.
+  void setForeshorteningColumns(bool on) { data_.foreshortening.split = on; }
+  int foreshorteningColumns() const { return data_.foreshortening.count(); }
+  // After an Output::Terms evaluation with them, in the free coordinates' numbering: the sections'
+  // gradients G (nf x L), M~_xs (nf x L) and M~_ss (L x L), and with setMassWithoutRunningTerms() the
+  // running terms' rows, their unknowns numbered from nf on.
+  struct SplitMass {
+    Eigen::MatrixXd G, M_xs, M_ss;
+    std::vector<Eigen::Triplet<double>> running;
+    int running_count = 0;
+    std::vector<int> running_place;  // each unknown's place among the free coordinates (ForeshorteningColumns)
+  };
+  void splitMass(SplitMass& out) const;
   // Frozen in time, for statics: the prescribed coordinates stand still at their laws' values (no rate,
   // no acceleration), so that residualForce() at zero free rates is the static force balance.
   void setFrozen(bool on) { frozen_ = on; }

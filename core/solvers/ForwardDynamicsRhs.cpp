@@ -38,8 +38,22 @@ void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool sec
                       fd_.system().coupling == CouplingOrder::High && !fd_.system().isRigid();
   fd_.setMassWithoutRunningTerms(banded);
   banded_ = banded;
+  split_ = banded && fd_.foreshorteningColumns() > 0;
+  fd_.setForeshorteningColumns(split_);
   fd_.evaluate(ForwardDynamics::Request::terms(t, y));
   fd_.setMassWithoutRunningTerms(false);
+  fd_.setForeshorteningColumns(false);
+  if (!split_) return;
+  fd_.splitMass(split_mass_);
+  const Eigen::MatrixXd& G = split_mass_.G;
+  const int nf = static_cast<int>(G.rows()), L = static_cast<int>(G.cols());
+  // G M~_ss G^T = G (G M~_ss / 2)^T + (G M~_ss / 2) G^T
+  split_mass_.M_xs.noalias() += 0.5 * G * split_mass_.M_ss;
+  split_U_.resize(nf, 2 * L);
+  split_U_ << G, split_mass_.M_xs;
+  split_C_.setZero(2 * L, 2 * L);
+  split_C_.topRightCorner(L, L).setIdentity();
+  split_C_.bottomLeftCorner(L, L).setIdentity();
 }
 
 int ForwardDynamicsRhs::evaluateIterationMatrices(double t, const double* y) { return evaluateMatrices(t, y, true); }
@@ -48,7 +62,11 @@ int ForwardDynamicsRhs::evaluateMatrices(double t, const double* y, bool second_
   for (int k = 0; k < fd_.stateSize(); ++k)
     if (!std::isfinite(y[k])) return 1;
   evaluateMatrixTerms(t, y, second_order);
-  const int r = takeMatrices();
+  int r = takeMatrices();
+  if (r == -2) {  // split, but not sparse: the whole M
+    evaluateMatrixTerms(t, y, second_order);
+    r = takeMatrices();
+  }
   if (r != 0 || !banded_ || sparse_) return r;
   // M without its running-integral terms only where the dense path's factorization profits from the
   // band (an envelope one; several links' couplings can fill it): tried on the iteration matrix of a
@@ -89,7 +107,7 @@ void ForwardDynamicsRhs::sparseCopy(const Eigen::Ref<const Eigen::MatrixXd>& M, 
 int ForwardDynamicsRhs::takeMatrices() {
   const auto M = fd_.massMatrix();
   const Eigen::Index n = M.rows();
-  sparse_ = !too_full_ && n >= SymmetricSolve::kSparseFrom;
+  sparse_ = !too_full_ && (n >= SymmetricSolve::kSparseFrom || split_);  // the split is solved from sparse matrices
   if (sparse_) {
     sparseCopy(M, fd_.massRegions(), Ms_);
     fd_.tangent(Ks_, Cs_);
@@ -97,9 +115,15 @@ int ForwardDynamicsRhs::takeMatrices() {
     too_full_ = Ss_.nonZeros() > SymmetricSolve::kSparseDensity * static_cast<double>(n * n);
     sparse_ = !too_full_;
   }
+  if (split_ && !sparse_) {  // the split needs the sparse path: the whole M from now on
+    split_ = false;
+    whole_mass_ = true;
+    return -2;
+  }
   // Finite exactly when M, K_t and C_t all are (inf - inf and NaN give NaN): the sum, in one pass.
   if (sparse_) {
-    have_jacobian_ = allFinite(Eigen::Map<const Eigen::VectorXd>(Ss_.valuePtr(), Ss_.nonZeros()));
+    have_jacobian_ =
+        allFinite(Eigen::Map<const Eigen::VectorXd>(Ss_.valuePtr(), Ss_.nonZeros())) && (!split_ || allFinite(split_U_));
   } else {
     M_ = M;
     fd_.tangent(K_, C_);
@@ -112,6 +136,17 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
   if (!have_jacobian_) return -1;
   if (sparse_) {
     Ss_ = Ms_ + c_v * Cs_ + c_q * Ks_;
+    if (split_ && split_mass_.running_count > 0) {  // with the running terms' unknowns beside the coordinates
+      const int n = static_cast<int>(Ss_.rows());
+      entries_.assign(split_mass_.running.begin(), split_mass_.running.end());
+      for (int c = 0; c < n; ++c)
+        for (Eigen::SparseMatrix<double>::InnerIterator it(Ss_, c); it; ++it)
+          entries_.emplace_back(static_cast<int>(it.row()), c, it.value());
+      split_system_.resize(n + split_mass_.running_count, n + split_mass_.running_count);
+      split_system_.setFromTriplets(entries_.begin(), entries_.end());
+      return split_solve_.compute(split_system_, split_U_, split_C_, &split_mass_.running_place) ? 0 : 1;
+    }
+    if (split_) return split_solve_.compute(Ss_, split_U_, split_C_) ? 0 : 1;
     return solve_.compute(Ss_) ? 0 : 1;
   }
   S_.noalias() = M_ + c_v * C_ + c_q * K_;  // one fused pass
@@ -122,7 +157,10 @@ int ForwardDynamicsRhs::factorIteration(double c_v, double c_q) {
 
 int ForwardDynamicsRhs::solveIteration(double* x) {
   Eigen::Map<Eigen::VectorXd> v(x, fd_.stateSize() / 2);
-  solve_.solveInPlace(v);
+  if (split_)
+    split_solve_.solveInPlace(v);
+  else
+    solve_.solveInPlace(v);
   return v.allFinite() ? 0 : 1;
 }
 
@@ -147,7 +185,7 @@ int ForwardDynamicsRhs::accelerationResidual(double t, const double* y, const do
   res -= fd_.residualForce();
   if (!res.allFinite()) return 1;
   if (!matrices) return 0;
-  banded_ = false;  // the residual's whole M
+  banded_ = split_ = false;  // the residual's whole M
   return takeMatrices();
 }
 

@@ -21,9 +21,19 @@
 // plus the joints' rows), they are kept sparse: each new gamma (every step of generalized-alpha, whose
 // step size changes) then sums and factorizes them by their non-zeros instead of three dense n x n
 // passes, and the Newton products are sparse too.
+//
+// With `high` coupling the foreshortening of a link moves every frame after it (the next links, a
+// payload) and fills the mass matrix across the links. Where the methods on M a = f take M without its
+// running-integral terms (below), the evaluation then splits the foreshortening into columns of its own
+// (ForeshorteningColumns.hpp): M = M~_xx + C_run + G P^T + P G^T with M~_xx banded like zero coupling's,
+// C_run the links' running-integral terms given as the rows of extra unknowns (sparse) and
+// P = M~_xs + G M~_ss / 2, so that the iteration matrix is a sparse system plus a rank-2L update,
+// factorized by a sparse LU in a banded order and the Woodbury identity (base/LowRankUpdatedSolve.hpp)
+// at a cost linear in the mesh: exactly the matrix the dense path would factorize, no term left out.
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 
+#include "base/LowRankUpdatedSolve.hpp"
 #include "base/SymmetricSolve.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "solvers/GeneralizedAlpha.hpp"
@@ -54,6 +64,10 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   // (evaluateMatrixTerms()), for the tests.
   bool sparseIterationMatrices() const { return sparse_; }
   bool bandedIterationMatrices() const { return banded_; }
+  // The iteration matrices are a sparse matrix plus the foreshortening's low-rank update (above).
+  bool splitIterationMatrices() const { return split_; }
+  // The non-zeros of the last iteration matrix's factorization (for the tests: it grows with the mesh).
+  long iterationFactorNonZeros() const { return split_ ? split_solve_.factorNonZeros() : solve_.factorNonZeros(); }
 
  private:
   int evaluate(double t, const double* y, double* ydot, bool without_mass);
@@ -62,10 +76,13 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   // coordinates with `high` coupling, M without its running-integral terms: banded per link (sparse
   // for a single link), while the residual keeps them; they are a few per cent of M at moderate
   // deflections, and the iteration converges as with the whole M (the 60-element spin-up beam at
-  // 8 rad/s over 15 s: the same 1608 steps, no convergence failure). Where the factorization does not
-  // profit from the band (a sparse or an envelope one; several links' couplings can fill it), the
-  // whole M from then on. CVODE's Newton iteration with that matrix took 55 times the steps, so BDF
-  // keeps the whole M.
+  // 8 rad/s over 15 s: the same 1608 steps, no convergence failure). Where the foreshortening moves
+  // frames beyond a section (several links, a payload: ForeshorteningColumns.hpp) the matrices are
+  // split instead, and exact: the running-integral terms come back as the rows of their own unknowns
+  // (the iteration then takes the whole M's steps: three spatial links of 50 elements, 759 steps, 3688
+  // evaluations, as with the dense factorization). Where the factorization does not profit from the
+  // band (a sparse or an envelope one), the whole M from then on. CVODE's Newton iteration with the
+  // banded matrix took 55 times the steps, so BDF keeps the whole M.
   void evaluateMatrixTerms(double t, const double* y, bool second_order);
   int evaluateMatrices(double t, const double* y, bool second_order);
   // Keeps M, K_t and C_t of the last evaluation of the terms for factorIteration(): 1 when not finite.
@@ -83,6 +100,13 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool whole_mass_ = false;                 // ... which the dense factorization did not profit from: whole M now
   bool sparse_ = false, too_full_ = false;  // too_full_: found too full once, dense from then on
   SymmetricSolve solve_;                    // of S = M + c_v C_t + c_q K_t
+  // The split iteration matrices (above): M~_xx in Ms_, the running terms' rows, the whole sparse
+  // system they make with S, and the update's U = [G P] and C = [0 I; I 0].
+  bool split_ = false;
+  ForwardDynamics::SplitMass split_mass_;
+  Eigen::SparseMatrix<double> split_system_;
+  Eigen::MatrixXd split_U_, split_C_;
+  LowRankUpdatedSolve split_solve_;
   double gamma_ = 0.0;
   bool have_jacobian_ = false;
 };
