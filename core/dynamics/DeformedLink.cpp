@@ -52,7 +52,12 @@ Eigen::Vector3d DeformedLink::sectionFrame(const SectionRows& sr, bool jacobian,
   }
   if (jacobian) {
     // J_body is zero on this link's elastic columns (from e_index on).
-    transformColumns(X_all, fr.J_body, sys.jacobianColumns(body.e_index), J);
+    if (split_columns) {
+      J.setZero();
+      transformColumns(X_all, fr.J_body, ForeshorteningColumns::columnSet(*split_columns), J);
+    } else {
+      transformColumns(X_all, fr.J_body, sys.jacobianColumns(body.e_index), J);
+    }
     if (Js) {
       Js->noalias() = X_all * fr.Js_body;
       if (column >= 0 && high) {  // the foreshortening's column: dr_de without it (work memory, read no more)

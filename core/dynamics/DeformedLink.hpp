@@ -37,6 +37,9 @@ struct DeformedLink {
   bool high;
   Eigen::Ref<const Eigen::VectorXd> e, ed, edd, g;
   Eigen::Ref<Eigen::MatrixXd> dr_de;  // 3 x m work: [u - c g^T; v; w]
+  // A pass that splits the foreshortening: the columns on which the body frame's Jacobian can be
+  // non-zero (ForeshorteningColumns::body_columns); a section's Jacobian is then zero elsewhere.
+  const std::vector<int>* split_columns = nullptr;
 
   // The frame of section sr: its world pose, its velocity and velocity-product acceleration (with the
   // known elastic accelerations edd) in its own axes and, with `jacobian`, its 6 x nq Jacobian

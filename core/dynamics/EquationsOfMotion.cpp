@@ -83,24 +83,25 @@ void addCompositeMass(const Matrix6d& A, const Eigen::MatrixXd& J, const Eigen::
 struct Pass {
   bool with_M;
   bool forces;
+  bool split = false;  // the foreshortening in columns of its own: M~_xx in the pattern's region only
 };
 
 // One mass element: inertia I at a frame with velocity v, acceleration a (body coordinates),
 // Jacobian J (zero from column p on), world pose X_world. Its block of M by addBodyMass, and with Js
 // (a pass that splits the foreshortening) its part of the split mass matrix.
 // Without forces (a kinematics pass) its energies only.
-void addMassElement(const MultibodySystem& sys, DynamicsData& d, const Pass& pass, int p, const Matrix6d& I, const Vector6d& v,
+// `cols`: where J can be non-zero (below p, or fewer in a split pass).
+void addMassElement(DynamicsData& d, const Pass& pass, ColumnSet cols, int p, const Matrix6d& I, const Vector6d& v,
                     const Vector6d& a, const Eigen::MatrixXd& J, const Eigen::MatrixXd* Js, const Eigen::Isometry3d& X_world,
                     Eigen::Vector3d& force_world) {
   const Vector6d Iv = I * v;
   d.kinetic += 0.5 * v.dot(Iv);
   if (!pass.forces) return;
   const Vector6d f = I * a + crossForce(v, Iv);
-  const ColumnSet cols = sys.jacobianColumns(p);
   addProjectedForce(J, cols, f, d.tau);
   if (pass.with_M) {
     addBodyMass(I, J, cols, d.IJ, d.M);
-    noteMassBlock(d, 0, 0, p, p);
+    if (!pass.split) noteMassBlock(d, 0, 0, p, p);
     if (Js) d.foreshortening.addMassElement(I, J, cols, *Js, f);
   }
   force_world += X_world.linear() * f.tail<3>();
@@ -126,7 +127,7 @@ void joinForeshortening(const MultibodySystem& sys, DynamicsData& d) {
 }
 
 void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                       const Eigen::VectorXd& qdd_known, const Pass& pass) {
+                       const Eigen::VectorXd& qdd_known, Pass pass) {
   const bool with_M = pass.with_M, forces = pass.forces;
   d.tau.setZero();
   if (with_M) clearMassMatrix(d);
@@ -134,9 +135,18 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
   d.composite_frames = true;
   const bool high = sys.coupling == CouplingOrder::High;
   ForeshorteningColumns& fc = d.foreshortening;
-  // The foreshortening in columns of its own (ForeshorteningColumns.hpp): the split mass matrix.
+  // The foreshortening in columns of its own (ForeshorteningColumns.hpp): the split mass matrix, written
+  // in its pattern only.
   const bool split = with_M && forces && high && fc.split && fc.count() > 0;
-  if (split) fc.clear();
+  pass.split = split;
+  if (split) {
+    fc.clear();
+    d.M_regions.push_back({0, 0, sys.nq, sys.nq, &fc.mass_pattern});
+  }
+  // Where the Jacobians can be non-zero: below a coordinate, or (split) the columns of ForeshorteningColumns.
+  auto columns = [&](const std::vector<std::vector<int>>& split_columns, std::size_t body, int p) {
+    return split ? ForeshorteningColumns::columnSet(split_columns[body]) : sys.jacobianColumns(p);
+  };
   const int n = static_cast<int>(sys.bodies.size());
   for (int i = 0; i < n; ++i) {
     const Body& b = sys.bodies[i];
@@ -162,7 +172,12 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     const Eigen::Isometry3d X_rel = b.placement * MultibodySystem::jointMotion(b.joint_type, b.axis, q(b.q_index));
     const Vector6d vJ = b.S * qd(b.q_index);
     const Matrix6d X_joint = advanceMotion(X_rel, vJ, b.S * qdd_known(b.q_index), v, a);
-    if (forces) {
+    if (forces && split) {  // zero off the few columns the split pass writes
+      fr.J_body.setZero();
+      if (parent)
+        transformColumns(X_joint, parent->J_distal, ForeshorteningColumns::columnSet(fc.distal_columns[b.parent]), fr.J_body);
+      fr.J_body.col(b.q_index) += b.S;
+    } else if (forces) {
       if (parent) transformColumns(X_joint, parent->J_distal, sys.jacobianColumns(p_parent), fr.J_body);
       fr.J_body.middleCols(p_parent, p - p_parent).setZero();
       fr.J_body.col(b.q_index) += b.S;
@@ -179,15 +194,16 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
 
     // ---- rigid inertia carried by the body frame
     // J_body is zero on the body's own elastic coordinates (from e_index on).
+    const std::size_t bi = static_cast<std::size_t>(i);
     if (b.mass > 0.0)
-      addMassElement(sys, d, pass, b.e_index, b.inertia, v, a, fr.J_body, split ? &fr.Js_body : nullptr, fr.X_world_body,
-                     fr.force_world);
+      addMassElement(d, pass, columns(fc.body_columns, bi, b.e_index), b.e_index, b.inertia, v, a, fr.J_body,
+                     split ? &fr.Js_body : nullptr, fr.X_world_body, fr.force_world);
     if (b.motor_index >= 0) {
       d.tau(b.motor_index) += b.joint_flex.rotor_inertia * qdd_known(b.motor_index);
       d.kinetic += 0.5 * b.joint_flex.rotor_inertia * qd(b.motor_index) * qd(b.motor_index);
       if (with_M) {
         d.M(b.motor_index, b.motor_index) += b.joint_flex.rotor_inertia;
-        noteMassBlock(d, b.motor_index, b.motor_index, 1, 1);
+        if (!split) noteMassBlock(d, b.motor_index, b.motor_index, 1, 1);
       }
     }
 
@@ -224,7 +240,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     auto dr_de = d.dr_de.leftCols(m);
 
     // The deformed link's sections as frames (DeformedLink.hpp), from the body frame's motion.
-    DeformedLink link{sys, b, fr, high, e, ed, edd, g, dr_de};
+    DeformedLink link{sys, b, fr, high, e, ed, edd, g, dr_de, split ? &fc.body_columns[bi] : nullptr};
 
     // The stations (LinkInertia.hpp); g_start is then the foreshortening's gradient at the tip, g(L).
     const TipForeshortening tip = gatherLinkStations(b, high, with_M, forces, fr, d);
@@ -232,7 +248,7 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       fc.addRunningTerms(i, fb, b.e_index, d.interval_slope, d.interval_lever, d.interval_mass, sys.nq);
     // The stations through the body Jacobian, whose non-zero columns end before this link's elastic ones.
     const int p0 = b.e_index;
-    const ColumnSet cols = sys.jacobianColumns(p0);
+    const ColumnSet cols = columns(fc.body_columns, bi, p0);
     if (forces && high && !sys.gravity.isZero(0.0)) {  // the first moment's foreshortening, for the gravity term: D e
       fr.foreshortening_moment.setZero();
       for (int c = 0; c < fb.mass_slopes.outerSize(); ++c)
@@ -248,11 +264,18 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
       if (split) {
         fc.addMassElement(d.station_inertia, fr.J_body, cols, fr.Js_body, d.station_wrench);
         fc.addCoupling(d.station_coupling, b.e_index, m, fr.Js_body);
+      } else {
+        noteMassBlock(d, 0, 0, p0, p0);
+        noteMassBlock(d, 0, b.e_index, p0, m);
+        noteMassBlock(d, b.e_index, 0, m, p0);
       }
-      noteMassBlock(d, 0, 0, p0, p0);
-      noteMassBlock(d, 0, b.e_index, p0, m);
-      noteMassBlock(d, b.e_index, 0, m, p0);
-      if (high) {
+      if (split && d.mass_without_running_terms) {  // banded: on the intervals' windows (the pattern's)
+        const auto C = d.station_mass.topLeftCorner(m, m);
+        const Eigen::SparseMatrix<double>& windows = fc.station_patterns[bi];
+        for (int c = 0; c < windows.outerSize(); ++c)
+          for (Eigen::SparseMatrix<double>::InnerIterator it(windows, c); it; ++it)
+            d.M(b.e_index + static_cast<int>(it.row()), b.e_index + c) += C(it.row(), c);
+      } else if (high) {
         d.M.block(b.e_index, b.e_index, m, m) += d.station_mass.topLeftCorner(m, m);
         noteMassBlock(d, b.e_index, b.e_index, m, m);
       } else {  // the structural mass: its non-zeros only (banded for elements)
@@ -274,8 +297,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
     fr.tip_twist =
         fb.distal_rotation.row(0).segment(fb.distal_first, fb.distal_count).dot(e.segment(fb.distal_first, fb.distal_count));
     if (b.distal_mass > 0.0) {
-      addMassElement(sys, d, pass, p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal, split ? &fr.Js_distal : nullptr,
-                     fr.X_world_distal, fr.force_distal_world);
+      addMassElement(d, pass, columns(fc.distal_columns, bi, p), p, b.distal_inertia, fr.v_distal, fr.a_distal, fr.J_distal,
+                     split ? &fr.Js_distal : nullptr, fr.X_world_distal, fr.force_distal_world);
       fr.force_world += fr.force_distal_world;
     }
     // Payloads riding on sections of the link.
@@ -292,8 +315,8 @@ void evaluateEquations(const MultibodySystem& sys, DynamicsData& d, const Eigen:
                         column);
       Eigen::Vector3d& force = fr.force_section_world[k];
       force.setZero();
-      addMassElement(sys, d, pass, p, sm.inertia, vs, as, fr.J_section[k], split ? &fr.Js_section[k] : nullptr,
-                     fr.X_world_section[k], force);
+      addMassElement(d, pass, split ? ForeshorteningColumns::columnSet(fc.section_columns[bi][k]) : sys.jacobianColumns(p), p,
+                     sm.inertia, vs, as, fr.J_section[k], split ? &fr.Js_section[k] : nullptr, fr.X_world_section[k], force);
       fr.force_world += force;
     }
   }

@@ -7,6 +7,77 @@
 
 namespace flexarm {
 
+namespace {
+// c plus the elastic coordinates e_index + k where a row of `rows` is non-zero, ascending.
+std::vector<int> withNonZeros(std::vector<int> c, int e_index, std::initializer_list<const Eigen::RowVectorXd*> rows,
+                              const Eigen::Matrix<double, 3, Eigen::Dynamic>& rotation, int first, int count) {
+  const Eigen::Index m = rotation.cols();
+  for (Eigen::Index k = 0; k < m; ++k) {
+    bool any = k >= first && k < first + count && !rotation.col(k).isZero(0.0);
+    for (const Eigen::RowVectorXd* r : rows) any = any || (*r)(k) != 0.0;
+    if (any) c.push_back(e_index + static_cast<int>(k));
+  }
+  std::sort(c.begin(), c.end());
+  c.erase(std::unique(c.begin(), c.end()), c.end());
+  return c;
+}
+}  // namespace
+
+void ForeshorteningColumns::buildColumns(const MultibodySystem& sys) {
+  const std::size_t n = sys.bodies.size();
+  body_columns.assign(n, {});
+  distal_columns.assign(n, {});
+  section_columns.assign(n, {});
+  station_patterns.assign(n, {});
+  std::vector<Eigen::Triplet<double>> entries;
+  auto square = [&](const std::vector<int>& a, const std::vector<int>& b) {
+    for (int i : a)
+      for (int j : b) {
+        entries.emplace_back(i, j, 1.0);
+        entries.emplace_back(j, i, 1.0);
+      }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Body& b = sys.bodies[i];
+    std::vector<int> c = b.parent >= 0 ? distal_columns[static_cast<std::size_t>(b.parent)] : std::vector<int>{};
+    c.push_back(b.q_index);
+    std::sort(c.begin(), c.end());
+    body_columns[i] = c;
+    square(c, c);
+    if (b.motor_index >= 0) entries.emplace_back(b.motor_index, b.motor_index, 1.0);
+    if (!b.isFlexible()) {
+      distal_columns[i] = c;
+      continue;
+    }
+    const FlexibleBody& fb = *b.flexible;
+    std::vector<int> own(static_cast<std::size_t>(b.e_count));
+    for (int k = 0; k < b.e_count; ++k) own[static_cast<std::size_t>(k)] = b.e_index + k;
+    square(c, own);                               // the stations' coupling rows
+    std::vector<Eigen::Triplet<double>> windows;  // the intervals' windows
+    for (const FlexibleBody::Interval& iv : fb.intervals)
+      for (int r = 0; r < iv.count; ++r)
+        for (int c = 0; c < iv.count; ++c) windows.emplace_back(iv.first + r, iv.first + c, 1.0);
+    station_patterns[i].resize(b.e_count, b.e_count);
+    station_patterns[i].setFromTriplets(windows.begin(), windows.end(), [](double a, double) { return a; });
+    station_patterns[i].makeCompressed();
+    for (int col = 0; col < station_patterns[i].outerSize(); ++col)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(station_patterns[i], col); it; ++it)
+        entries.emplace_back(b.e_index + static_cast<int>(it.row()), b.e_index + col, 1.0);
+    distal_columns[i] =
+        withNonZeros(c, b.e_index, {&fb.tip.u, &fb.tip.v, &fb.tip.w}, fb.distal_rotation, fb.distal_first, fb.distal_count);
+    if (b.distal_mass > 0.0) square(distal_columns[i], distal_columns[i]);
+    for (const Body::SectionMass& sm : b.section_masses) {
+      const SectionPoint& sp = sm.section;
+      section_columns[i].push_back(
+          withNonZeros(c, b.e_index, {&sp.rows.u, &sp.rows.v, &sp.rows.w}, sp.rotation, sp.rotation_first, sp.rotation_count));
+      square(section_columns[i].back(), section_columns[i].back());
+    }
+  }
+  mass_pattern.resize(sys.nq, sys.nq);
+  mass_pattern.setFromTriplets(entries.begin(), entries.end(), [](double a, double) { return a; });
+  mass_pattern.makeCompressed();
+}
+
 ForeshorteningColumns::ForeshorteningColumns(const MultibodySystem& sys) {
   const std::size_t n = sys.bodies.size();
   distal_column.assign(n, -1);
@@ -46,6 +117,7 @@ ForeshorteningColumns::ForeshorteningColumns(const MultibodySystem& sys) {
   M_ss = Eigen::MatrixXd::Zero(L, L);
   tau_s = Eigen::VectorXd::Zero(L);
   IJs_ = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, L);
+  if (L > 0) buildColumns(sys);
 }
 
 void ForeshorteningColumns::clear() {

@@ -60,6 +60,18 @@ struct ForeshorteningColumns {
   // Where each of them belongs among the coordinates: just after the first coordinate of the interval
   // it reads (a banded order for the solve, LowRankUpdatedSolve.hpp).
   std::vector<int> running_place;
+  // The columns on which a split pass's Jacobians can be non-zero (the joints on the way and the few
+  // elastic coordinates that move a distal frame or a payload's section without the foreshortening), per
+  // body: its body frame, its distal frame, each payload's section. And where the pass writes M~_xx in all
+  // (their products, each link's coupling rows and its element blocks, the rotors): a pass with the split
+  // is linear in the mesh, writes M only there and notes it as its one region.
+  std::vector<std::vector<int>> body_columns, distal_columns;
+  std::vector<std::vector<std::vector<int>>> section_columns;
+  Eigen::SparseMatrix<double> mass_pattern;
+  // Per flexible body, where its stations' block without the running terms can be non-zero (m x m): the
+  // union of its intervals' windows.
+  std::vector<Eigen::SparseMatrix<double>> station_patterns;
+  static ColumnSet columnSet(const std::vector<int>& c) { return {c.data(), static_cast<int>(c.size())}; }
   // From the last pass with `split` and M:
   Eigen::MatrixXd gradients;  // m_max x L: g of each section, on its link's coordinates
   Eigen::MatrixXd M_xs;       // nq x L
@@ -89,6 +101,7 @@ struct ForeshorteningColumns {
   void foldBias(Eigen::VectorXd& tau) const;
 
  private:
+  void buildColumns(const MultibodySystem& sys);
   Eigen::Matrix<double, 6, Eigen::Dynamic> IJs_;  // work: A Js
 };
 
