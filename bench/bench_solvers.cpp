@@ -8,7 +8,8 @@
 // start (and the same for the tip deflection of the last flexible link, printed).
 //
 //   cmake -B build -DFLEXARM_BUILD_BENCH=ON && cmake --build build --target flexarm_bench_solvers
-//   ./build/bench/flexarm_bench_solvers [--quick] [--accuracy 1e-3] [--only CASE] [--config SOLVER] [--rtol R] [--repeat N]
+//   ./build/bench/flexarm_bench_solvers [--quick] [--defaults] [--fine-meshes] [--accuracy 1e-3] [--only CASE] [--config SOLVER]
+//   [--rtol R] [--repeat N]
 // (--only and --config keep the cases and solver configurations whose names contain the text; without the
 // first configuration, cvode-bdf5-dq, the speed ratio is not printed. --rtol R runs that one tolerance
 // instead of the ladder, atol = R / 100: e.g. --rtol 1e-6, the default tolerances, shows each solver's
@@ -19,6 +20,12 @@
 // matrix, rtol 1e-6, atol 1e-8; IDA with constraints) against auto at the accuracy target, each project
 // with its own settings otherwise: real-time factors, end-effector errors against the reference, auto's
 // estimate and the speed-up.
+//
+// --fine-meshes measures issue 46's cases under auto at the default accuracy, each project's own settings
+// otherwise: the spin-up beam (high coupling, Omega0 = 8 rad/s, 5 s) at 10, 20, 40, 80 and 160 elements
+// with the cost's growth per run and per step and its fitted exponent, the spatial cantilever with 200
+// elements over 1 s, and seed 004's three links with 50 elements each over 1 s (the fastest of N runs
+// with --repeat N; no reference runs).
 //
 // --quick shortens every run to a tenth of its end time (at least 0.2 s) and skips the 100- and
 // 200-element beams. Run it on a quiet machine: the figures are wall times of one run each (the fastest
@@ -132,10 +139,84 @@ std::optional<Project> load(const std::filesystem::path& file) {
   return *p.project;
 }
 
+// Slope of log(y) against log(x), least squares.
+double fittedExponent(const std::vector<double>& x, const std::vector<double>& y) {
+  double mx = 0.0, my = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += std::log(x[i]) / static_cast<double>(x.size());
+    my += std::log(y[i]) / static_cast<double>(x.size());
+  }
+  double sxy = 0.0, sxx = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
+    sxx += std::pow(std::log(x[i]) - mx, 2);
+  }
+  return sxy / sxx;
+}
+
+// --fine-meshes (above).
+int fineMeshes(int repeat) {
+  const std::filesystem::path dir(FLEXARM_PROJECTS_DIR);
+  std::optional<Project> beam = load(dir / "spin-up-beam.flexarm.json"), cantilever = load(dir / "cantilever.flexarm.json"),
+                         arm = load(dir / "spatial-rrr-flexible-seed004.flexarm.json");
+  if (!beam || !cantilever || !arm) return 1;
+  // The fastest of `repeat` runs under auto, the project's settings otherwise.
+  auto timed = [&](const Project& p, Results& out) {
+    double best = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < repeat; ++k) {
+      out = simulate(p);
+      best = std::min(best, out.stats.wall_time);
+    }
+    return best;
+  };
+  auto row = [](const std::string& name, const Project& p, const Results& r, double wall) {
+    const int coords = MultibodySystem::fromModel(p.model, p.coupling).nq;
+    std::printf("| %s | %d | %s | %s | %ld | %.4g | %.3g | %.3g |\n", name.c_str(), coords, couplingName(p.coupling),
+                r.method_choice.substr(0, r.method_choice.find(':')).c_str(), r.stats.steps, wall,
+                (p.simulation.t_end - p.simulation.t_start) / wall, estimated(r, "ee"));
+  };
+  std::printf(
+      "| case | coords | coupling | auto chose | steps | wall [s] | real-time factor | ee estimate |\n"
+      "|---|---:|---|---|---:|---:|---:|---:|\n");
+  std::vector<double> elements, walls, per_step;
+  for (int m : {10, 20, 40, 80, 160}) {
+    Project p = *beam;
+    p.model.joints[0].drive.law.omega0 = 8.0;
+    p.model.links[0].flex->discretization.elements = m;
+    p.simulation.t_end = 5.0;
+    Results r;
+    const double wall = timed(p, r);
+    if (r.status != RunStatus::Completed) std::printf("spin-up beam, %d elements: %s\n", m, r.message.c_str());
+    row("spin-up-beam-8rad-" + std::to_string(m) + "el", p, r, wall);
+    elements.push_back(m);
+    walls.push_back(wall);
+    per_step.push_back(wall / static_cast<double>(std::max(r.stats.steps, 1L)));
+  }
+  Project c = *cantilever;
+  c.model.links[0].flex->discretization.elements = 200;
+  c.simulation.t_end = 1.0;
+  Project a = *arm;
+  for (Link& l : a.model.links)
+    if (l.flex) l.flex->discretization.elements = 50;
+  a.simulation.t_end = 1.0;
+  for (const auto& [name, p] : {std::pair<std::string, Project>{"cantilever-200el", c}, {"seed004-3x50el", a}}) {
+    Results r;
+    const double wall = timed(p, r);
+    if (r.status != RunStatus::Completed) std::printf("%s: %s\n", name.c_str(), r.message.c_str());
+    row(name, p, r, wall);
+  }
+  std::printf(
+      "\nspin-up beam, 10 -> 160 elements: cost per run x%.3g, per step x%.3g; fitted exponents %.3g per run, %.3g "
+      "per step\n",
+      walls.back() / walls.front(), per_step.back() / per_step.front(), fittedExponent(elements, walls),
+      fittedExponent(elements, per_step));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false, defaults = false;
+  bool quick = false, defaults = false, fine_meshes = false;
   double target = 1e-3;
   std::string only, config;
   int repeat = 1;
@@ -153,14 +234,17 @@ int main(int argc, char** argv) {
       ladder = {std::atof(argv[++i])};
     else if (!std::strcmp(argv[i], "--defaults"))
       defaults = true;
+    else if (!std::strcmp(argv[i], "--fine-meshes"))
+      fine_meshes = true;
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
       repeat = std::max(1, std::atoi(argv[++i]));
     else {
-      std::cerr << "usage: flexarm_bench_solvers [--quick] [--defaults] [--accuracy A] [--only CASE] [--config SOLVER] "
-                   "[--rtol R] [--repeat N]\n";
+      std::cerr << "usage: flexarm_bench_solvers [--quick] [--defaults] [--fine-meshes] [--accuracy A] [--only CASE] "
+                   "[--config SOLVER] [--rtol R] [--repeat N]\n";
       return 2;
     }
   }
+  if (fine_meshes) return fineMeshes(repeat);
   std::vector<Case> cases;
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(FLEXARM_PROJECTS_DIR))
