@@ -56,7 +56,7 @@ void ForeshorteningColumns::buildColumns(const MultibodySystem& sys) {
     std::vector<Eigen::Triplet<double>> windows;  // the intervals' windows
     for (const FlexibleBody::Interval& iv : fb.intervals)
       for (int r = 0; r < iv.count; ++r)
-        for (int c = 0; c < iv.count; ++c) windows.emplace_back(iv.first + r, iv.first + c, 1.0);
+        for (int k = 0; k < iv.count; ++k) windows.emplace_back(iv.first + r, iv.first + k, 1.0);
     station_patterns[i].resize(b.e_count, b.e_count);
     station_patterns[i].setFromTriplets(windows.begin(), windows.end(), [](double a, double) { return a; });
     station_patterns[i].makeCompressed();

@@ -47,10 +47,11 @@ void ForwardDynamicsRhs::evaluateMatrixTerms(double t, const double* y, bool sec
   fd_.splitMass(split_mass_);
   const Eigen::MatrixXd& G = split_mass_.G;
   const int nf = static_cast<int>(G.rows()), L = static_cast<int>(G.cols());
-  // G M~_ss G^T = G (G M~_ss / 2)^T + (G M~_ss / 2) G^T
-  split_mass_.M_xs.noalias() += 0.5 * G * split_mass_.M_ss;
+  // G M~_xs^T + M~_xs G^T + G M~_ss G^T = G P^T + P G^T with P = M~_xs + G M~_ss / 2: U = [G P]
   split_U_.resize(nf, 2 * L);
-  split_U_ << G, split_mass_.M_xs;
+  split_U_.leftCols(L) = G;
+  split_U_.rightCols(L) = split_mass_.M_xs;
+  split_U_.rightCols(L).noalias() += 0.5 * G * split_mass_.M_ss;
   split_C_.setZero(2 * L, 2 * L);
   split_C_.topRightCorner(L, L).setIdentity();
   split_C_.bottomLeftCorner(L, L).setIdentity();
