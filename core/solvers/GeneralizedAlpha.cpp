@@ -20,9 +20,10 @@ constexpr double kNewtonTolerance = 0.05;      // correction size, in units of t
 // hundred times at 4 ms steps) while the error test reads the positions only, so that with the
 // positions' tolerance nearly every step took a second iteration for its velocities alone, at no gain
 // in the joint rates (docs/performance.md has the counts). Larger systems whose matrices are costly
-// (below) hold them to ten times the positions' tolerance too: to the positions' own, three spatial
-// links of 50 elements each took 4.9 iterations per step and 467 matrices for 759 steps where ten times
-// it takes 5.3 and 201 for 748, the end effector as close to a run at a tenth of the accuracy (7.2e-5
+// (below) hold them to ten times the positions' tolerance too: with the positions' own (and new matrices
+// after a step of more than four iterations), three spatial links of 50 elements each took 4.9 iterations
+// per step and 467 matrices for 759 steps; with ten times it (and the matrices' policy below) 5.3 and 201
+// for 748, the end effector as close to a run at a tenth of the accuracy (7.2e-5
 // of its excursion against 7.4e-5) and the joint rates over 3 s within 2.7 % of a BDF run at rtol 3e-9
 // (2.2 % before) at 1.4 to 1.7 times the speed. Other large systems, whose matrices are cheap and
 // re-evaluated after any step of more than two iterations, hold them to the positions' tolerance.
