@@ -42,6 +42,11 @@ class ConstrainedDynamics {
   void constraintRateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out) {
     cs_.rateDerivative(q, qd, out);
   }
+  // Both force terms and the rate from one sweep (ConstraintSet::addDerivatives).
+  void addConstraintDerivatives(const Eigen::VectorXd& q, std::vector<ConstraintSet::ForceTerm>& force, const Eigen::VectorXd& qd,
+                                Eigen::Ref<Eigen::MatrixXd>* out_rate) {
+    cs_.addDerivatives(q, force, qd, out_rate);
+  }
 
   // After evaluate(): solves [M Phi_q^T; Phi_q 0] [qdd; lambda] = [f; c]. Returns false when the
   // system is singular (redundant constraints, or a coordinate without mass nothing holds).

@@ -349,37 +349,28 @@ void ConstraintSet::forEachClosureJacobianDerivative(const Closure& c, const Eig
 
 void ConstraintSet::addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
                                        Eigen::Ref<Eigen::MatrixXd> out_force) const {
-  for (const Entry& en : entries_) {
-    if (en.kind == Entry::Kind::Closure) {
-      const Closure& c = closures_[static_cast<std::size_t>(en.index)];
-      forEachClosureJacobianDerivative(c, q, [&](int k, const Eigen::MatrixXd& dJ) {
-        out_force.col(k).noalias() += scale * dJ.transpose() * w.segment(en.first_row, c.rows());
-      });
-    } else if (en.kind == Entry::Kind::Support) {
-      // Phi_ee = 0, Phi_ed = -sigma N1, Phi_dd = sigma^2 N2 e (d: the sliding joint).
-      const Support& s = supports_[static_cast<std::size_t>(en.index)];
-      const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
-      const auto e = q.segment(b.e_index, b.e_count);
-      forEachSupportRow(s, q, en.first_row,
-                        [&](int r, const Eigen::RowVectorXd&, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
-                          const double c = scale * w(r);
-                          out_force.col(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1.transpose();
-                          out_force.row(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1;
-                          out_force(b.q_index, b.q_index) += c * s.sigma * s.sigma * N2.dot(e);
-                        });
-    }
-  }
+  std::vector<ForceTerm> force{{w, scale, out_force}};
+  addDerivatives(q, force, q, nullptr);
 }
 
 void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                    Eigen::Ref<Eigen::MatrixXd> out_rate) const {
-  out_rate.setZero();
+  std::vector<ForceTerm> none;
+  addDerivatives(q, none, qd, &out_rate);
+}
+
+void ConstraintSet::addDerivatives(const Eigen::VectorXd& q, std::vector<ForceTerm>& force, const Eigen::VectorXd& qd,
+                                   Eigen::Ref<Eigen::MatrixXd>* out_rate) const {
+  if (out_rate) out_rate->setZero();
   for (const Entry& en : entries_) {
     if (en.kind == Entry::Kind::Closure) {
       const Closure& c = closures_[static_cast<std::size_t>(en.index)];
-      forEachClosureJacobianDerivative(
-          c, q, [&](int k, const Eigen::MatrixXd& dJ) { out_rate.col(k).segment(en.first_row, c.rows()).noalias() = dJ * qd; });
+      forEachClosureJacobianDerivative(c, q, [&](int k, const Eigen::MatrixXd& dJ) {
+        for (ForceTerm& f : force) f.out.col(k).noalias() += f.scale * dJ.transpose() * f.w.segment(en.first_row, c.rows());
+        if (out_rate) out_rate->col(k).segment(en.first_row, c.rows()).noalias() = dJ * qd;
+      });
     } else if (en.kind == Entry::Kind::Support) {
+      // Phi_ee = 0, Phi_ed = -sigma N1, Phi_dd = sigma^2 N2 e (d: the sliding joint);
       // Phi_q qd = N ed - sigma dd N1 e: d/de = -sigma dd N1, d/dd = -sigma N1 ed + sigma^2 dd N2 e.
       const Support& s = supports_[static_cast<std::size_t>(en.index)];
       const Body& b = sys_->bodies[static_cast<std::size_t>(s.body)];
@@ -388,8 +379,16 @@ void ConstraintSet::rateDerivative(const Eigen::VectorXd& q, const Eigen::Vector
       const double dd = qd(b.q_index);
       forEachSupportRow(s, q, en.first_row,
                         [&](int r, const Eigen::RowVectorXd&, const Eigen::RowVectorXd& N1, const Eigen::RowVectorXd& N2) {
-                          out_rate.row(r).segment(b.e_index, b.e_count) = -s.sigma * dd * N1;
-                          out_rate(r, b.q_index) = -s.sigma * N1.dot(ed) + s.sigma * s.sigma * dd * N2.dot(e);
+                          for (ForceTerm& f : force) {
+                            const double c = f.scale * f.w(r);
+                            f.out.col(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1.transpose();
+                            f.out.row(b.q_index).segment(b.e_index, b.e_count) -= c * s.sigma * N1;
+                            f.out(b.q_index, b.q_index) += c * s.sigma * s.sigma * N2.dot(e);
+                          }
+                          if (out_rate) {
+                            out_rate->row(r).segment(b.e_index, b.e_count) = -s.sigma * dd * N1;
+                            (*out_rate)(r, b.q_index) = -s.sigma * N1.dot(ed) + s.sigma * s.sigma * dd * N2.dot(e);
+                          }
                         });
     }
   }

@@ -58,6 +58,17 @@ class ConstraintSet {
   void addForceDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& w, double scale,
                           Eigen::Ref<Eigen::MatrixXd> out_force) const;
   void rateDerivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Eigen::Ref<Eigen::MatrixXd> out_rate) const;
+  // Several of those from one sweep of the closures' differences (each sweep evaluates a closure's
+  // Jacobian twice per coordinate that moves it): every force term's out += scale d(Phi_q^T w)/dq, and
+  // *out_rate = d(Phi_q qd + Phi_t)/dq when out_rate is given (qd is read only then). The index-2 iteration matrix needs
+  // two force terms and the rate (GglResidual::jacobian).
+  struct ForceTerm {
+    const Eigen::VectorXd& w;
+    double scale;
+    Eigen::Ref<Eigen::MatrixXd> out;
+  };
+  void addDerivatives(const Eigen::VectorXd& q, std::vector<ForceTerm>& force, const Eigen::VectorXd& qd,
+                      Eigen::Ref<Eigen::MatrixXd>* out_rate) const;
 
  private:
   struct Linear {  // a . q = gain f(t)

@@ -69,16 +69,17 @@ int GglResidual::jacobian(double t, double cj, const double* y, const double*, E
   cd_.forward().tangent(K_, C_);
   J.setZero();
   J.block(0, 0, n_, n_).diagonal().setConstant(cj);
-  cd_.addConstraintForceDerivative(jq_, jmu_, -1.0, J.block(0, 0, n_, n_));
   J.block(0, n_, n_, n_).diagonal().setConstant(-1.0);
   J.block(0, 2 * n_ + m_, n_, m_) = -c.Phi_q.transpose();
   J.block(n_, 0, n_, n_) = K_;
-  cd_.addConstraintForceDerivative(jq_, jlambda_, 1.0, J.block(n_, 0, n_, n_));
   J.block(n_, n_, n_, n_) = cj * cd_.M() + C_;
   J.block(n_, 2 * n_, n_, m_) = c.Phi_q.transpose();
   J.block(2 * n_, 0, m_, n_) = c.Phi_q;
-  cd_.constraintRateDerivative(jq_, jv_, J.block(2 * n_ + m_, 0, m_, n_));
   J.block(2 * n_ + m_, n_, m_, n_) = c.Phi_q;
+  // -G(mu), +G(lambda) and R from one sweep of the closures' Jacobian differences.
+  std::vector<ConstraintSet::ForceTerm> force{{jmu_, -1.0, J.block(0, 0, n_, n_)}, {jlambda_, 1.0, J.block(n_, 0, n_, n_)}};
+  Eigen::Ref<Eigen::MatrixXd> rate = J.block(2 * n_ + m_, 0, m_, n_);
+  cd_.addConstraintDerivatives(jq_, force, jv_, &rate);
   return J.allFinite() ? 0 : 1;
 }
 

@@ -96,6 +96,14 @@ inline ConstraintDerivatives constraintDerivatives(const ConstraintSet& cs, doub
   ConstraintDerivatives d{Eigen::MatrixXd::Zero(n, n), Eigen::MatrixXd(n, n), Eigen::MatrixXd(m, n), Eigen::MatrixXd(m, n)};
   cs.addForceDerivative(q, w, 2.0, d.G);
   cs.rateDerivative(q, qd, d.R);
+  {  // the same from one sweep with two force terms (w with scales 0.5 and 1.5) and the rate
+    Eigen::MatrixXd G_one = Eigen::MatrixXd::Zero(n, n), G_two = Eigen::MatrixXd::Zero(n, n), R_swept(m, n);
+    std::vector<ConstraintSet::ForceTerm> force{{w, 0.5, G_one}, {w, 1.5, G_two}};
+    Eigen::Ref<Eigen::MatrixXd> rate = R_swept;
+    cs.addDerivatives(q, force, qd, &rate);
+    EXPECT_LE((G_one + G_two - d.G).norm(), 1e-12 * (1.0 + d.G.norm()));
+    EXPECT_LE((R_swept - d.R).norm(), 1e-12 * (1.0 + d.R.norm()));
+  }
   ConstraintRows plus, minus;
   for (Eigen::Index k = 0; k < n; ++k) {
     const double h = 1e-6;
