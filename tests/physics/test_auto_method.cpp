@@ -123,12 +123,13 @@ TEST(AutoMethod, ChoosesFromTheModelAndSaysWhy) {
     EXPECT_NE(r.method_choice.find(e.words), std::string::npos) << r.method_choice;
     EXPECT_EQ(r.solver_description.rfind("auto: ", 0), 0u) << r.solver_description;
   }
-  // With constraints at half generalized-alpha's tolerance without; a tolerance below 1e-7 (accuracy
-  // 1e-5: rtol 5e-5 x 10^-3) goes to IDA, which has multipliers too, not to CVODE, which has none.
+  // With constraints at half generalized-alpha's tolerance without; below rtol 1e-7 (accuracy 1e-5:
+  // 5e-5 x 10^-3) IDA, which has multipliers too (CVODE has none), at its own tolerance for the accuracy.
   EXPECT_EQ(solverChoice(shipped("flexible-four-bar")).settings.rtol, 5e-5);
   const SolverChoice tight = solverChoice(shipped("flexible-four-bar", {"simulation.accuracy=1e-5"}));
   EXPECT_EQ(tight.settings.method, Method::Ida) << tight.reason;
   EXPECT_NE(tight.reason.find("IDA of variable order"), std::string::npos) << tight.reason;
+  EXPECT_GT(tight.settings.rtol, 1e-7) << "IDA's own tolerance for the accuracy, not generalized-alpha's";
   // A named method keeps its name; rtol and atol set by the user override the accuracy.
   Project named = shipped("cantilever", {"simulation.solver.method=bdf", "simulation.solver.rtol=3e-7"});
   const SolverChoice c = solverChoice(named);
