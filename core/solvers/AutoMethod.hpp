@@ -5,8 +5,8 @@
 //  - constraints (sliding supports, closed loops, coordinate relations): generalized-alpha with their
 //    multipliers (the index-3 form, rho_inf 0.8: the stiff axial modes of a sliding beam are damped
 //    instead of resolved), at half its tolerance without constraints; below rtol 1e-7 IDA of variable
-//    order. On the shipped mechanisms 1.3 to 5 times faster than IDA at orders 1-2 (which auto chose
-//    before), the flexible four-bar and slider-crank most (docs/performance.md);
+//    order. On the shipped mechanisms up to 5 times faster than IDA at orders 1-2 (which auto chose
+//    before), the flexible four-bar and slider-crank most, the palletizer 0.9 times (docs/performance.md);
 //  - a rigid arm: CVODE BDF of variable order up to 5 at a tight tolerance (smooth motion, no vibration
 //    to damp, cheap at any tolerance, and a chaotic arm such as the double pendulum needs it);
 //  - flexible links or joints on an arm that moves as a mechanism (a joint driven by a motion, an

@@ -34,8 +34,9 @@ constexpr int kMaxAttemptsPerStep = 60;
 // stays within this ratio of the factorized one (the step within about 14 %, CVODE's rule for gamma),
 // for at most kStepsPerFactorization steps, and until a step takes more than
 // kIterationsBeforeNewMatrix iterations; an iteration that fails with a kept matrix repeats the step
-// with a new one. On the shipped mechanisms: 5 to 10 times fewer matrices, 1.5 to 3 times faster,
-// the same accuracy (docs/performance.md).
+// with a new one. On the shipped mechanisms (auto, rtol 5e-5): 2 to 4 times fewer matrices (the
+// palletizer 374 for 1 161 steps), the palletizer 1.3 to 1.7 times faster, the others 1.0 to 1.4 times,
+// the same accuracy.
 constexpr double kStaleFactorization = 0.3;
 constexpr long kStepsPerFactorization = 20;
 constexpr int kIterationsBeforeNewMatrix = 3;
