@@ -31,6 +31,9 @@ double threeDigits(double x) {
   return std::strtod(text, nullptr);
 }
 
+// rtol = r0 (accuracy / 1e-3)^k, to three digits (Integrators.hpp).
+double rtolForAccuracy(double r0, double k, double accuracy) { return threeDigits(r0 * std::pow(accuracy / 1e-3, k)); }
+
 bool drivenJoint(const Joint& j) {
   switch (j.drive.kind) {
     case JointDrive::Kind::Free: return false;
@@ -47,7 +50,7 @@ void tolerancesFromAccuracy(SimulationSettings& s, bool automatic) {
   const IntegratorEntry& m = integrator(s.method);
   const bool rigid_auto = automatic && s.method == Method::Bdf;  // auto chooses BDF for rigid arms only
   const double r0 = rigid_auto ? kRigidRtolAt1e3 : m.rtol_at_1e3, k = rigid_auto ? 1.0 : m.accuracy_exponent;
-  if (s.rtol <= 0.0) s.rtol = threeDigits(r0 * std::pow(s.accuracy / 1e-3, k));
+  if (s.rtol <= 0.0) s.rtol = rtolForAccuracy(r0, k, s.accuracy);
   if (s.atol <= 0.0) s.atol = threeDigits(s.rtol / 100.0);
 }
 
@@ -75,8 +78,7 @@ SolverChoice chooseSolver(const MultibodySystem& sys, const SimulationSettings& 
     c.reason =
         "the model has constraints: generalized-alpha integrates them with their multipliers (index 3, rho_inf "
         "0.8) and damps the vibrations its steps do not resolve";
-    if (s.rtol <= 0.0)
-      s.rtol = threeDigits(kConstrainedAlphaRtolAt1e3 * std::pow(s.accuracy / 1e-3, integrator(s.method).accuracy_exponent));
+    if (s.rtol <= 0.0) s.rtol = rtolForAccuracy(kConstrainedAlphaRtolAt1e3, integrator(s.method).accuracy_exponent, s.accuracy);
   } else if (sys.isRigid()) {
     s.method = Method::Bdf;
     s.max_order = 0;

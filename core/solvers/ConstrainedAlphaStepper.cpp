@@ -6,12 +6,13 @@
 // with q_{n+1}, v_{n+1} from the generalized-alpha formulas in a_{n+1} (c_q = dq_{n+1}/da_{n+1},
 // c_v = dv_{n+1}/da_{n+1}; the constraint rows scaled by 1 / c_q so that the iteration matrix is the
 // symmetric [S, Phi_q^T; Phi_q, 0], S = M + c_v C_t + c_q (K_t + d(Phi_q^T lambda)/dq), and its
-// condition does not grow as h^-2). Newton on the exact residual with an iteration matrix taken at the
-// first iterate of a step and kept over the following steps (below), the convergence and error tests and the step-size control of
-// the unconstrained method: the local error of the positions h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n) under rtol |q| +
-// atol. The positions stay on the constraints to the iteration's tolerance; the velocities are not projected on their constraint
-// (the index-3 form): their violation is of the order of the local error and is recorded (constraint.<name>.vel). Unresolved
-// vibrations are damped as rho_inf says.
+// condition does not grow as h^-2). Newton on the exact residual with an iteration matrix taken at
+// the first iterate of a step and kept over the following steps (below); the convergence and error
+// tests and the step-size control of the unconstrained method: the local error of the positions
+// h^2 (delta/2 + beta - 1/6)(abar_{n+1} - abar_n) under rtol |q| + atol. The positions stay on the
+// constraints to the iteration's tolerance; the velocities are not projected on their constraint (the
+// index-3 form): their violation is of the order of the local error and is recorded
+// (constraint.<name>.vel). Unresolved vibrations are damped as rho_inf says.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
