@@ -32,6 +32,15 @@ channel="$(head -1 "$work/run.csv" | cut -d, -f2)"
   { echo "the installed flexarm-cli cannot plot"; exit 1; }
 [ -s "$work/plot.png" ] || { echo "the installed flexarm-cli plotted nothing"; exit 1; }
 echo "plot: the installed drawing module"
+# run --vtk writes with the ParaView module installed beside it, linearize --out .mat with matio,
+# both loaded on demand (matio through the package's dependency on libmatio).
+"$root/usr/bin/flexarm-cli" run "${examples[0]}" --t-end 0.02 --quiet --out "$work/run.csv" --vtk "$work/series" >/dev/null ||
+  { echo "the installed flexarm-cli cannot write a ParaView series"; exit 1; }
+[ -s "$work/series/arm.pvd" ] || { echo "the installed flexarm-cli wrote no ParaView series"; exit 1; }
+"$root/usr/bin/flexarm-cli" linearize "${examples[0]}" --out "$work/model.mat" >/dev/null ||
+  { echo "the installed flexarm-cli cannot write a MATLAB file"; exit 1; }
+[ -s "$work/model.mat" ] || { echo "the installed flexarm-cli wrote no MATLAB file"; exit 1; }
+echo "run --vtk and linearize --out .mat: the installed ParaView module and matio"
 
 version="$(env -u DISPLAY -u WAYLAND_DISPLAY "$root/usr/bin/flexarm" --version)"
 [[ "$version" == "flexarm "* ]] || { echo "flexarm --version printed: $version"; exit 1; }
@@ -53,6 +62,7 @@ done
 desktop-file-validate "$root/usr/share/applications/flexarm.desktop"
 bash -n "$root/usr/share/bash-completion/completions/flexarm-cli"
 dpkg -f "$deb" Depends | grep -q "libsundials" || { echo "Depends lacks the shared libraries"; exit 1; }
+dpkg -f "$deb" Depends | grep -q "libmatio" || { echo "Depends lacks matio, loaded on demand"; exit 1; }
 
 if ! lintian --fail-on error "$deb" >"$work/lintian.log" 2>&1; then
   cat "$work/lintian.log"

@@ -54,11 +54,11 @@ class Drawing {
                                        const DrawingSize& size) = 0;
 };
 
-// The module's drawing, loaded on the first call (beside the program, else in the folder it is
-// installed to). nullptr when it cannot be loaded, and `why` names the module's file.
+// The module's drawing, loaded on the first call (Modules.hpp). nullptr when it cannot be loaded, and
+// `why` names the module's file.
 Drawing* loadDrawing(std::string& why);
 
 }  // namespace flexarm::cli
 
-// The module's one entry point: its drawing when interface_version is the module's own, else nullptr.
-extern "C" flexarm::cli::Drawing* flexarm_cli_drawing(int interface_version);
+// The module's one entry point: its Drawing when interface_version is the module's own, else nullptr.
+extern "C" void* flexarm_cli_drawing(int interface_version);

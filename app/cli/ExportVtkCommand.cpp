@@ -8,17 +8,32 @@
 
 #include "CliSupport.hpp"
 #include "Command.hpp"
+#include "Modules.hpp"
+#include "SeriesWriting.hpp"
 #include "VtkSeriesOutput.hpp"
 #include "base/Files.hpp"
 #include "base/Text.hpp"
-#include "paraview/ParaViewSeries.hpp"
 #include "results/CsvReader.hpp"
 
 namespace fs = std::filesystem;
 
 namespace flexarm::cli {
 
+SeriesWriting* loadSeriesWriting(std::string& why) {
+  static std::string error;
+  static SeriesWriting* const writing =
+      static_cast<SeriesWriting*>(openModule({FLEXARM_PARAVIEW_MODULE_FILE, "flexarm_cli_series_writing", kSeriesInterfaceVersion,
+                                              "write the ParaView series", "flexarm-cli-paraview"},
+                                             error));
+  why = error;
+  return writing;
+}
+
 bool checkVtkFolder(const std::string& dir, const std::string& option) {
+  if (std::string why; !loadSeriesWriting(why)) {
+    fail(option + ": " + why);
+    return false;
+  }
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir)) {
@@ -34,10 +49,13 @@ bool checkVtkFolder(const std::string& dir, const std::string& option) {
 
 int writeVtkSeries(const Project& project, CouplingOrder coupling, const Results& results, const std::string& dir,
                    const std::string& option, std::ostream& report) {
+  std::string why;
+  SeriesWriting* const series = loadSeriesWriting(why);
+  if (!series) return fail(option + ": " + why);
   const MultibodySystem sys = MultibodySystem::fromModel(project.model, coupling);
-  const SeriesOutcome o = writeParaViewSeries(project.model, sys, results, dir);
+  const SeriesOutcome o = series->write(project.model, sys, results, dir, SeriesOptions{});
   if (!o.error.empty()) return fail(option + ": " + o.error);
-  report << describeSeriesOutcome(o, dir) << "\n";
+  report << series->describe(o, dir) << "\n";
   return kExitOk;
 }
 
@@ -65,8 +83,11 @@ int exportVtk(const ExportVtkOptions& o) {
   std::optional<Project> project = loadProject(o.project);
   if (!project) return kExitBadInput;
   const CouplingOrder coupling = couplingOfResults(*results).value_or(project->coupling);
+  std::string why;
+  SeriesWriting* const series = loadSeriesWriting(why);
+  if (!series) return fail("--out: " + why);
   const MultibodySystem sys = MultibodySystem::fromModel(project->model, coupling);
-  if (const Status fits = checkResultsBelong(sys, *results); !fits)
+  if (const Status fits = series->checkResultsBelong(sys, *results); !fits)
     return fail(o.results + ": the results do not belong to " + o.project.path + ": " + fits.error().text());
   if (!checkVtkFolder(o.out, "--out")) return kExitBadInput;
   return writeVtkSeries(*project, coupling, *results, o.out, "--out", std::cout);

@@ -8,8 +8,9 @@
 
 namespace flexarm::cli {
 
-// The folder for a series, created when missing; fails (exit 2, naming `option`) when it cannot be
-// written to. Checked before a long run rather than after it.
+// The folder for a series, created when missing, and the module that writes it (SeriesWriting.hpp),
+// loaded; fails (exit 2, naming `option`) when the folder cannot be written to or the module cannot be
+// loaded. Checked before a long run rather than after it.
 bool checkVtkFolder(const std::string& dir, const std::string& option);
 
 // Writes the series of `results` (computed from `project` with `coupling`) into dir and says so on report;

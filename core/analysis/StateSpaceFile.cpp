@@ -1,5 +1,6 @@
 #include "analysis/StateSpaceFile.hpp"
 
+#include <dlfcn.h>
 #include <matio.h>
 #include <unistd.h>
 
@@ -7,6 +8,8 @@
 #include <atomic>
 #include <cctype>
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Version.hpp"
@@ -57,35 +60,71 @@ void writeBlock(std::ostream& out, const char* name, const Eigen::MatrixXd& m, c
   }
 }
 
+// matio, loaded on the first MATLAB file (CMakeLists.txt: it is not linked, to keep every command's
+// start-up free of HDF5 and what it brings). Never unloaded.
+struct Matio {
+  decltype(&::Mat_CreateVer) create_ver = nullptr;
+  decltype(&::Mat_Close) close = nullptr;
+  decltype(&::Mat_VarCreate) var_create = nullptr;
+  decltype(&::Mat_VarFree) var_free = nullptr;
+  decltype(&::Mat_VarSetCell) var_set_cell = nullptr;
+  decltype(&::Mat_VarWrite) var_write = nullptr;
+  std::string error;  // why it could not be loaded; "" when loaded
+};
+
+const Matio& matio() {
+  static const Matio lib = [] {
+    Matio m;
+    void* handle = ::dlopen(FLEXARM_MATIO_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char* why = ::dlerror();
+      m.error = std::string(FLEXARM_MATIO_SONAME) + " (Debian's libmatio) cannot be loaded: " + (why ? why : "unknown error");
+      return m;
+    }
+    auto bind = [&](auto& f, const char* name) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(::dlsym(handle, name));
+      if (!f && m.error.empty()) m.error = std::string(FLEXARM_MATIO_SONAME) + " has no " + name;
+    };
+    bind(m.create_ver, "Mat_CreateVer");
+    bind(m.close, "Mat_Close");
+    bind(m.var_create, "Mat_VarCreate");
+    bind(m.var_free, "Mat_VarFree");
+    bind(m.var_set_cell, "Mat_VarSetCell");
+    bind(m.var_write, "Mat_VarWrite");
+    return m;
+  }();
+  return lib;
+}
+
 struct MatFileCloser {
-  void operator()(mat_t* mat) const { Mat_Close(mat); }
+  void operator()(mat_t* mat) const { matio().close(mat); }
 };
 struct MatVarFreer {
-  void operator()(matvar_t* var) const { Mat_VarFree(var); }
+  void operator()(matvar_t* var) const { matio().var_free(var); }
 };
 using MatVar = std::unique_ptr<matvar_t, MatVarFreer>;
 
 MatVar matrixVariable(const char* name, const Eigen::MatrixXd& m) {
   size_t dims[2] = {static_cast<size_t>(m.rows()), static_cast<size_t>(m.cols())};
   Eigen::MatrixXd copy = m;  // column-major, as MATLAB stores it; matio copies it
-  return MatVar(Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, copy.data(), 0));
+  return MatVar(matio().var_create(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, copy.data(), 0));
 }
 
 MatVar stringVariable(const char* name, const std::string& text) {
   size_t dims[2] = {1, text.size()};
   std::string copy = text;
-  return MatVar(Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, copy.data(), 0));
+  return MatVar(matio().var_create(name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, copy.data(), 0));
 }
 
 // A column cell array of strings, {'q.hub'; 'e.beam.1'; ...}.
 MatVar cellVariable(const char* name, const std::vector<std::string>& items) {
   size_t dims[2] = {items.size(), 1};
-  MatVar cell(Mat_VarCreate(name, MAT_C_CELL, MAT_T_CELL, 2, dims, nullptr, 0));
+  MatVar cell(matio().var_create(name, MAT_C_CELL, MAT_T_CELL, 2, dims, nullptr, 0));
   if (!cell) return cell;
   for (std::size_t i = 0; i < items.size(); ++i) {
     MatVar item = stringVariable(nullptr, items[i]);
     if (!item) return MatVar();
-    Mat_VarSetCell(cell.get(), static_cast<int>(i), item.release());  // the cell owns it now
+    matio().var_set_cell(cell.get(), static_cast<int>(i), item.release());  // the cell owns it now
   }
   return cell;
 }
@@ -96,8 +135,9 @@ Status writeMat(const StateSpaceModel& m, const std::string& description, const 
   const fs::path tmp = fs::temp_directory_path() /
                        ("flexarm-statespace-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)) + ".mat");
   std::error_code ignored;
+  if (!matio().error.empty()) return errorAt(file.string(), "cannot write a MATLAB file: " + matio().error);
   {
-    std::unique_ptr<mat_t, MatFileCloser> mat(Mat_CreateVer(tmp.string().c_str(), nullptr, MAT_FT_MAT5));
+    std::unique_ptr<mat_t, MatFileCloser> mat(matio().create_ver(tmp.string().c_str(), nullptr, MAT_FT_MAT5));
     if (!mat) return errorAt(file.string(), "cannot create the MATLAB file (temporary " + tmp.string() + ")");
     std::vector<MatVar> vars;
     vars.push_back(matrixVariable("A", m.A));
@@ -113,7 +153,7 @@ Status writeMat(const StateSpaceModel& m, const std::string& description, const 
     vars.push_back(stringVariable("description", description));
     vars.push_back(stringVariable("operating_point", m.operating_point));
     for (const MatVar& v : vars)
-      if (!v || Mat_VarWrite(mat.get(), v.get(), MAT_COMPRESSION_NONE) != 0) {
+      if (!v || matio().var_write(mat.get(), v.get(), MAT_COMPRESSION_NONE) != 0) {
         mat.reset();
         fs::remove(tmp, ignored);
         return errorAt(file.string(), "cannot write the MATLAB variables");

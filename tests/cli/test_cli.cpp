@@ -595,8 +595,9 @@ TEST(Cli, PlotLoadsTheDrawingModuleOnDemandAndNamesItWhenMissing) {
 #endif
 
 // Issue 40: the commands that draw nothing start without the drawing libraries (Qt Widgets,
-// QCustomPlot, VTK's rendering) or the drawing module; the dynamic loader names every library it
-// loads (LD_DEBUG=libs, on standard error).
+// QCustomPlot, VTK's rendering) or the drawing module, and without what only some outputs need (VTK's
+// data model and XML writers, the ParaView module, matio and HDF5); the dynamic loader names every
+// library it loads (LD_DEBUG=libs, on standard error).
 TEST(Cli, CommandsThatDrawNothingLoadNoDrawingLibraries) {
   const std::string cantilever = quote(projectsDir() + "/cantilever.flexarm.json");
   const fs::path out = fs::temp_directory_path() / ("flexarm-cli-lean-" + std::to_string(::getpid()) + ".csv");
@@ -607,11 +608,53 @@ TEST(Cli, CommandsThatDrawNothingLoadNoDrawingLibraries) {
     std::string loaded = r.output;
     std::transform(loaded.begin(), loaded.end(), loaded.begin(), [](unsigned char c) { return std::tolower(c); });
     ASSERT_NE(loaded.find("libstdc++"), std::string::npos) << "LD_DEBUG=libs named no library:\n" << r.output;
-    for (const char* library : {"libqt6widgets", "qcustomplot", "libvtkrendering", "flexarm-cli-draw"})
+    for (const char* library :
+         {"libqt6widgets", "qcustomplot", "libvtk", "flexarm-cli-draw", "flexarm-cli-paraview", "libmatio", "libhdf5"})
       EXPECT_EQ(loaded.find(library), std::string::npos) << args << " loads " << library;
   }
   fs::remove(out);
   fs::remove(flexarm::csvMetadataFile(out));
+}
+
+// A ParaView series (run --vtk) loads the ParaView module (cli/SeriesWriting.hpp) and VTK, a MATLAB
+// file (linearize --out .mat) matio, when they are written; without the module, run --vtk names the
+// file it misses before it runs.
+TEST(Cli, SeriesAndMatlabFilesLoadTheirLibrariesWhenWritten) {
+  const fs::path dir = fs::temp_directory_path() / ("flexarm-cli-on-demand-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  const std::string cantilever = quote(projectsDir() + "/cantilever.flexarm.json");
+  const std::string csv = quote((dir / "c.csv").string());
+  auto lowered = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text;
+  };
+  const std::string run = "run " + cantilever + " --t-end 0.01 --quiet --out " + csv + " --vtk ";
+  CliRun r = runCli(run + quote((dir / "series").string()), "env LD_DEBUG=libs");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "series" / "arm.pvd"));
+  EXPECT_NE(lowered(r.output).find("flexarm-cli-paraview.so"), std::string::npos) << r.output;
+  EXPECT_NE(lowered(r.output).find("libvtkioxml"), std::string::npos) << r.output;
+
+  r = runCli("linearize " + cantilever + " --out " + quote((dir / "m.mat").string()), "env LD_DEBUG=libs");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(lowered(r.output).find("libmatio"), std::string::npos) << r.output;
+  std::ifstream mat(dir / "m.mat", std::ios::binary);
+  std::string header(19, '\0');
+  mat.read(header.data(), static_cast<std::streamsize>(header.size()));
+  EXPECT_EQ(header, "MATLAB 5.0 MAT-file") << "a MATLAB 5 file starts with its text header";
+
+  const fs::path program = dir / "bin" / "flexarm-cli";
+  fs::copy_file(FLEXARM_CLI, program);
+  fs::remove(dir / "c.csv");
+  r = runProgram(program.string(), run + quote((dir / "series2").string()));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--vtk: cannot write the ParaView series: the module flexarm-cli-paraview.so is missing"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find((dir / "lib" / "flexarm" / "flexarm-cli-paraview.so").string()), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "c.csv")) << "refused before the run";
+  fs::remove_all(dir);
 }
 
 TEST(Cli, NewStartsAProjectFromATemplateOrAnExample) {

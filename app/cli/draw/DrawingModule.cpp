@@ -52,8 +52,8 @@ class PlotsDrawing final : public Drawing {
 
 }  // namespace flexarm::cli
 
-extern "C" __attribute__((visibility("default"))) flexarm::cli::Drawing* flexarm_cli_drawing(int interface_version) {
+extern "C" __attribute__((visibility("default"))) void* flexarm_cli_drawing(int interface_version) {
   if (interface_version != flexarm::cli::kDrawingInterfaceVersion) return nullptr;
   static flexarm::cli::PlotsDrawing drawing;
-  return &drawing;
+  return static_cast<flexarm::cli::Drawing*>(&drawing);
 }

@@ -1,0 +1,23 @@
+#pragma once
+// flexarm-cli's modules, loaded on demand so that the commands that do not need them start without
+// their libraries: flexarm-cli-draw.so (Drawing.hpp: Qt Widgets, QCustomPlot) and
+// flexarm-cli-paraview.so (SeriesWriting.hpp: VTK's data model and XML writers). A module is looked
+// for beside the program (the build tree), then in FLEXARM_MODULE_DIR relative to it (../lib/flexarm
+// once installed), and is never closed.
+#include <string>
+
+namespace flexarm::cli {
+
+struct ModuleSpec {
+  const char* file;          // "flexarm-cli-draw.so"
+  const char* entry;         // its one exported function, taking the interface version
+  int interface_version;     // refused when the module's is another (it returns nullptr)
+  const char* purpose;       // "draw": the messages start "cannot draw: "
+  const char* build_target;  // named when the module is missing
+};
+
+// The module's entry point called with the interface version, or nullptr with `why` naming the file
+// (missing, not loadable, not that module, another version).
+void* openModule(const ModuleSpec& spec, std::string& why);
+
+}  // namespace flexarm::cli
