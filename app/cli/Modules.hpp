@@ -20,4 +20,13 @@ struct ModuleSpec {
 // (missing, not loadable, not that module, another version).
 void* openModule(const ModuleSpec& spec, std::string& why);
 
+// The module's side of its entry point: its one Implementation as the Interface the program calls, when
+// the program's interface version is the module's own (kVersion), else nullptr.
+template <class Interface, class Implementation, int kVersion>
+void* moduleInstance(int interface_version) {
+  if (interface_version != kVersion) return nullptr;
+  static Implementation instance;
+  return static_cast<Interface*>(&instance);
+}
+
 }  // namespace flexarm::cli

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include "Drawing.hpp"
+#include "Modules.hpp"
 #include "ui/plots/PlotExport.hpp"
 #include "ui/plots/PlotFigure.hpp"
 #include "ui/plots/ReportBundle.hpp"
@@ -53,7 +54,6 @@ class PlotsDrawing final : public Drawing {
 }  // namespace flexarm::cli
 
 extern "C" __attribute__((visibility("default"))) void* flexarm_cli_drawing(int interface_version) {
-  if (interface_version != flexarm::cli::kDrawingInterfaceVersion) return nullptr;
-  static flexarm::cli::PlotsDrawing drawing;
-  return static_cast<flexarm::cli::Drawing*>(&drawing);
+  using namespace flexarm::cli;
+  return moduleInstance<Drawing, PlotsDrawing, kDrawingInterfaceVersion>(interface_version);
 }

@@ -1,5 +1,6 @@
 // flexarm-cli-paraview.so: the ParaView series of flexarm-cli (cli/SeriesWriting.hpp) over
 // paraview/ParaViewSeries.hpp. flexarm-cli loads it only when a command writes a series.
+#include "Modules.hpp"
 #include "SeriesWriting.hpp"
 
 namespace flexarm::cli {
@@ -25,7 +26,6 @@ class VtkSeriesWriting final : public SeriesWriting {
 }  // namespace flexarm::cli
 
 extern "C" __attribute__((visibility("default"))) void* flexarm_cli_series_writing(int interface_version) {
-  if (interface_version != flexarm::cli::kSeriesInterfaceVersion) return nullptr;
-  static flexarm::cli::VtkSeriesWriting writing;
-  return static_cast<flexarm::cli::SeriesWriting*>(&writing);
+  using namespace flexarm::cli;
+  return moduleInstance<SeriesWriting, VtkSeriesWriting, kSeriesInterfaceVersion>(interface_version);
 }
