@@ -171,10 +171,15 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     // more than their tolerance, and a spurious fast vibration grows in them (kVelocityWeight).
     const double velocity_weight = matrices_each_step || costlyFactorization() ? kVelocityWeight : 1.0;
     const double size = std::max(c_q * wrms(r_, 0), velocity_weight * c_v * wrms(r_, n_));
-    // Converged when the correction, times the convergence rate, is small (CVODE's test): the rate
-    // is carried over from earlier steps only while the matrices are at most one step old.
+    // Converged when the correction, times the convergence rate, is small (CVODE's test). The first
+    // iteration takes the rate of earlier steps only while the matrices are at most one step old; from
+    // the second on the step measures its own (at least 0.3 times the carried one), whatever the
+    // matrices' age. Before, older matrices were held to the correction alone: three spatial links of
+    // 50 elements each took 5.3 iterations per step and 201 matrices for 748 steps, now 5.0 and 143 for
+    // 712 (callgrind: 15 % fewer instructions), the end effector as close to a run at rtol 1e-7
+    // (8.0e-5 of its excursion against 7.9e-5, the tips 3.2e-2 against 3.2e-2).
     if (it > 0) rate_ = std::max(0.3 * rate_, size / previous);
-    if ((fresh ? size * std::min(1.0, rate_) : size) <= kNewtonTolerance) {
+    if ((fresh || it > 0 ? size * std::min(1.0, rate_) : size) <= kNewtonTolerance) {
       converged = true;
       break;
     }
