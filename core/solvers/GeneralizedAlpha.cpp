@@ -15,25 +15,25 @@ constexpr long kStepsPerIterationMatrix = 20;  // as CVODE: the matrices are re-
 constexpr double kNewtonTolerance = 0.05;      // correction size, in units of the error weights
 // With the matrices of the step's own first iterate (up to kKeepMatricesUpTo coordinates) the iteration
 // contracts by a factor of 100 to 1000 per iteration (Moolam et al.'s spatial RRR arm), so that rate x size
-// is a sound estimate of the error left, and the velocities are held to ten times the positions'
-// tolerance: their corrections are gamma / (beta h) times the positions' (in the same weights, a few
-// hundred times at 4 ms steps) while the error test reads the positions only, so that with the
-// positions' tolerance nearly every step took a second iteration for its velocities alone, at no gain
-// in the joint rates (docs/performance.md has the counts). Larger systems whose matrices are costly
-// (below) hold them to ten times the positions' tolerance too: with the positions' own (and new matrices
-// after a step of more than four iterations), three spatial links of 50 elements each took 4.9 iterations
-// per step and 467 matrices for 759 steps; with ten times it (and the matrices' policy below) 5.3 and 201
-// for 748, the end effector as close to a run at a tenth of the accuracy (7.2e-5
-// of its excursion against 7.4e-5) and the joint rates over 3 s within 2.7 % of a BDF run at rtol 3e-9
-// (2.2 % before) at 1.4 to 1.7 times the speed. With a hundred times it (kLargeSystemVelocityWeight),
-// and the rate-credited test below, 4.3 iterations per step and 102 matrices for 742 steps instead of 5.0
-// and 143 for 712, the end effector, the tips and the joint rates as close to a run at rtol 1e-7 or closer
-// (7.9e-5, 3.2e-2 and 4.0e-2 of their excursions against 8.6e-5, 3.5e-2 and 4.5e-2); in the velocities'
-// weights their first corrections are 30 to 100 times the positions', and the positions had converged
-// after one or two of the iterations the velocities held. On the small systems (seed 004, Canadarm2)
-// a hundred times it saves 1-4 % of the instructions, and their calibrated tolerances keep ten times.
-// Other large systems, whose matrices are cheap and re-evaluated after any step of more than two
-// iterations, hold them to the positions' tolerance.
+// is a sound estimate of the error left, and the velocities are held to ten times the positions' tolerance:
+// their corrections are gamma / (beta h) times the positions' (in the same weights, a few hundred times at
+// 4 ms steps) while the error test reads the positions only, so that with the positions' tolerance nearly
+// every step took a second iteration for its velocities alone, at no gain in the joint rates
+// (docs/performance.md has the counts). Larger systems whose matrices are costly (below) held them to ten
+// times the positions' tolerance too: with the positions' own (and new matrices after a step of more than
+// four iterations), three spatial links of 50 elements each took 4.9 iterations per step and 467 matrices
+// for 759 steps; with ten times it (and the matrices' policy below) 5.3 and 201 for 748, the end effector
+// as close to a run at a tenth of the accuracy (7.2e-5 of its excursion against 7.4e-5) and the joint rates
+// over 3 s within 2.7 % of a BDF run at rtol 3e-9 (2.2 % before) at 1.4 to 1.7 times the speed. They now
+// hold them to a hundred times it (kLargeSystemVelocityWeight): with it and the rate-credited test below,
+// 4.3 iterations per step and 102 matrices for 742 steps instead of 5.0 and 143 for 712, the end effector,
+// the worst tip and the joint rates as close to a run at rtol 1e-7 or closer (7.9e-5, 4.4e-2 and 4.0e-2 of
+// their excursions against 8.6e-5, 5.0e-2 and 4.5e-2; over 3 s 4.3e-4, 3.2e-2 and 2.6e-2 against 5.2e-4,
+// 3.5e-2 and 3.0e-2); in the velocities' weights their first corrections are 30 to 100 times the
+// positions', and the positions had converged after one or two of the iterations the velocities held. On
+// the small systems (seed 004, Canadarm2) a hundred times it saves 1-4 % of the instructions, and their
+// calibrated tolerances keep ten times. Other large systems, whose matrices are cheap and re-evaluated
+// after any step of more than two iterations, hold them to the positions' tolerance.
 constexpr double kVelocityWeight = 0.1;
 constexpr double kLargeSystemVelocityWeight = 0.01;
 // Up to this many coordinates a factorization (n^3 / 3) costs less than an evaluation of the equations.
@@ -186,7 +186,8 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     // matrices' age. Before, older matrices were held to the correction alone: three spatial links of
     // 50 elements each took 5.3 iterations per step and 201 matrices for 748 steps, then 5.0 and 143 for
     // 712 (callgrind: 15 % fewer instructions), the end effector 8.6e-5 of its excursion from a run at
-    // rtol 1e-7 against 7.9e-5, the tips 3.5e-2 against 3.2e-2.
+    // rtol 1e-7 against 7.9e-5, the worst tip 5.0e-2 against 4.4e-2, with the velocities then at
+    // ten times; kLargeSystemVelocityWeight (above) brought both below where they were before.
     if (it > 0) rate_ = std::max(0.3 * rate_, size / previous);
     if ((fresh || it > 0 ? size * std::min(1.0, rate_) : size) <= kNewtonTolerance) {
       converged = true;
