@@ -49,8 +49,11 @@ int solveStatic(const StaticCliOptions& o) {
   std::cout << "project: " << project->name << " (" << couplingName(project->coupling) << "-order coupling)\n";
   std::cout << "static equilibrium at t = " << formatNumber(o.t) << " s under gravity [" << formatNumber(m.gravity.x()) << ", "
             << formatNumber(m.gravity.y()) << ", " << formatNumber(m.gravity.z()) << "] m/s^2 and " << m.loads.size()
-            << (m.loads.size() == 1 ? " load" : " loads") << ": " << s.iterations << " Newton iterations, " << s.load_steps
-            << (s.load_steps == 1 ? " load step" : " load steps");
+            << (m.loads.size() == 1 ? " load" : " loads") << ": " << s.iterations << " Newton iterations ("
+            << (s.difference_jacobians == 0 ? std::string("on the tangent stiffness")
+                                            : std::to_string(s.difference_jacobians) + " difference-quotient Jacobian" +
+                                                  (s.difference_jacobians == 1 ? "" : "s"))
+            << "), " << s.load_steps << (s.load_steps == 1 ? " load step" : " load steps");
   if (s.force_scale > 1e-200)
     std::cout << ", force residual " << formatShort(s.residual, 2) << " of " << formatShort(s.force_scale, 3) << "\n";
   else

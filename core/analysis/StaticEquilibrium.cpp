@@ -5,8 +5,10 @@
 #include <limits>
 
 #include <Eigen/LU>
+#include <Eigen/SparseCore>
 
 #include "base/NumberFormat.hpp"
+#include "base/SymmetricSolve.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "results/ChannelRecorder.hpp"
 
@@ -126,6 +128,30 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
     return true;
   };
 
+  // From kTangentFrom free coordinates the Newton matrix is first the integrators' tangent stiffness K_t
+  // (TangentStiffness.hpp: structural, geometric, springs and PD gains), sparse (banded element blocks
+  // and the joints' rows) and built by a pass linear in the mesh (M without its running-integral terms)
+  // where the difference quotients take n_f passes and a dense LU: a 200-element link's statics then cost
+  // a few passes. K_t leaves out the gravity and load stiffness and the inertial terms, so the iteration
+  // contracts linearly; every step is still taken on the exact residual. Where K_t is not positive definite
+  // (a joint that nothing holds), or even a fresh one does not contract the residual four times per step
+  // (near a buckling load, strong gravity stiffness), the difference-quotient Jacobian takes over for the rest
+  // of the solve, with its test of uniqueness.
+  constexpr int kTangentFrom = SymmetricSolve::kSparseFrom;
+  bool use_tangent = nf >= kTangentFrom, tangent_matrix = false;
+  SymmetricSolve tangent_solve;
+  Eigen::SparseMatrix<double> K_t, C_t;
+  Eigen::VectorXd y_terms = Eigen::VectorXd::Zero(2 * nf);
+  auto tangentAt = [&](const Eigen::VectorXd& at) {
+    y_terms.head(nf) = at;
+    fd.setMassWithoutRunningTerms(true);
+    const bool evaluated = fd.evaluate(ForwardDynamics::Request::terms(o.t, y_terms.data()));
+    fd.setMassWithoutRunningTerms(false);
+    if (!evaluated) return false;
+    fd.tangent(K_t, C_t);
+    return tangent_solve.compute(K_t) && !tangent_solve.usesLu();
+  };
+
   // Newton from qf on the residual at load factor lambda; true when converged (qf then the solution).
   std::string failure;
   auto newton = [&](double lambda) {
@@ -140,7 +166,18 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
     double previous = std::numeric_limits<double>::infinity();
     // A new Jacobian at x, factorized; false (failure set) when it cannot be had or is singular: then
     // the equilibrium, if any, is not unique, and the coordinates that nothing holds are named.
+    // While the tangent serves (above), K_t at x instead.
     auto newJacobian = [&] {
+      if (use_tangent) {
+        if (tangentAt(x)) {
+          tangent_matrix = true;
+          jacobian_age = 0;
+          return true;
+        }
+        use_tangent = false;
+      }
+      tangent_matrix = false;
+      ++out.difference_jacobians;
       if (!jacobian(x, R)) {
         failure = cancelled() ? "" : "the equations are not finite near the start of the step";
         return false;
@@ -158,6 +195,10 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
       jacobian_age = 0;
       return true;
     };
+    // The step is six digits below the displacement of this load step: the residual is at its round-off
+    // (a fine mesh sums element forces far larger than what is left; 200 elements: steps 2e-8 of the
+    // displacement) and x is the equilibrium to those digits.
+    auto atRoundOff = [&] { return dq.allFinite() && dq.cwiseAbs().maxCoeff() <= 1e-6 * (x - qf).cwiseAbs().maxCoeff(); };
     for (int it = 0; it < o.max_iterations; ++it) {
       const double scale = std::max(residual.scale(), 1e-300);
       if (R.cwiseAbs().maxCoeff() <= o.tolerance * scale) {
@@ -171,7 +212,12 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
       }
       if (cancelled()) return false;
       if (jacobian_age < 0 && !newJacobian()) return false;
-      dq = lu.solve(-R);
+      if (tangent_matrix) {  // R = Q - b, so dR/dq = -K_t
+        dq = R;
+        tangent_solve.solveInPlace(dq);
+      } else {
+        dq = lu.solve(-R);
+      }
       ++out.iterations;
       // A step that does not reduce the residual is halved (up to four times); with an older Jacobian
       // the step is tried again with a new one.
@@ -186,11 +232,15 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
           jacobian_age = -1;
           continue;
         }
-        // With a fresh Jacobian no step reduces the residual: when that step is six digits below the
-        // displacement of this load step, the residual is at its round-off (a fine mesh sums element
-        // forces far larger than what is left; 200 elements: steps 2e-8 of the displacement) and x is
-        // the equilibrium to those digits.
-        if (dq.cwiseAbs().maxCoeff() <= 1e-6 * (x - qf).cwiseAbs().maxCoeff()) {
+        // A fresh K_t whose step does not reduce the residual: the difference quotients take over,
+        // unless the step is already at the residual's round-off (below).
+        if (tangent_matrix && !atRoundOff()) {
+          use_tangent = false;
+          jacobian_age = -1;
+          continue;
+        }
+        // With a fresh Jacobian no step reduces the residual: converged, when at the round-off.
+        if (atRoundOff()) {
           qf = x;
           out.residual = R.cwiseAbs().maxCoeff();
           out.force_scale = scale;
@@ -203,7 +253,11 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
       x = qf_trial;
       R = R_step;
       ++jacobian_age;
-      if (size > 0.25 * previous) jacobian_age = -1;  // converging slowly: a new Jacobian next
+      if (size > 0.25 * previous) {  // converging slowly: a new Jacobian next
+        // Even a fresh K_t, and the step not yet at the residual's round-off (below): difference quotients.
+        if (tangent_matrix && jacobian_age == 1 && !atRoundOff()) use_tangent = false;
+        jacobian_age = -1;
+      }
       previous = size;
     }
     failure = "no convergence in " + std::to_string(o.max_iterations) + " Newton iterations";

@@ -5,8 +5,9 @@
 //   R(q) = Q(t, q, 0) - b(q, 0, 0) = 0   over the free coordinates,
 // with b the gravity terms of the equations of motion (ForwardDynamics frozen at t). Newton's method on
 // a difference-quotient Jacobian of R (it holds the gravity and load stiffness that the integrators'
-// tangent leaves out), with load stepping: gravity and the loads are applied in fractions that halve
-// after a failed step and grow after a converged one.
+// tangent leaves out; from SymmetricSolve::kSparseFrom free coordinates the sparse tangent stiffness
+// first, while it contracts: StaticEquilibrium.cpp), with load stepping: gravity and the loads are
+// applied in fractions that halve after a failed step and grow after a converged one.
 #include <atomic>
 #include <string>
 
@@ -32,7 +33,10 @@ struct StaticSolution {
   int load_steps = 0;        // converged load steps
   double residual = 0.0;     // |R|_inf at the end [N, N m]
   double force_scale = 0.0;  // the largest force balanced [N, N m]
-  Results results;           // one row at time t: every channel of a run (ChannelRecorder)
+  // Difference-quotient Jacobians computed (n_f passes and a dense LU each); none where the tangent
+  // stiffness served throughout (a finely meshed link).
+  int difference_jacobians = 0;
+  Results results;  // one row at time t: every channel of a run (ChannelRecorder)
 };
 
 // The system must have been built from project.model with project.coupling. Models with

@@ -140,6 +140,25 @@ TEST(StaticEquilibrium, OwnWeightOfATwoHundredElementBeamConvergesAtItsRoundOff)
       solve(loadedBar(R"("basis": "fem", "elements": 200, "layout": "spatial")", "[]", "high", "[0, -9.81, 0]"));
   EXPECT_EQ(s.load_steps, 1);
   EXPECT_NEAR(channel(s, "tip.beam.v") / expected, 1.0, 1e-3);
+  // Newton on the sparse tangent stiffness throughout: no difference-quotient Jacobian (1 200 passes of
+  // the equations and a dense LU of 1 200 rows each), so the solve's cost is linear in the mesh.
+  EXPECT_EQ(s.difference_jacobians, 0);
+}
+
+// A fine mesh whose tangent stiffness cannot serve: a free joint (nothing but gravity and the push holds
+// it, so K_t is singular there) takes the difference-quotient Jacobian, and hangs at the rigid rod's angle
+// F L cos(theta) = m g (L/2) sin(theta) (the steel bar bends by micrometres).
+TEST(StaticEquilibrium, AFineMeshOnAFreeJointFallsBackToTheDifferenceQuotients) {
+  const double m = rho * A * L, F = 5.0, g = 9.81;
+  const Project p =
+      parseOrFail(R"({"format": "flexarm-project", "schema_version": 1, "coupling": "high", "gravity": [0, -9.81, 0],
+    "links": [{"name": "beam", "length": 1.5, "flex": )" +
+                  bar(R"("basis": "fem", "elements": 20, "layout": "spatial")") + R"(}],
+    "joints": [{"name": "pivot", "type": "revolute", "axis": [0, 0, 1], "q0": -1.5707963267948966, "drive": {"type": "free"}}],
+    "loads": [{"name": "push", "link": "beam", "point": [1.5, 0, 0], "force": [5, 0, 0], "axes": "world"}]})");
+  const StaticSolution s = solve(p);
+  EXPECT_GE(s.difference_jacobians, 1);
+  EXPECT_NEAR(s.q(0), -kPi / 2 + std::atan(2 * F / (m * g)), 1e-4);
 }
 
 TEST(StaticEquilibrium, FollowerForceTurnsWithTheDeflectedTip) {
