@@ -257,11 +257,16 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
     return failed(out, "the linearized equations cannot be evaluated near the equilibrium: " + equations.error());
   }
   if (constrained) equations.restrictTo(constrained->N, constrained->K_lambda);
+  const int nr = static_cast<int>(equations.mass().rows());
+  out.every_mode = nr <= LinearizationOptions::kEveryModeUpTo;
+  // The state matrix (2 n square, its dense M^-1 K and M^-1 C: O(n^3)) only where every mode comes from it
+  // or it is asked for; the lowest modes of a larger model come from M, K and C themselves.
   Eigen::MatrixXd A;
-  if (!equations.stateMatrix(A, options.cancel)) return stopped();
-  if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
-  const int nr = static_cast<int>(A.rows() / 2);
-  if (constrained) {  // the same motion over the free coordinates q_f = N z: [0 I; N A21 N^T, N A22 N^T]
+  if (out.every_mode || options.state_matrix) {
+    if (!equations.stateMatrix(A, options.cancel)) return stopped();
+    if (!A.allFinite()) return failed(out, "the linearized equations are not finite near the equilibrium: " + fd.error());
+  }
+  if (constrained && A.size() > 0) {  // the same motion over the free coordinates q_f = N z: [0 I; N A21 N^T, N A22 N^T]
     const Eigen::MatrixXd& N = constrained->N;
     out.state_matrix.setZero(2 * nf, 2 * nf);
     out.state_matrix.topRightCorner(nf, nf).setIdentity();
@@ -271,7 +276,6 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
     out.state_matrix = A;
   }
   out.residual_evaluations = equations.residualEvaluations();
-  out.every_mode = nr <= LinearizationOptions::kEveryModeUpTo;
   const StateEigenpairs eig =
       out.every_mode
           ? everyEigenvalue(A)

@@ -28,6 +28,9 @@ struct LinearizationOptions {
   // Checked between the columns of the linearization and the steps of the iterations: when it turns
   // true, linearize() stops with cancelled set and the message "cancelled".
   const std::atomic<bool>* cancel = nullptr;
+  // Also the state matrix (LinearizationResult::state_matrix) of a model with more than kEveryModeUpTo
+  // free coordinates, whose modes do not need it (a smaller model's always comes with the result).
+  bool state_matrix = false;
   static constexpr int kEveryModeUpTo = 150;
   static constexpr int kDefaultModes = 20;
 };
@@ -53,7 +56,8 @@ struct LinearizationResult {
   // motor coordinates at their equilibrium. Empty when the linearization failed before it.
   Eigen::VectorXd equilibrium_q;
   // The state matrix d(ydot)/dy of the first-order equations about that equilibrium, y = [q_f; qd_f] over
-  // the free coordinates (2 n_f square). Empty when the linearization failed before it.
+  // the free coordinates (2 n_f square). Empty when the linearization failed before it, and for a model with
+  // more than LinearizationOptions::kEveryModeUpTo free coordinates unless LinearizationOptions::state_matrix.
   Eigen::MatrixXd state_matrix;
   double equilibrium_residual = 0.0;  // |Q - b| of the elastic/motor coordinates after Newton [N or N m]
   double joint_residual = 0.0;        // largest |Q - b| of the free joint coordinates (non-zero: not an equilibrium)

@@ -113,7 +113,9 @@ Result<StateSpaceModel> stateSpaceModel(const Project& project, const MultibodyS
         "a state-space model of a model with constraints is not available yet (its states would be the motions "
         "the constraints allow, not the coordinates); `flexarm-cli modes` gives its modes");
   m.operating_point = describeOperatingPoint(options);
-  m.linearization = linearize(project, system, options);
+  LinearizationOptions with_matrix = options;
+  with_matrix.state_matrix = true;
+  m.linearization = linearize(project, system, with_matrix);
   const LinearizationResult& lin = m.linearization;
   if (!lin.message.empty()) return error(lin.message);  // "cancelled" when options.cancel stopped it
   const Project held = operatingPointProject(project, options);
