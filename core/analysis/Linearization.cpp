@@ -12,6 +12,7 @@
 
 #include "analysis/LinearizedEquations.hpp"
 #include "analysis/StateEigenvalues.hpp"
+#include "base/SymmetricSolve.hpp"
 #include "dynamics/Constraints.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 
@@ -187,7 +188,15 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
   Eigen::MatrixXd J, Jr(ne + mh, ne + mh);
   double last_step = std::numeric_limits<double>::infinity(), first_step = 0.0;
   bool have_jacobian = false, analytic = true;
+  // A fine mesh without constraint rows takes the analytic tangent sparse (a pass linear in the mesh and a
+  // sparse Cholesky instead of a dense M's factorization and a dense LU), while it is positive definite.
+  bool sparse_tangent = mh == 0 && ne >= SymmetricSolve::kSparseFrom;
+  SymmetricSolve tangent_solve;
   for (int it = 0; it < 50 && ne > 0; ++it) {
+    if (!have_jacobian && analytic && sparse_tangent) {
+      sparse_tangent = equations.analyticStiffness(0.0, y, eq, tangent_solve);
+      have_jacobian = sparse_tangent;
+    }
     if (!have_jacobian) {
       if (analytic ? !equations.analyticStiffness(0.0, y, J)
                    : !equations.jacobianColumns(0.0, y, at_rest, eq, J, options.cancel)) {
@@ -209,7 +218,11 @@ LinearizationResult linearize(const Project& original, const MultibodySystem& sy
       have_jacobian = true;
     }
     if (options.cancel && *options.cancel) return failed(out, "cancelled", true);
-    const Eigen::VectorXd full_step = lu.solve(r);
+    Eigen::VectorXd full_step = r;
+    if (sparse_tangent && analytic)
+      tangent_solve.solveInPlace(full_step);
+    else
+      full_step = lu.solve(r);
     const Eigen::VectorXd step = full_step.head(ne);
     for (int c = 0; c < ne; ++c) y(eq[c]) -= step(c);
     lambda_held -= full_step.tail(mh);

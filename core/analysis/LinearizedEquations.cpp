@@ -108,6 +108,25 @@ bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, 
   return true;
 }
 
+bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, const std::vector<int>& rows, SymmetricSolve& K) {
+  fd_.setMassWithoutRunningTerms(true);
+  const bool evaluated = fd_.evaluate(ForwardDynamics::Request::terms(t, y.data()));
+  fd_.setMassWithoutRunningTerms(false);
+  if (!evaluated) {
+    error_ = fd_.error();
+    return false;
+  }
+  Eigen::SparseMatrix<double> K_ff, C_ff;
+  fd_.tangent(K_ff, C_ff);
+  // K_t(rows, rows) = P K_t P^T with P the rows' selection.
+  Eigen::SparseMatrix<double> P(static_cast<Eigen::Index>(rows.size()), K_ff.rows());
+  std::vector<Eigen::Triplet<double>> ones;
+  for (std::size_t i = 0; i < rows.size(); ++i) ones.emplace_back(static_cast<int>(i), rows[i], 1.0);
+  P.setFromTriplets(ones.begin(), ones.end());
+  const Eigen::SparseMatrix<double> K_rows = P * K_ff * P.transpose();
+  return K.compute(K_rows) && !K.usesLu();
+}
+
 bool LinearizedEquations::stateMatrix(Eigen::MatrixXd& A, const std::atomic<bool>* cancel) {
   const int nf = static_cast<int>(M_.rows());
   const Eigen::LLT<Eigen::MatrixXd> mass(M_);

@@ -41,6 +41,10 @@ class LinearizedEquations {
   // The integrators' analytic tangent stiffness K_t at y (TangentStiffness.hpp): structural, geometric,
   // joint springs and PD gains, without the inertial and gravity terms. False when y cannot be evaluated.
   bool analyticStiffness(double t, const Eigen::VectorXd& y, Eigen::MatrixXd& K);
+  // The same over the free coordinates `rows` (positions in the free list) only, sparse and factorized:
+  // from a pass linear in the mesh (M without its running-integral terms), no dense matrix. False when y
+  // cannot be evaluated or K_t there is not positive definite.
+  bool analyticStiffness(double t, const Eigen::VectorXd& y, const std::vector<int>& rows, SymmetricSolve& K);
 
   // M, K and C at y: the accelerations from one evaluation there (or `accelerations`, those of a
   // constrained motion); C is the analytic tangent damping when nothing moves (every velocity zero), else
