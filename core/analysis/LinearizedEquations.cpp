@@ -108,16 +108,21 @@ bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, 
   return true;
 }
 
+bool sparseTangentAt(ForwardDynamics& fd, double t, const double* y, Eigen::SparseMatrix<double>& K,
+                     Eigen::SparseMatrix<double>& C) {
+  fd.setMassWithoutRunningTerms(true);
+  const bool evaluated = fd.evaluate(ForwardDynamics::Request::terms(t, y));
+  fd.setMassWithoutRunningTerms(false);
+  if (evaluated) fd.tangent(K, C);
+  return evaluated;
+}
+
 bool LinearizedEquations::analyticStiffness(double t, const Eigen::VectorXd& y, const std::vector<int>& rows, SymmetricSolve& K) {
-  fd_.setMassWithoutRunningTerms(true);
-  const bool evaluated = fd_.evaluate(ForwardDynamics::Request::terms(t, y.data()));
-  fd_.setMassWithoutRunningTerms(false);
-  if (!evaluated) {
+  Eigen::SparseMatrix<double> K_ff, C_ff;
+  if (!sparseTangentAt(fd_, t, y.data(), K_ff, C_ff)) {
     error_ = fd_.error();
     return false;
   }
-  Eigen::SparseMatrix<double> K_ff, C_ff;
-  fd_.tangent(K_ff, C_ff);
   // K_t(rows, rows) = P K_t P^T with P the rows' selection.
   Eigen::SparseMatrix<double> P(static_cast<Eigen::Index>(rows.size()), K_ff.rows());
   std::vector<Eigen::Triplet<double>> ones;

@@ -81,6 +81,13 @@ class LinearizedEquations {
   std::string error_;
 };
 
+// The integrators' tangent stiffness and damping of fd's free coordinates at the state y, stored sparse,
+// from an evaluation of its own that is linear in the mesh (Output::Terms with M without its
+// running-integral terms): for Newton iterations on the tangent (statics, equilibria). False when y cannot
+// be evaluated (fd.error()).
+bool sparseTangentAt(ForwardDynamics& fd, double t, const double* y, Eigen::SparseMatrix<double>& K,
+                     Eigen::SparseMatrix<double>& C);
+
 // How far a difference quotient of y_c steps, as the linearization has always done.
 inline double differenceStep(double y) { return 1e-6 * std::max(1.0, std::abs(y)); }
 

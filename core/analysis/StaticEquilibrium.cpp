@@ -7,6 +7,7 @@
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
 
+#include "analysis/LinearizedEquations.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/SymmetricSolve.hpp"
 #include "dynamics/ForwardDynamics.hpp"
@@ -144,12 +145,7 @@ StaticSolution staticEquilibrium(const Project& project, const MultibodySystem& 
   Eigen::VectorXd y_terms = Eigen::VectorXd::Zero(2 * nf);
   auto tangentAt = [&](const Eigen::VectorXd& at) {
     y_terms.head(nf) = at;
-    fd.setMassWithoutRunningTerms(true);
-    const bool evaluated = fd.evaluate(ForwardDynamics::Request::terms(o.t, y_terms.data()));
-    fd.setMassWithoutRunningTerms(false);
-    if (!evaluated) return false;
-    fd.tangent(K_t, C_t);
-    return tangent_solve.compute(K_t) && !tangent_solve.usesLu();
+    return sparseTangentAt(fd, o.t, y_terms.data(), K_t, C_t) && tangent_solve.compute(K_t) && !tangent_solve.usesLu();
   };
 
   // Newton from qf on the residual at load factor lambda; true when converged (qf then the solution).
