@@ -56,12 +56,14 @@ class StaticResidual {
     // the force balance (for every coupling order: `geometric`'s axial force is then that of gravity).
     fd_.evaluate(ForwardDynamics::Request::residual(t_, y_.data(), zero_.data(), r_.data()));
     R = -r_;
+    // Each force term on its own: their sum `internal` (gravity with the elasticity that holds it) is what
+    // the residual leaves, as small as the residual itself at the balance.
     const DynamicsData& d = fd_.data();
     scale_ = 0.0;
-    for (int k = 0; k < nf; ++k) {
-      const int c = fd_.freeCoordinates()[static_cast<std::size_t>(k)];
-      scale_ = std::max({scale_, std::abs(d.tau(c)), std::abs(d.internal(c)), std::abs(d.external(c))});
-    }
+    for (const Eigen::VectorXd* term : {&d.tau, &d.gravity_force, &d.structural_force, &d.joint_spring_force,
+                                        &d.joint_damping_force, &d.geometric_force, &d.external})
+      if (term->size() > 0)
+        for (int c : fd_.freeCoordinates()) scale_ = std::max(scale_, std::abs((*term)(c)));
     scale_ = std::max(scale_, fd_.effort().cwiseAbs().maxCoeff());
     return R.allFinite();
   }
