@@ -10,6 +10,7 @@
 #include "analysis/LinearizedEquations.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/SymmetricSolve.hpp"
+#include "dynamics/ForceTerms.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "results/ChannelRecorder.hpp"
 
@@ -56,14 +57,17 @@ class StaticResidual {
     // the force balance (for every coupling order: `geometric`'s axial force is then that of gravity).
     fd_.evaluate(ForwardDynamics::Request::residual(t_, y_.data(), zero_.data(), r_.data()));
     R = -r_;
-    // Each force term on its own: their sum `internal` (gravity with the elasticity that holds it) is what
-    // the residual leaves, as small as the residual itself at the balance.
+    // Each force term on its own (ForceTerms.hpp), the bias and the loads: their sum (gravity with the
+    // elasticity that holds it) is what the residual leaves, as small as the residual itself at the balance.
     const DynamicsData& d = fd_.data();
     scale_ = 0.0;
-    for (const Eigen::VectorXd* term : {&d.tau, &d.gravity_force, &d.structural_force, &d.joint_spring_force,
-                                        &d.joint_damping_force, &d.geometric_force, &d.external})
-      if (term->size() > 0)
-        for (int c : fd_.freeCoordinates()) scale_ = std::max(scale_, std::abs((*term)(c)));
+    auto largest = [&](const Eigen::VectorXd& force) {
+      if (force.size() > 0)
+        for (int c : fd_.freeCoordinates()) scale_ = std::max(scale_, std::abs(force(c)));
+    };
+    largest(d.tau);
+    largest(d.external);
+    for (const ForceTerm* term : forceTerms()) largest(term->of(d));
     scale_ = std::max(scale_, fd_.effort().cwiseAbs().maxCoeff());
     return R.allFinite();
   }

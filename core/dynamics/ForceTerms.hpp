@@ -43,6 +43,8 @@ class ForceTerm {
   virtual const char* name() const = 0;
   // The vector of DynamicsData that holds this term's force.
   virtual Eigen::VectorXd& of(DynamicsData& data) const = 0;
+  // The same, to read.
+  const Eigen::VectorXd& of(const DynamicsData& data) const { return of(const_cast<DynamicsData&>(data)); }
   // Adds the term's generalized force at the state to `force` (nq) and returns its potential energy [J]
   // (0 for a term without one). May read the frames of a pass of the equations at the same state
   // (data.frames: the geometric term's axial force). No heap allocation.
