@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace flexarm {
 
@@ -61,6 +62,47 @@ bool LinearizedEquations::jacobianColumns(double t, const Eigen::VectorXd& y, co
   return true;
 }
 
+bool LinearizedEquations::groupedStiffness(double t, const Eigen::VectorXd& y, const Eigen::VectorXd& a,
+                                           const RestStiffnessPattern& pattern, Eigen::MatrixXd& K, bool& consistent,
+                                           const std::atomic<bool>* cancel) {
+  const int nf = static_cast<int>(fd_.freeCoordinates().size());
+  consistent = false;
+  Eigen::MatrixXd J;
+  if (!jacobianColumns(t, y, a, pattern.dense, J, cancel)) return false;
+  K.setZero(nf, nf);
+  for (std::size_t j = 0; j < pattern.dense.size(); ++j) K.col(pattern.dense[j]) = J.col(static_cast<int>(j));
+  Eigen::VectorXd yp = y, rp, rm;
+  for (const std::vector<int>& group : pattern.groups) {
+    if (stopped(cancel)) {
+      cancelled_ = true;
+      error_ = "cancelled";
+      return false;
+    }
+    for (int sign : {1, -1}) {
+      for (int c : group) yp(c) = y(c) + sign * differenceStep(y(c));
+      if (!residual(t, yp, a, sign > 0 ? rp : rm)) return false;
+    }
+    for (int c : group) {
+      yp(c) = y(c);
+      const double h = differenceStep(y(c));
+      for (int i : pattern.rows[static_cast<std::size_t>(c)]) K(i, c) = (rp(i) - rm(i)) / (2 * h);
+    }
+  }
+  for (int d : pattern.dense)  // the dense rows of the grouped columns, by symmetry
+    for (int c = 0; c < nf; ++c)
+      if (!pattern.rows[static_cast<std::size_t>(c)].empty()) K(d, c) = K(c, d);
+
+  // The check along z, which moves every coordinate by a generic fraction of its difference step.
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(y.size());  // [dq; 0]
+  for (int c = 0; c < nf; ++c) z(c) = differenceStep(y(c)) * std::sin(1.0 + 2.3 * c);
+  if (!residual(t, y + z, a, rp) || !residual(t, y - z, a, rm)) return false;
+  const Eigen::VectorXd difference = 0.5 * (rp - rm), product = K * z.head(nf);
+  const Eigen::VectorXd size = K.cwiseAbs() * z.head(nf).cwiseAbs();
+  const double floor = 1e-12 * size.maxCoeff();
+  consistent = ((difference - product).cwiseAbs().array() <= kCheckTolerance * size.array() + floor).all();
+  return true;
+}
+
 bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const std::atomic<bool>* cancel,
                                     const Eigen::VectorXd* accelerations) {
   const int nf = static_cast<int>(fd_.freeCoordinates().size());
@@ -79,8 +121,20 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
   // At rest (no velocity at all, not even a prescribed one), the velocity terms of the inertia are
   // quadratic and drop out of C: it is the integrators' analytic tangent damping.
   const bool at_rest = fd_.qd().cwiseAbs().maxCoeff() == 0.0;
-  Eigen::MatrixXd K_t;
-  if (at_rest) fd_.tangent(K_t, C_);
+  grouped_ = false;
+  if (at_rest) {
+    Eigen::MatrixXd K_t;
+    fd_.tangent(K_t, C_);
+    const double force_scale = fd_.largestForceTerm();
+    const std::optional<RestStiffnessPattern> pattern =
+        nf >= kGroupedFrom ? restStiffnessPattern(fd_.system(), fd_.freeCoordinates()) : std::nullopt;
+    if (pattern && pattern->passes() < 2 * nf && (M_ * a_).cwiseAbs().maxCoeff() <= kNegligibleInertia * force_scale) {
+      bool consistent = false;
+      if (!groupedStiffness(t, y, a_, *pattern, K_, consistent, cancel)) return false;
+      grouped_ = consistent;
+      if (consistent) return true;
+    }
+  }
   std::vector<int> columns;
   for (int c = 0; c < (at_rest ? nf : 2 * nf); ++c) columns.push_back(c);
   Eigen::MatrixXd J;

@@ -4,9 +4,14 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,27 +40,70 @@ StateEigenpairs everyEigenvalue(const Eigen::MatrixXd& A) {
 
 namespace {
 
+using SparseLu = Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>>;
+
 // x -> (A - sigma I)^-1 x for A = [0 I; -M^-1 K, -M^-1 C]: with x = [u; v], the first half is
-// x1 = -(K + sigma C + sigma^2 M)^-1 (M v + (C + sigma M) u), the second u + sigma x1.
+// x1 = -(K + sigma C + sigma^2 M)^-1 (M v + (C + sigma M) u), the second u + sigma x1. The factorization
+// is a dense LU, or at sigma = 0 for a K that is mostly zeros (the grouped columns of a fine mesh,
+// RestStiffness.hpp: banded blocks and the joints' rows) a sparse one, with C sparse too.
 class ShiftInverted {
  public:
   // `lu` factorizes K + sigma C + sigma^2 M (K itself at sigma = 0).
   ShiftInverted(const Eigen::MatrixXd& M, const Eigen::MatrixXd& C, double sigma, Eigen::PartialPivLU<Eigen::MatrixXd>&& lu)
       : M_(M), C_sigma_(C + sigma * M), lu_(std::move(lu)), sigma_(sigma) {}
+  // sigma = 0 with K factorized sparse.
+  ShiftInverted(const Eigen::MatrixXd& M, const Eigen::MatrixXd& C, std::unique_ptr<SparseLu> sparse)
+      : M_(M), C_sparse_(C.sparseView(0.0, 0.0)), sparse_(std::move(sparse)), sigma_(0.0) {}
   void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const {
     const Eigen::Index n = M_.rows();
     Eigen::VectorXd rhs = M_ * x.tail(n);
-    rhs.noalias() += C_sigma_ * x.head(n);
-    out.head(n) = -lu_.solve(rhs);
+    if (sparse_) {
+      rhs += C_sparse_ * x.head(n);
+      out.head(n) = -sparse_->solve(rhs);
+    } else {
+      rhs.noalias() += C_sigma_ * x.head(n);
+      out.head(n) = -lu_.solve(rhs);
+    }
     out.tail(n) = x.head(n) + sigma_ * out.head(n);
   }
 
  private:
   const Eigen::MatrixXd& M_;
   Eigen::MatrixXd C_sigma_;
+  Eigen::SparseMatrix<double> C_sparse_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  std::unique_ptr<SparseLu> sparse_;
   double sigma_;
 };
+
+// A sparse LU of K when K is large and mostly zeros (at most kSparseShare of its entries), regular
+// enough for sigma = 0 (an estimate of its reciprocal condition number above `rcond_limit`); else null.
+constexpr int kSparseFrom = 200;
+constexpr double kSparseShare = 0.1;
+std::unique_ptr<SparseLu> sparseFactorization(const Eigen::MatrixXd& K, double rcond_limit) {
+  const Eigen::Index n = K.rows();
+  if (n < kSparseFrom || static_cast<double>((K.array() != 0.0).count()) > kSparseShare * static_cast<double>(n * n))
+    return nullptr;
+  const Eigen::SparseMatrix<double> S = K.sparseView(0.0, 0.0);
+  auto lu = std::make_unique<SparseLu>();
+  lu->analyzePattern(S);
+  lu->factorize(S);
+  if (lu->info() != Eigen::Success) return nullptr;
+  // |K^-1| by a few steps of the power iteration on K^-1 from a generic start: a near null vector (a
+  // rigid-body mode) dominates it at once.
+  Eigen::VectorXd v(n);
+  for (Eigen::Index i = 0; i < n; ++i) v(i) = 1.0 + 0.5 * std::sin(0.3 + 1.7 * static_cast<double>(i));
+  double inverse_norm = 0.0;
+  for (int it = 0; it < 4; ++it) {
+    v.normalize();
+    v = lu->solve(v);
+    if (!v.allFinite()) return nullptr;
+    inverse_norm = v.norm();
+  }
+  const double norm = K.cwiseAbs().rowwise().sum().maxCoeff();
+  if (!(1.0 / (norm * inverse_norm) >= rcond_limit)) return nullptr;
+  return lu;
+}
 
 // w minus its projection on the first k columns of V, twice (classical Gram-Schmidt, repeated).
 Eigen::VectorXd orthogonalized(const Eigen::MatrixXd& V, int k, Eigen::VectorXd w, Eigen::VectorXd* h) {
@@ -90,15 +138,22 @@ StateEigenpairs eigenvaluesNearZero(const Eigen::MatrixXd& M, const Eigen::Matri
   // among the overdamped decays of a fine mesh (-1/beta of Rayleigh damping) would bury them.
   // Each dense factorization (tenths of a second for a thousand coordinates) is followed by a look at
   // `cancel`; at sigma = 0 the factorization of K serves the iteration.
+  constexpr double kSingular = 1e-13;  // rcond of K below which it is taken as singular
   double sigma = 0.0;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
-  if (stopped()) return out;
-  if (lu.rcond() < 1e-13) {
-    sigma = -1e-6 * omega;
-    lu.compute(K + sigma * C + sigma * sigma * M);
+  std::optional<ShiftInverted> shifted;
+  if (std::unique_ptr<SparseLu> sparse = sparseFactorization(K, kSingular)) {
+    shifted.emplace(M, C, std::move(sparse));
+  } else {
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
     if (stopped()) return out;
+    if (lu.rcond() < kSingular) {
+      sigma = -1e-6 * omega;
+      lu.compute(K + sigma * C + sigma * sigma * M);
+      if (stopped()) return out;
+    }
+    shifted.emplace(M, C, sigma, std::move(lu));
   }
-  const ShiftInverted op(M, C, sigma, std::move(lu));
+  const ShiftInverted& op = *shifted;
 
   Eigen::MatrixXd V(N, 1), H = Eigen::MatrixXd::Zero(1, 0);
   Eigen::VectorXd start(N);

@@ -5,9 +5,11 @@
 //     second for 2n = 300, minutes for the 2 400 states of a 200-element spatial link);
 //   - the ones nearest zero, by Arnoldi's method on the shift-inverted operator (A - sigma I)^-1, which
 //     needs one LU factorization of the n x n matrix K + sigma C + sigma^2 M and then O(n^2) per
-//     Krylov vector. The Krylov space grows until every eigenvalue within a disk around sigma has
-//     converged (Ritz residual within 1e-10) and the disk holds the wanted number of modes; the
-//     eigenvalues are returned only from that disk, so none nearer zero is ever missing.
+//     Krylov vector (M's product; a K that is mostly zeros, as the grouped columns of a fine mesh
+//     give it, is factorized sparse when it is regular, and C's product is then sparse too). The
+//     Krylov space grows until every eigenvalue within a disk around sigma has converged (Ritz
+//     residual within 1e-10) and the disk holds the wanted number of modes; the eigenvalues are
+//     returned only from that disk, so none nearer zero is ever missing.
 // A vibration mode is an eigenvalue that is not zero (|lambda| < 1e-7 scale, a rigid-body mode), not
 // the conjugate of one with Im(lambda) > 0, and not an overdamped decay (real and negative).
 #include <Eigen/Dense>

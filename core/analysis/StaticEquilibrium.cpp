@@ -57,18 +57,9 @@ class StaticResidual {
     // the force balance (for every coupling order: `geometric`'s axial force is then that of gravity).
     fd_.evaluate(ForwardDynamics::Request::residual(t_, y_.data(), zero_.data(), r_.data()));
     R = -r_;
-    // Each force term on its own (ForceTerms.hpp), the bias and the loads: their sum (gravity with the
-    // elasticity that holds it) is what the residual leaves, as small as the residual itself at the balance.
-    const DynamicsData& d = fd_.data();
-    scale_ = 0.0;
-    auto largest = [&](const Eigen::VectorXd& force) {
-      if (force.size() > 0)
-        for (int c : fd_.freeCoordinates()) scale_ = std::max(scale_, std::abs(force(c)));
-    };
-    largest(d.tau);
-    largest(d.external);
-    for (const ForceTerm* term : forceTerms()) largest(term->of(d));
-    scale_ = std::max(scale_, fd_.effort().cwiseAbs().maxCoeff());
+    // The largest force term on its own: their sum (gravity with the elasticity that holds it) is what
+    // the residual leaves, as small as the residual itself at the balance.
+    scale_ = fd_.largestForceTerm();
     return R.allFinite();
   }
   double scale() const { return scale_; }

@@ -1,5 +1,6 @@
 #include "dynamics/ForwardDynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -397,6 +398,18 @@ Energies ForwardDynamics::energies() {
   e.kinetic = data_.kinetic;
   e.potential = data_.gravity_potential + data_.elastic_potential;
   return e;
+}
+
+double ForwardDynamics::largestForceTerm() const {
+  double scale = 0.0;
+  auto largest = [&](const Eigen::VectorXd& force) {
+    if (force.size() > 0)
+      for (int c : free_) scale = std::max(scale, std::abs(force(c)));
+  };
+  largest(data_.tau);
+  largest(data_.external);
+  for (const ForceTerm* term : forceTerms()) largest(term->of(data_));
+  return std::max(scale, effort_.size() > 0 ? effort_.cwiseAbs().maxCoeff() : 0.0);
 }
 
 std::string ForwardDynamics::error() const {

@@ -146,6 +146,10 @@ class ForwardDynamics {
   const Eigen::VectorXd& effort() const { return effort_; }
   // Generalized force balance of the free coordinates at zero free acceleration, Q_f - b_f.
   const Eigen::VectorXd& residualForce() const { return force_f_; }
+  // The largest single force of the last evaluation on a free coordinate: the bias, the loads, each force
+  // term on its own (ForceTerms.hpp) and the drives' efforts. Their sum is what a residual leaves, as
+  // small as the residual itself at a balance, so this is the scale a balance is measured against.
+  double largestForceTerm() const;
   DynamicsData& data() { return data_; }
   // The energies at the state of the last evaluation, and data().frames at that state: a flexible
   // system's from that evaluation's pass of the equations (DynamicsData::kinetic and the potentials; no
