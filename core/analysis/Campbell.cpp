@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 #include "base/NumberFormat.hpp"
+#include "base/ParallelFor.hpp"
 #include "dynamics/MultibodySystem.hpp"
 
 namespace flexarm {
@@ -39,14 +41,30 @@ Result<CampbellResult> campbellDiagram(const Project& project, const std::vector
   out.spins = spins;
   std::vector<Eigen::VectorXd> last_shapes;
   const MultibodySystem system = MultibodySystem::fromModel(project.model, project.coupling);  // once for the sweep
-  for (std::size_t k = 0; k < spins.size(); ++k) {
-    if ((progress && !progress(k, spins.size())) || (cancel && *cancel)) return error("cancelled");
+  // The rates' linearizations are independent: they share the cores (a fine mesh's at a spin takes
+  // seconds each), and their modes are followed in order afterwards.
+  std::vector<LinearizationResult> results(spins.size());
+  std::vector<char> linearized(spins.size(), 0);
+  std::mutex reporting;
+  std::size_t begun = 0;
+  bool stopped = false;
+  parallelFor(spins.size(), 0, [&](std::size_t k) {
+    {
+      const std::lock_guard<std::mutex> lock(reporting);
+      stopped = stopped || (progress && !progress(begun++, spins.size())) || (cancel && *cancel);
+      if (stopped) return;
+    }
     LinearizationOptions options;
     options.spin_rate = spins[k];
     options.modes = 2 * count + 10;  // candidates for the curves, which may cross
     options.cancel = cancel;
-    const LinearizationResult r = linearize(project, system, options);
-    if (r.cancelled) return error("cancelled");
+    results[k] = linearize(project, system, options);
+    const std::lock_guard<std::mutex> lock(reporting);
+    linearized[k] = 1;
+  });
+  for (std::size_t k = 0; k < spins.size(); ++k) {
+    const LinearizationResult& r = results[k];
+    if (!linearized[k] || r.cancelled) return error("cancelled");
     if (!r.message.empty()) return errorAt("spin " + formatNumber(spins[k]) + " rad/s", r.message);
     if (k == 0) {
       const int n = std::min<int>(count, static_cast<int>(r.modes.size()));

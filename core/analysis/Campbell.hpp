@@ -35,13 +35,14 @@ struct CampbellResult {
   std::vector<CampbellCurve> curves;  // the lowest `count` modes at the first rate, in that order
 };
 
-// Called before each rate with (rates done, rates in all); false stops the sweep with the error "cancelled".
+// Called before each rate's linearization with (rates begun before it, rates in all), from one thread
+// at a time; false stops the sweep with the error "cancelled".
 using CampbellProgress = std::function<bool(std::size_t, std::size_t)>;
 
-// Linearizes the project about each spin rate (ascending or not) and follows its lowest `count`
-// modes (of a large model, among the lowest 2 count + 10 at each rate). An error names the rate where
-// the linearization failed. `cancel` (checked inside each linearization too) stops the sweep with the
-// error "cancelled".
+// Linearizes the project about each spin rate (ascending or not; the rates share the machine's cores)
+// and follows its lowest `count` modes (of a large model, among the lowest 2 count + 10 at each rate).
+// An error names the rate where the linearization failed. `cancel` (checked inside each linearization
+// too) stops the sweep with the error "cancelled".
 Result<CampbellResult> campbellDiagram(const Project& project, const std::vector<double>& spins, int count,
                                        const CampbellProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 

@@ -122,6 +122,28 @@ TEST(Campbell, ProgressIsReportedAndCancels) {
   EXPECT_EQ(seen, (std::vector<std::size_t>{0, 1, 2}));
 }
 
+// The rates are linearized side by side on the machine's cores: each point is what a linearization
+// about its rate alone gives, in the order of the rates.
+TEST(Campbell, EachPointIsItsRateLinearizedAlone) {
+  const Project p = spatialBeam(CouplingOrder::High);
+  const std::vector<double> spins = {0.0, 4.0, 1.0, 3.0, 2.0};
+  const Result<CampbellResult> sweep = campbellDiagram(p, spins, 3);
+  ASSERT_TRUE(sweep) << sweep.error().text();
+  for (std::size_t k = 0; k < spins.size(); ++k) {
+    LinearizationOptions options;
+    options.spin_rate = spins[k];
+    options.modes = 2 * 3 + 10;
+    const LinearizationResult alone = linearize(p, options);
+    ASSERT_EQ(alone.message, "");
+    for (const CampbellCurve& c : sweep.value().curves) {
+      EXPECT_EQ(c.points[k].spin, spins[k]);
+      bool found = false;
+      for (const LinearMode& m : alone.modes) found = found || m.omega == c.points[k].omega;
+      EXPECT_TRUE(found) << c.dominant << " at " << spins[k] << " rad/s: " << c.points[k].omega;
+    }
+  }
+}
+
 TEST(Campbell, RefusesAnEmptySweep) {
   const Project p = test::loadShipped("spin-up-beam.flexarm.json");
   EXPECT_FALSE(campbellDiagram(p, {}, 3));
