@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <mutex>
+#include <string>
 
 #include "base/NumberFormat.hpp"
 #include "base/ParallelFor.hpp"
@@ -58,7 +60,11 @@ Result<CampbellResult> campbellDiagram(const Project& project, const std::vector
     options.spin_rate = spins[k];
     options.modes = 2 * count + 10;  // candidates for the curves, which may cross
     options.cancel = cancel;
-    results[k] = linearize(project, system, options);
+    try {  // on a pool thread, where an exception (out of memory: the rates' linearizations at once) would end the program
+      results[k] = linearize(project, system, options);
+    } catch (const std::exception& e) {
+      results[k].message = std::string("the linearization failed: ") + e.what();
+    }
     const std::lock_guard<std::mutex> lock(reporting);
     linearized[k] = 1;
   });

@@ -121,7 +121,6 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
   // At rest (no velocity at all, not even a prescribed one), the velocity terms of the inertia are
   // quadratic and drop out of C: it is the integrators' analytic tangent damping.
   const bool at_rest = fd_.qd().cwiseAbs().maxCoeff() == 0.0;
-  grouped_ = false;
   if (at_rest) {
     Eigen::MatrixXd K_t;
     fd_.tangent(K_t, C_);
@@ -131,7 +130,6 @@ bool LinearizedEquations::linearize(double t, const Eigen::VectorXd& y, const st
     if (pattern && pattern->passes() < 2 * nf && (M_ * a_).cwiseAbs().maxCoeff() <= kNegligibleInertia * force_scale) {
       bool consistent = false;
       if (!groupedStiffness(t, y, a_, *pattern, K_, consistent, cancel)) return false;
-      grouped_ = consistent;
       if (consistent) return true;
     }
   }

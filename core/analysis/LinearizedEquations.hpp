@@ -84,8 +84,6 @@ class LinearizedEquations {
   // groupedStiffness()'s check: the direction's difference quotient within this share of each row's
   // sum of |K_ic z_c| (measured: within 1e-12 on the 20- and 200-element cantilevers).
   static constexpr double kCheckTolerance = 1e-8;
-  // Whether the last linearize() took K from grouped columns.
-  bool groupedColumns() const { return grouped_; }
 
   bool cancelled() const { return cancelled_; }
   // Evaluations of the residual so far: the cost of a linearization, as an operation count.
@@ -97,7 +95,7 @@ class LinearizedEquations {
   ForwardDynamics* zero_;
   Eigen::MatrixXd M_, K_, C_;
   Eigen::VectorXd a_, work_;
-  bool cancelled_ = false, grouped_ = false;
+  bool cancelled_ = false;
   long evaluations_ = 0;
   std::string error_;
 };
