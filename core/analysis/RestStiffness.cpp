@@ -4,22 +4,10 @@
 
 namespace flexarm {
 
-namespace {
-
-std::optional<RestStiffnessPattern> outside(std::string* why, const std::string& reason) {
-  if (why) *why = reason;
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<RestStiffnessPattern> restStiffnessPattern(const MultibodySystem& sys, const std::vector<int>& free,
-                                                         std::string* why) {
-  if (sys.coupling == CouplingOrder::Geometric) return outside(why, "geometric coupling");
-  for (const LoadPoint& load : sys.loads) {
-    if (load.link_axes) return outside(why, "a load turns with its link");
-    if (!load.torque.isZero(0.0)) return outside(why, "a load applies a torque");
-  }
+std::optional<RestStiffnessPattern> restStiffnessPattern(const MultibodySystem& sys, const std::vector<int>& free) {
+  if (sys.coupling == CouplingOrder::Geometric) return std::nullopt;
+  for (const LoadPoint& load : sys.loads)  // a follower load, or a torque
+    if (load.link_axes || !load.torque.isZero(0.0)) return std::nullopt;
   const int nf = static_cast<int>(free.size());
   std::vector<int> position(static_cast<std::size_t>(sys.nq), -1);  // full index -> free position
   for (int k = 0; k < nf; ++k) position[static_cast<std::size_t>(free[static_cast<std::size_t>(k)])] = k;

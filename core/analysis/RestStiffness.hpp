@@ -22,7 +22,6 @@
 // turn with the link (follower loads) and fixed torques (not conservative for finite rotations) fall outside
 // the argument: no pattern then.
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "dynamics/MultibodySystem.hpp"
@@ -41,8 +40,7 @@ struct RestStiffnessPattern {
 };
 
 // The pattern of K over `free` (full coordinate indices, as ForwardDynamics::freeCoordinates), or nothing
-// when the system's forces fall outside the argument above; `why` then says what.
-std::optional<RestStiffnessPattern> restStiffnessPattern(const MultibodySystem& sys, const std::vector<int>& free,
-                                                         std::string* why = nullptr);
+// when the system's forces fall outside the argument above.
+std::optional<RestStiffnessPattern> restStiffnessPattern(const MultibodySystem& sys, const std::vector<int>& free);
 
 }  // namespace flexarm

@@ -10,7 +10,6 @@
 #include "analysis/LinearizedEquations.hpp"
 #include "base/NumberFormat.hpp"
 #include "base/SymmetricSolve.hpp"
-#include "dynamics/ForceTerms.hpp"
 #include "dynamics/ForwardDynamics.hpp"
 #include "results/ChannelRecorder.hpp"
 
