@@ -227,7 +227,7 @@ class ConstrainedAlphaStepper final : public ConstrainedStepper {
       ++stats_.error_test_failures;
       return 1;
     }
-    const double factor = AlphaScheme::stepFactor(err);
+    const double factor = controller_.factor(err, h);
     local_error_.head(n_) = work_;
     t_prev_ = t_;
     y_prev_ = y_;
@@ -249,6 +249,7 @@ class ConstrainedAlphaStepper final : public ConstrainedStepper {
   int n_, m_;
   double rtol_, atol_, max_step_, t_stop_;
   AlphaScheme scheme_;
+  AlphaScheme::Controller controller_;
   double h_ = 0.0, t_ = 0.0, t_prev_ = 0.0;
   double factored_cq_ = -1.0;  // c_q of the factorized iteration matrix; -1: none to keep
   long steps_since_factorization_ = 0;

@@ -68,6 +68,7 @@ Status GeneralizedAlphaIntegrator::init(SecondOrderOde& ode, int n, const double
   t_stop_ = t_stop;
   const double rho = s.rho_inf;
   scheme_ = AlphaScheme(rho);
+  controller_ = AlphaScheme::Controller();
   y_ = Eigen::Map<const Eigen::VectorXd>(y0, n);
   y1_ = y_prev_ = y_;
   Eigen::VectorXd ydot(n);
@@ -221,7 +222,7 @@ int GeneralizedAlphaIntegrator::attempt(double h) {
     ++stats_.error_test_failures;
     return 1;
   }
-  const double factor = AlphaScheme::stepFactor(err);
+  const double factor = controller_.factor(err, h);
   local_error_.setZero(2 * n_);  // the positions' estimate; the velocities have none
   local_error_.head(n_) = work_;
   acceptStep(t1, h, y1_.head(n_), y1_.tail(n_), a1_);
