@@ -8,9 +8,10 @@ namespace flexarm {
 
 namespace {
 // The order of the LU: each unknown at its key (a coordinate at its index, an extra unknown just after the
-// coordinate it sits beside), the rows with more than four times the median's non-zeros last.
-void bandedOrder(const SymmetricSolve::Sparse& A, int n, const std::vector<int>* place,
-                 Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>& order) {
+// coordinate it sits beside), the rows with more than four times the median's non-zeros last. Returns
+// how many those are (the border).
+int bandedOrder(const SymmetricSolve::Sparse& A, int n, const std::vector<int>* place,
+                Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>& order) {
   const int N = static_cast<int>(A.rows());
   std::vector<int> count(static_cast<std::size_t>(N));
   for (int c = 0; c < N; ++c)
@@ -19,16 +20,18 @@ void bandedOrder(const SymmetricSolve::Sparse& A, int n, const std::vector<int>*
   std::nth_element(sorted.begin(), sorted.begin() + N / 2, sorted.end());
   const int border = 4 * std::max(sorted[static_cast<std::size_t>(N / 2)], 1);
   std::vector<std::pair<double, int>> keys;
+  int in_border = 0;
   for (int i = 0; i < N; ++i) {
     double key =
         i < n ? i
               : (place && static_cast<std::size_t>(i - n) < place->size() ? (*place)[static_cast<std::size_t>(i - n)] + 0.5 : i);
-    if (count[static_cast<std::size_t>(i)] > border) key += 2.0 * N;
+    if (count[static_cast<std::size_t>(i)] > border) key += 2.0 * N, ++in_border;
     keys.emplace_back(key, i);
   }
   std::stable_sort(keys.begin(), keys.end());
   order.resize(N);
   for (int k = 0; k < N; ++k) order.indices()[keys[static_cast<std::size_t>(k)].second] = k;
+  return in_border;
 }
 }  // namespace
 
@@ -38,12 +41,15 @@ bool LowRankUpdatedSolve::compute(const SymmetricSolve::Sparse& A, const Eigen::
   extended_ = A.rows() > n;
   if (extended_) {
     if (!Eigen::Map<const Eigen::VectorXd>(A.valuePtr(), A.nonZeros()).allFinite()) return false;
-    bandedOrder(A, static_cast<int>(n), place, order_);
+    const int border = bandedOrder(A, static_cast<int>(n), place, order_);
     ordered_ = A.twistedBy(order_);
-    lu_.isSymmetric(true);
-    lu_.setPivotThreshold(1e-2);  // the diagonal where it is not too small: the band kept
-    lu_.compute(ordered_);
-    if (lu_.info() != Eigen::Success) return false;
+    banded_ = band_.compute(ordered_, border);
+    if (!banded_) {  // a wider band, or a band singular without its border: the general LU
+      lu_.isSymmetric(true);
+      lu_.setPivotThreshold(1e-2);  // the diagonal where it is not too small: the band kept
+      lu_.compute(ordered_);
+      if (lu_.info() != Eigen::Success) return false;
+    }
   } else if (!base_.compute(A)) {  // a Cholesky, or the LU where A is not positive definite
     return false;
   }
@@ -68,10 +74,13 @@ void LowRankUpdatedSolve::solveBase(Eigen::Ref<Eigen::VectorXd> x) const {
     base_.solveInPlace(x);
     return;
   }
-  padded_.setZero(lu_.rows());
+  padded_.setZero(ordered_.rows());
   padded_.head(x.size()) = x;
   padded_ = order_ * padded_;
-  padded_ = lu_.solve(padded_).eval();
+  if (banded_)
+    band_.solveInPlace(padded_);
+  else
+    padded_ = lu_.solve(padded_).eval();
   padded_ = order_.transpose() * padded_;
   x = padded_.head(x.size());
 }
@@ -85,7 +94,7 @@ void LowRankUpdatedSolve::solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const {
 }
 
 long LowRankUpdatedSolve::factorNonZeros() const {
-  if (extended_) return static_cast<long>(lu_.nnzL() + lu_.nnzU());
+  if (extended_) return banded_ ? band_.factorNonZeros() : static_cast<long>(lu_.nnzL() + lu_.nnzU());
   return base_.factorNonZeros();
 }
 

@@ -6,16 +6,18 @@
 // ForeshorteningColumns.hpp). A may come as the Schur complement of a larger sparse symmetric system
 //   [A0 X; X^T Y] (n + p unknowns),   A = A0 - X Y^-1 X^T,
 // whose extra unknowns keep it sparse where A is not (the running-integral terms of the foreshortening,
-// ForeshorteningColumns.hpp): A^-1 b is then the first n unknowns of its solution with [b; 0], by a sparse
-// LU (the system is indefinite). Without extra unknowns A is factorized by SymmetricSolve (a sparse
-// Cholesky; its dense path when A is small, full or indefinite). The factorization costs A's own, r
-// solves with it and an r x r LU; a solve costs one with A and O(n r). S must be nonsingular (then
-// I + C U^T Z is too); a capacitance that is not (S singular to working precision) fails compute().
+// ForeshorteningColumns.hpp): A^-1 b is then the first n unknowns of its solution with [b; 0], by
+// Gaussian elimination in the band of a banded order with its border (BorderedBandSolve.hpp), or a
+// sparse LU where the band is wide or singular without its border (the system is indefinite). Without extra unknowns A is
+// factorized by SymmetricSolve (a sparse Cholesky; its dense path when A is small, full or indefinite). The factorization costs
+// A's own, r solves with it and an r x r LU; a solve costs one with A and O(n r). S must be nonsingular (then I + C U^T Z is
+// too); a capacitance that is not (S singular to working precision) fails compute().
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <vector>
 
+#include "base/BorderedBandSolve.hpp"
 #include "base/SymmetricSolve.hpp"
 
 namespace flexarm {
@@ -33,6 +35,8 @@ class LowRankUpdatedSolve {
   void solveInPlace(Eigen::Ref<Eigen::VectorXd> x) const;
   // The non-zeros of the factorization of A (L and U of the LU, or the Cholesky factor), for the tests.
   long factorNonZeros() const;
+  // Whether the larger system was factorized in its band (BorderedBandSolve), for the tests.
+  bool banded() const { return extended_ && banded_; }
 
  private:
   void solveBase(Eigen::Ref<Eigen::VectorXd> x) const;  // x <- A^-1 x
@@ -41,6 +45,9 @@ class LowRankUpdatedSolve {
   // of the larger system: a fill-reducing ordering of its symmetric pattern, pivots on the diagonal
   // where they are not too small
   Eigen::SparseLU<SymmetricSolve::Sparse, Eigen::NaturalOrdering<int>> lu_;
+  // ... or, where its leading unknowns form a narrow band (the usual case), by the band and its border
+  BorderedBandSolve band_;
+  bool banded_ = false;
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order_;  // new position of each unknown
   SymmetricSolve::Sparse ordered_;
   Eigen::MatrixXd U_, CUt_, Z_;                       // U, C U^T, A^-1 U

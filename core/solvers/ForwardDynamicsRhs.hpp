@@ -68,6 +68,8 @@ class ForwardDynamicsRhs final : public OdeRhs, public SecondOrderOde {
   bool splitIterationMatrices() const { return split_; }
   // The non-zeros of the last iteration matrix's factorization (for the tests: it grows with the mesh).
   long iterationFactorNonZeros() const { return split_ ? split_solve_.factorNonZeros() : solve_.factorNonZeros(); }
+  // The split iteration matrix was factorized in its band and border (base/BorderedBandSolve.hpp).
+  bool iterationFactorInBand() const { return split_ && split_solve_.banded(); }
 
  private:
   int evaluate(double t, const double* y, double* ydot, bool without_mass);
