@@ -69,19 +69,18 @@ bool BorderedBandSolve::compute(const Eigen::SparseMatrix<double>& A, int border
 }
 
 void BorderedBandSolve::solveBand(double* x) const {
+  using Column = Eigen::Map<const Eigen::VectorXd>;
+  using Part = Eigen::Map<Eigen::VectorXd>;
   for (int j = 0; j < nb_; ++j) {  // L, with the interchanges in their order
     const int p = pivot_[static_cast<std::size_t>(j)];
     if (p != j) std::swap(x[j], x[p]);
-    const double xj = x[j];
-    if (xj == 0.0) continue;
     const int km = std::min(w_, nb_ - 1 - j);
-    for (int i = j + 1; i <= j + km; ++i) x[i] -= at(i, j) * xj;
+    if (x[j] != 0.0 && km > 0) Part(x + j + 1, km).noalias() -= x[j] * Column(&at(j + 1, j), km);
   }
   for (int j = nb_ - 1; j >= 0; --j) {  // U
     x[j] /= at(j, j);
-    const double xj = x[j];
-    if (xj == 0.0) continue;
-    for (int i = std::max(0, j - kv_); i < j; ++i) x[i] -= at(i, j) * xj;
+    const int i0 = std::max(0, j - kv_);
+    if (x[j] != 0.0 && j > i0) Part(x + i0, j - i0).noalias() -= x[j] * Column(&at(i0, j), j - i0);
   }
 }
 

@@ -33,7 +33,7 @@ class BorderedBandSolve {
 
  private:
   double& at(int i, int j) { return band_[static_cast<std::size_t>(j) * ld_ + (kv_ + i - j)]; }
-  double at(int i, int j) const { return band_[static_cast<std::size_t>(j) * ld_ + (kv_ + i - j)]; }
+  const double& at(int i, int j) const { return band_[static_cast<std::size_t>(j) * ld_ + (kv_ + i - j)]; }
   void solveBand(double* x) const;  // x <- B^-1 x (nb values)
   int nb_ = 0, k_ = 0, w_ = 0, kv_ = 0;
   std::size_t ld_ = 0;
